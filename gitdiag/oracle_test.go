@@ -1,0 +1,460 @@
+package gitdiag
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The git CLI is the oracle: on the same repository, gitdiag must print what
+// git prints. These helpers build repositories with it.
+
+type fixture struct {
+	t   *testing.T
+	dir string
+}
+
+// isolateGit keeps the developer's own git configuration out of the tests,
+// for git and for gitdiag alike (both read HOME and XDG_CONFIG_HOME).
+func isolateGit(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("the git CLI is needed as the oracle for these tests: %v", err)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "Test")
+	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "Test")
+	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	return home
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	isolateGit(t)
+	f := &fixture{t: t, dir: t.TempDir()}
+	f.git("init", "-q", "-b", "main")
+	return f
+}
+
+func (f *fixture) git(args ...string) string {
+	f.t.Helper()
+	return f.gitIn(f.dir, args...)
+}
+
+func (f *fixture) gitIn(dir string, args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		f.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// gitMayFail runs git where a non-zero exit is part of the scenario (a
+// merge that conflicts).
+func (f *fixture) gitMayFail(args ...string) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.dir
+	cmd.Run()
+}
+
+func (f *fixture) write(name, content string) {
+	f.t.Helper()
+	p := filepath.Join(f.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) commit(msg string) {
+	f.t.Helper()
+	f.git("add", "-A")
+	f.git("commit", "-q", "--allow-empty", "-m", msg)
+}
+
+func (f *fixture) path(name string) string { return filepath.Join(f.dir, filepath.FromSlash(name)) }
+
+func lines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// assertMatchesGit checks every fact gitdiag derives against the git CLI,
+// from the top of the work tree and from sub (if not empty).
+func assertMatchesGit(t *testing.T, f *fixture, sub string) {
+	t.Helper()
+	for _, dir := range []string{"", sub} {
+		if dir == "" && sub != "" {
+			continue
+		}
+		at := f.path(dir)
+		r, err := Open(at)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", at, err)
+		}
+		ctx := context.Background()
+		st, err := r.Status(ctx)
+		if err != nil {
+			t.Fatalf("Status: %v", err)
+		}
+		compare(t, "status --short", lines(f.gitIn(at, "status", "--short")), st.Short(r.Prefix))
+		head, err := r.Head()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !head.Unborn { // git refuses `diff HEAD` without a commit
+			compare(t, "diff --name-only HEAD", lines(f.gitIn(at, "diff", "--name-only", "HEAD")), st.NamesAgainstHEAD())
+		}
+		if !head.Detached && !head.Unborn {
+			compare(t, "branch --show-current", lines(f.gitIn(at, "branch", "--show-current")), []string{head.String()})
+		}
+		if head.Unborn {
+			continue
+		}
+		for _, decorate := range []bool{true, false} {
+			args := []string{"log", "--oneline", "-5", "--no-decorate"}
+			if decorate {
+				args[3] = "--decorate"
+			}
+			commits, err := r.Log(ctx, 5, decorate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range commits {
+				got = append(got, c.Oneline())
+			}
+			compare(t, strings.Join(args, " "), lines(f.gitIn(at, args...)), got)
+		}
+	}
+}
+
+func compare(t *testing.T, what string, want, got []string) {
+	t.Helper()
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("%s differs from git\n--- git:\n%s\n--- gitdiag:\n%s", what, strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+func TestStatusMatchesGit(t *testing.T) {
+	tests := []struct {
+		name  string
+		sub   string // also compare from this subdirectory
+		setup func(f *fixture)
+	}{
+		{"clean tree", "", func(f *fixture) {
+			f.write("a.txt", "a\n")
+			f.commit("first")
+		}},
+		{"modified deleted and untracked files", "", func(f *fixture) {
+			f.write("a.txt", "a\n")
+			f.write("b.txt", "b\n")
+			f.write("dir/c.txt", "c\n")
+			f.commit("first")
+			f.write("a.txt", "changed\n")
+			os.Remove(f.path("b.txt"))
+			f.write("new.txt", "n\n")
+			f.write("newdir/x/y.txt", "y\n")
+			f.write("dir/d.txt", "d\n")
+			os.MkdirAll(f.path("emptydir/inner"), 0o755)
+		}},
+		{"staged changes of every kind", "", func(f *fixture) {
+			f.write("keep.txt", "k\n")
+			f.write("mod.txt", "m\n")
+			f.write("gone.txt", "g\n")
+			f.write("uncached.txt", "u\n")
+			f.write("both.txt", "1\n")
+			f.write("tool.sh", "echo\n")
+			f.commit("first")
+			f.write("added.txt", "new\n")
+			f.write("mod.txt", "m2\n")
+			f.git("add", "added.txt", "mod.txt")
+			f.git("rm", "-q", "gone.txt")
+			f.git("rm", "-q", "--cached", "uncached.txt")
+			f.write("both.txt", "2\n")
+			f.git("add", "both.txt")
+			f.write("both.txt", "3\n")
+			os.Chmod(f.path("tool.sh"), 0o755)
+			f.write("ita.txt", "intent\n")
+			f.git("add", "-N", "ita.txt")
+			f.write("added.txt", "new again\n")
+		}},
+		{"staged change reverted in the work tree", "", func(f *fixture) {
+			f.write("a.txt", "one\n")
+			f.commit("first")
+			f.write("a.txt", "two\n")
+			f.git("add", "a.txt")
+			f.write("a.txt", "one\n")
+		}},
+		{"added then removed from disk", "", func(f *fixture) {
+			f.write("a.txt", "one\n")
+			f.commit("first")
+			f.write("b.txt", "b\n")
+			f.git("add", "b.txt")
+			os.Remove(f.path("b.txt"))
+		}},
+		{"type changes", "", func(f *fixture) {
+			f.write("link", "x\n")
+			f.write("file", "y\n")
+			f.write("dir/inner.txt", "z\n")
+			f.commit("first")
+			os.Remove(f.path("link"))
+			os.Symlink("file", f.path("link"))
+			os.Remove(f.path("file"))
+			f.write("file/now-a-dir.txt", "d\n")
+			os.RemoveAll(f.path("dir"))
+			os.Symlink("/tmp", f.path("dir"))
+		}},
+		{"ignore rules nested negated and excluded", "", func(f *fixture) {
+			f.write(".gitignore", "*.log\n!keep.log\nbuild/\n/rootonly\n")
+			f.write("src/.gitignore", "*.tmp\n!important.tmp\n")
+			f.write("src/main.go", "package main\n")
+			f.commit("first")
+			f.write("a.log", "x")
+			f.write("keep.log", "x")
+			f.write("build/out.bin", "x")
+			f.write("rootonly", "x")
+			f.write("src/rootonly", "x")
+			f.write("src/x.tmp", "x")
+			f.write("src/important.tmp", "x")
+			f.write("src/deep/y.tmp", "x")
+			f.write("onlyignored/z.log", "x")
+			f.write("info-excluded.txt", "x")
+			f.write("global-excluded.txt", "x")
+			f.write(".git/info/exclude", "info-excluded.txt\n")
+			os.MkdirAll(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "git"), 0o755)
+			os.WriteFile(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "git", "ignore"), []byte("global-excluded.txt\n"), 0o644)
+		}},
+		{"core.excludesFile", "", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.commit("first")
+			excludes := filepath.Join(os.Getenv("HOME"), "my-excludes")
+			os.WriteFile(excludes, []byte("*.secret\n"), 0o644)
+			f.git("config", "--global", "core.excludesFile", excludes)
+			f.write("x.secret", "s")
+			f.write("y.txt", "y")
+		}},
+		{"tracked file inside an ignored directory", "", func(f *fixture) {
+			f.write(".gitignore", "vendor/\n")
+			f.write("vendor/kept.txt", "k")
+			f.git("add", "-f", "vendor/kept.txt")
+			f.commit("first")
+			f.write("vendor/kept.txt", "changed")
+			f.write("vendor/new.txt", "n")
+		}},
+		{"racily clean files written with the index", "", func(f *fixture) {
+			f.write("a.txt", "aaaa\n")
+			f.write("b.txt", "bbbb\n")
+			f.commit("first")
+			f.write("a.txt", "cccc\n")
+		}},
+		{"merge conflicts", "", func(f *fixture) {
+			f.write("both.txt", "base\n")
+			f.write("deleted-by-them.txt", "base\n")
+			f.commit("base")
+			f.git("checkout", "-q", "-b", "other")
+			f.write("both.txt", "theirs\n")
+			os.Remove(f.path("deleted-by-them.txt"))
+			f.write("added-both.txt", "theirs\n")
+			f.commit("theirs")
+			f.git("checkout", "-q", "main")
+			f.write("both.txt", "ours\n")
+			f.write("deleted-by-them.txt", "ours\n")
+			f.write("added-both.txt", "ours\n")
+			f.commit("ours")
+			f.gitMayFail("merge", "-q", "other")
+		}},
+		{"unborn branch with staged files", "", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.write("b/c.txt", "c")
+			f.git("add", "a.txt")
+		}},
+		{"empty repository", "", func(f *fixture) {}},
+		{"paths git quotes", "", func(f *fixture) {
+			f.write("plain.txt", "p")
+			f.commit("first")
+			f.write("with space.txt", "s")
+			f.write("quote\"d.txt", "q")
+			f.write("ünïcode.txt", "u")
+			f.write("tab\there.txt", "t")
+			f.write("plain.txt", "changed")
+			f.write("dir with space/x.txt", "x")
+		}},
+		{"status from a subdirectory", "sub/deep", func(f *fixture) {
+			f.write("top.txt", "t")
+			f.write("sub/deep/here.txt", "h")
+			f.write("sub/side.txt", "s")
+			f.write("other/o.txt", "o")
+			f.commit("first")
+			f.write("top.txt", "changed")
+			f.write("sub/deep/here.txt", "changed")
+			f.write("sub/side.txt", "changed")
+			f.write("other/o.txt", "changed")
+			f.write("untracked-top.txt", "u")
+			f.write("sub/deep/untracked.txt", "u")
+			f.write("other/newdir/n.txt", "n")
+		}},
+		{"nested repository and showUntrackedFiles=all", "", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.gitIn(f.dir, "init", "-q", f.path("nested"))
+			f.write("nested/inner.txt", "i")
+			f.write("loose/x/y.txt", "y")
+			f.write("loose/z.txt", "z")
+		}},
+		{"showUntrackedFiles=all lists every file", "", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.git("config", "status.showUntrackedFiles", "all")
+			f.write("loose/x/y.txt", "y")
+			f.write("loose/z.txt", "z")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tt.setup(f)
+			assertMatchesGit(t, f, tt.sub)
+		})
+	}
+}
+
+func TestLogMatchesGit(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(f *fixture)
+	}{
+		{"tags, remote branches and other branches", func(f *fixture) {
+			f.write("a", "1")
+			f.commit("first")
+			f.git("tag", "v0.1")
+			f.write("a", "2")
+			f.commit("second\n\nwith a body")
+			f.git("tag", "-a", "v0.2", "-m", "annotated")
+			f.git("branch", "feature")
+			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+			f.git("stash", "list")
+		}},
+		{"packed refs and a packed history", func(f *fixture) {
+			for i := 0; i < 12; i++ {
+				f.write("f", strings.Repeat("x", i))
+				f.commit("commit number " + strings.Repeat("i", i+1))
+			}
+			f.git("tag", "-a", "rel", "-m", "release")
+			f.git("gc", "-q")
+			f.write("f", "after gc")
+			f.commit("loose commit after gc")
+		}},
+		{"merges with commits at the same second", func(f *fixture) {
+			t0 := "2026-01-02T03:04:05Z"
+			f.t.Setenv("GIT_COMMITTER_DATE", t0)
+			f.t.Setenv("GIT_AUTHOR_DATE", t0)
+			f.write("a", "1")
+			f.commit("base")
+			f.git("checkout", "-q", "-b", "side")
+			f.write("b", "1")
+			f.commit("side one")
+			f.write("b", "2")
+			f.commit("side two")
+			f.git("checkout", "-q", "main")
+			f.write("c", "1")
+			f.commit("main one")
+			f.git("merge", "-q", "--no-edit", "side")
+		}},
+		{"multi-line subject and detached HEAD", func(f *fixture) {
+			f.write("a", "1")
+			f.commit("line one\nline two  \n\nbody")
+			f.write("a", "2")
+			f.commit("\n\nleading blank lines")
+			f.git("checkout", "-q", "--detach", "HEAD~1")
+		}},
+		{"stash and notes are not decorations", func(f *fixture) {
+			f.write("a", "1")
+			f.commit("first")
+			f.write("a", "2")
+			f.git("stash", "-q")
+			f.git("notes", "add", "-m", "note")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tt.setup(f)
+			assertMatchesGit(t, f, "")
+		})
+	}
+}
+
+// git compares timestamps to the second, so an edit that keeps the size and
+// restores the mtime within the second of its ctime goes unseen by git
+// status. gitdiag compares nanoseconds and hashes whenever the stat data
+// differs at all, so it reports what the content says.
+func TestSameSizeEditWithRestoredMtimeIsModified(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "aaaa\n")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(f.path("a.txt"), old, old)
+	f.commit("first")
+	f.write("a.txt", "bbbb\n")
+	os.Chtimes(f.path("a.txt"), old, old)
+
+	indexed := strings.Fields(f.git("ls-files", "-s", "a.txt"))[1]
+	onDisk := strings.TrimSpace(f.git("hash-object", "a.txt"))
+	if indexed == onDisk {
+		t.Fatal("the scenario did not change the content")
+	}
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare(t, "status --short", []string{" M a.txt"}, st.Short(""))
+	compare(t, "diff --name-only HEAD", []string{"a.txt"}, st.NamesAgainstHEAD())
+}
+
+func TestHeadNamesDetachedAndUnbornStates(t *testing.T) {
+	f := newFixture(t)
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Head()
+	if err != nil || h.String() != "main (no commits yet)" {
+		t.Errorf("unborn: got %q, %v", h.String(), err)
+	}
+	f.write("a", "1")
+	f.commit("first")
+	f.git("checkout", "-q", "--detach")
+	id := strings.TrimSpace(f.git("rev-parse", "--short=7", "HEAD"))
+	if h, err := r.Head(); err != nil || h.String() != "(detached HEAD at "+id+")" {
+		t.Errorf("detached: got %q, %v", h.String(), err)
+	}
+}
+
+func TestOpenOutsideRepositoryIsGitsError(t *testing.T) {
+	isolateGit(t)
+	_, err := Open(t.TempDir())
+	if err != ErrNotRepository {
+		t.Fatalf("got %v, want %v", err, ErrNotRepository)
+	}
+}

@@ -1,0 +1,186 @@
+package gitdiag
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Head describes what HEAD points at.
+type Head struct {
+	Branch   string        // short branch name; empty when detached
+	Detached bool          // HEAD holds a commit id, not a branch
+	Unborn   bool          // the branch has no commit yet
+	Hash     plumbing.Hash // the commit HEAD resolves to (zero when unborn)
+}
+
+// String names HEAD as `git branch --show-current` does, and names the two
+// states that command leaves blank or ambiguous.
+func (h Head) String() string {
+	switch {
+	case h.Detached:
+		return fmt.Sprintf("(detached HEAD at %s)", h.Hash.String()[:7])
+	case h.Unborn:
+		return h.Branch + " (no commits yet)"
+	default:
+		return h.Branch
+	}
+}
+
+// Head reads HEAD without resolving more than one level of symbolic ref,
+// which is all git allows HEAD to be.
+func (r *Repo) Head() (Head, error) {
+	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return Head{}, fmt.Errorf("fatal: cannot read HEAD: %w", err)
+	}
+	content := strings.TrimSpace(string(b))
+	if target, ok := strings.CutPrefix(content, "ref: "); ok {
+		h := Head{Branch: strings.TrimPrefix(target, "refs/heads/")}
+		hash, err := r.resolveRef(target)
+		if errors.Is(err, errRefNotFound) {
+			h.Unborn = true
+			return h, nil
+		} else if err != nil {
+			return Head{}, err
+		}
+		h.Hash = hash
+		return h, nil
+	}
+	if !plumbing.IsHash(content) {
+		return Head{}, fmt.Errorf("fatal: HEAD is corrupt: %.60q", content)
+	}
+	return Head{Detached: true, Hash: plumbing.NewHash(content)}, nil
+}
+
+var errRefNotFound = errors.New("reference not found")
+
+// resolveRef follows a ref (loose, then packed-refs) to a commit-ish id,
+// through symbolic refs up to git's depth limit.
+func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
+	for depth := 0; depth < 5; depth++ {
+		b, err := os.ReadFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
+		if err == nil {
+			content := strings.TrimSpace(string(b))
+			if target, ok := strings.CutPrefix(content, "ref: "); ok {
+				name = target
+				continue
+			}
+			if !plumbing.IsHash(content) {
+				return plumbing.ZeroHash, fmt.Errorf("fatal: ref %s is corrupt", name)
+			}
+			return plumbing.NewHash(content), nil
+		}
+		packed, err := r.packedRefs()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if ref, ok := packed[name]; ok {
+			return ref.hash, nil
+		}
+		return plumbing.ZeroHash, errRefNotFound
+	}
+	return plumbing.ZeroHash, fmt.Errorf("fatal: symbolic ref %s nests too deep", name)
+}
+
+// refDir is where a ref lives: per-worktree refs in GitDir, shared ones in
+// CommonDir.
+func (r *Repo) refDir(name string) string {
+	if name == "HEAD" || strings.HasPrefix(name, "refs/bisect/") || strings.HasPrefix(name, "refs/worktree/") {
+		return r.GitDir
+	}
+	return r.CommonDir
+}
+
+type packedRef struct {
+	hash   plumbing.Hash
+	peeled plumbing.Hash // the commit an annotated tag points to, when recorded
+}
+
+func (r *Repo) packedRefs() (map[string]packedRef, error) {
+	refs := map[string]packedRef{}
+	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return refs, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	last := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "^") && last != "":
+			ref := refs[last]
+			ref.peeled = plumbing.NewHash(line[1:])
+			refs[last] = ref
+		case len(line) > 41 && line[40] == ' ':
+			last = line[41:]
+			refs[last] = packedRef{hash: plumbing.NewHash(line[:40])}
+		}
+	}
+	return refs, sc.Err()
+}
+
+// ref is one named reference with the id it points to.
+type ref struct {
+	name     string // full name, refs/heads/main
+	hash     plumbing.Hash
+	peeled   plumbing.Hash
+	symbolic bool
+}
+
+// allRefs lists every ref under refs/, loose ones overriding packed ones,
+// sorted by name as git iterates them.
+func (r *Repo) allRefs() ([]ref, error) {
+	packed, err := r.packedRefs()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]ref{}
+	for name, p := range packed {
+		byName[name] = ref{name: name, hash: p.hash, peeled: p.peeled}
+	}
+	for _, base := range []string{r.CommonDir, r.GitDir} {
+		root := filepath.Join(base, "refs")
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(base, path)
+			name := filepath.ToSlash(rel)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil
+			}
+			content := strings.TrimSpace(string(b))
+			if target, ok := strings.CutPrefix(content, "ref: "); ok {
+				h, err := r.resolveRef(target)
+				if err == nil {
+					byName[name] = ref{name: name, hash: h, symbolic: true}
+				}
+				return nil
+			}
+			if plumbing.IsHash(content) {
+				byName[name] = ref{name: name, hash: plumbing.NewHash(content)}
+			}
+			return nil
+		})
+	}
+	refs := make([]ref, 0, len(byName))
+	for _, ref := range byName {
+		refs = append(refs, ref)
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].name < refs[j].name })
+	return refs, nil
+}

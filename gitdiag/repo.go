@@ -1,0 +1,191 @@
+// Package gitdiag gathers the repository facts a coding agent needs at a
+// session boundary (branch, recent commits, working-tree status, changed
+// files, diff stat against the upstream) in-process, without the git binary,
+// and formats them exactly as the git command each one stands for would.
+//
+// It never writes to the repository: no index refresh, no index.lock.
+package gitdiag
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5"
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// ErrNotRepository is returned by Open outside a git work tree. Its text is
+// git's own, so logs read as they did with the git CLI.
+var ErrNotRepository = errors.New("fatal: not a git repository (or any of the parent directories): .git")
+
+// Repo is an opened work tree. Its methods may be called from one goroutine
+// at a time; the status walk is computed once and shared.
+type Repo struct {
+	// Root is the top of the work tree; Prefix is the directory the repo was
+	// opened from, relative to Root ("" or ending in "/"), as git's prefix.
+	Root, Prefix string
+	// GitDir holds HEAD and the index; CommonDir holds objects, refs, config
+	// (the same directory except in linked worktrees).
+	GitDir, CommonDir string
+
+	cfg     *config
+	gogit   *git.Repository
+	status  *Status
+	statErr error
+	once    sync.Once
+}
+
+// Open finds the repository containing dir, as git does: dir itself or the
+// nearest parent with a .git directory or .git file.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("cannot use %s: not a directory", abs)
+	}
+	for root := abs; ; root = filepath.Dir(root) {
+		gitDir, err := findGitDir(root)
+		if err == nil {
+			return newRepo(root, abs, gitDir)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		if root == filepath.Dir(root) {
+			return nil, ErrNotRepository
+		}
+	}
+}
+
+// findGitDir returns root/.git, or the directory a .git file points to.
+func findGitDir(root string) (string, error) {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Stat(dotgit)
+	if err != nil {
+		return "", err
+	}
+	if fi.IsDir() {
+		if _, err := os.Stat(filepath.Join(dotgit, "HEAD")); err != nil {
+			return "", fmt.Errorf("fatal: %s has no HEAD: %w", dotgit, err)
+		}
+		return dotgit, nil
+	}
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return "", err
+	}
+	line := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(line, "gitdir: ") {
+		return "", fmt.Errorf("fatal: invalid gitfile format: %s", dotgit)
+	}
+	target := strings.TrimPrefix(line, "gitdir: ")
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(root, target)
+	}
+	return filepath.Clean(target), nil
+}
+
+func newRepo(root, dir, gitDir string) (*Repo, error) {
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir}
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
+		r.Prefix = filepath.ToSlash(rel) + "/"
+	}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		r.CommonDir = filepath.Clean(c)
+	}
+	cfg, err := loadConfig(r.CommonDir)
+	if err != nil {
+		return nil, err
+	}
+	r.cfg = cfg
+	return r, nil
+}
+
+// objects opens go-git's object storage lazily: only the probes that read
+// commits or trees pay for it.
+func (r *Repo) objects() (*git.Repository, error) {
+	if r.gogit != nil {
+		return r.gogit, nil
+	}
+	g, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", r.Root, err)
+	}
+	r.gogit = g
+	return g, nil
+}
+
+// config holds the few settings gitdiag honours, merged from the system,
+// global and repository files in git's order (later wins).
+type config struct {
+	sections map[string]string // "core.excludesfile" → value; subsections as "branch.main.remote"
+}
+
+func (c *config) get(key string) string { return c.sections[strings.ToLower(key)] }
+
+func loadConfig(commonDir string) (*config, error) {
+	c := &config{sections: map[string]string{}}
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	files := []string{"/etc/gitconfig"}
+	if xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(commonDir, "config"))
+	for i, f := range files {
+		if err := c.merge(f); err != nil && i == len(files)-1 {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *config) merge(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer f.Close()
+	var raw gitconfig.Config
+	if err := gitconfig.NewDecoder(f).Decode(&raw); err != nil {
+		return fmt.Errorf("fatal: bad config file %s: %w", path, err)
+	}
+	for _, s := range raw.Sections {
+		for _, o := range s.Options {
+			c.sections[strings.ToLower(s.Name+"."+o.Key)] = o.Value
+		}
+		for _, sub := range s.Subsections {
+			for _, o := range sub.Options {
+				// Subsection names are case-sensitive in git; keys are not.
+				c.sections[strings.ToLower(s.Name)+"."+sub.Name+"."+strings.ToLower(o.Key)] = o.Value
+			}
+		}
+	}
+	return nil
+}
+
+// getSub reads a subsection key such as branch.<name>.remote, keeping the
+// subsection's case.
+func (c *config) getSub(section, sub, key string) string {
+	return c.sections[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)]
+}

@@ -184,3 +184,8 @@ func (r *Repo) allRefs() ([]ref, error) {
 	sort.Slice(refs, func(i, j int) bool { return refs[i].name < refs[j].name })
 	return refs, nil
 }
+
+func readFileString(dir, rel string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	return string(b), err
+}

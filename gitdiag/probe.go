@@ -1,0 +1,178 @@
+package gitdiag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Probe is one fact gathered in-process, named by the git command whose
+// output it reproduces, so logs read as they did when the git CLI ran.
+type Probe struct {
+	Command string
+	run     func(ctx context.Context, r *Repo) (Output, error)
+}
+
+// Output is what a probe found.
+type Output struct {
+	Lines []string
+	// Command replaces the probe's name when it depends on the repository
+	// (the diff stat names the upstream it compared with).
+	Command string
+	// Note says what was left out, when the probe returned a partial result.
+	Note string
+}
+
+// Result is a probe's outcome: plain data for the logs to render.
+type Result struct {
+	Command  string
+	Lines    []string
+	Note     string
+	Err      error
+	Duration time.Duration
+}
+
+// Branch stands for `git branch --show-current`, naming detached and
+// unborn states instead of printing nothing.
+var Branch = Probe{"git branch --show-current", func(ctx context.Context, r *Repo) (Output, error) {
+	h, err := r.Head()
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Lines: []string{h.String()}}, nil
+}}
+
+// Log stands for `git log --oneline -n [--decorate]`.
+func Log(n int, decorate bool) Probe {
+	cmd := fmt.Sprintf("git log --oneline -%d", n)
+	if decorate {
+		cmd += " --decorate"
+	}
+	return Probe{cmd, func(ctx context.Context, r *Repo) (Output, error) {
+		h, err := r.Head()
+		if err != nil {
+			return Output{}, err
+		}
+		if h.Unborn {
+			return Output{Lines: []string{fmt.Sprintf("(no commits yet on branch %s)", h.Branch)}}, nil
+		}
+		commits, err := r.Log(ctx, n, decorate)
+		if err != nil {
+			return Output{}, err
+		}
+		var out Output
+		for _, c := range commits {
+			out.Lines = append(out.Lines, c.Oneline())
+		}
+		return out, nil
+	}}
+}
+
+// StatusShort stands for `git status --short`, run from the directory the
+// repository was opened from.
+var StatusShort = Probe{"git status --short", func(ctx context.Context, r *Repo) (Output, error) {
+	st, err := r.Status(ctx)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Lines: st.Short(r.Prefix), Note: st.Incomplete}, nil
+}}
+
+// NamesAgainstHEAD stands for `git diff --name-only HEAD`. On a branch with
+// no commit yet every tracked file counts as changed.
+var NamesAgainstHEAD = Probe{"git diff --name-only HEAD", func(ctx context.Context, r *Repo) (Output, error) {
+	st, err := r.Status(ctx)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Lines: st.NamesAgainstHEAD(), Note: st.Incomplete}, nil
+}}
+
+// DiffStatUpstream stands for `git diff --stat <upstream>...HEAD`, with the
+// branch's configured upstream, else origin/HEAD.
+var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx context.Context, r *Repo) (Output, error) {
+	h, err := r.Head()
+	if err != nil {
+		return Output{}, err
+	}
+	if h.Unborn {
+		return Output{Lines: []string{"(no upstream comparison available: no commits yet)"}}, nil
+	}
+	up, err := r.Upstream(h)
+	if err != nil {
+		return Output{Lines: []string{"(no upstream comparison available: " + err.Error() + ")"}}, nil
+	}
+	cmd := "git diff --stat " + up.Name + "...HEAD"
+	stats, err := r.DiffStat(ctx, h, up)
+	if err != nil {
+		return Output{Command: cmd}, err
+	}
+	return Output{Command: cmd, Lines: FormatStat(stats)}, nil
+}}
+
+// Run opens the repository at dir and runs the probes in order until ctx
+// ends. A probe still running then is reported as stopped and the rest as
+// not run, so a hook always answers within its deadline with what it has.
+func Run(ctx context.Context, dir string, probes []Probe) []Result {
+	results := make([]Result, len(probes))
+	for i, p := range probes {
+		results[i] = Result{Command: p.Command}
+	}
+	done := make(chan int, len(probes))
+	go func() {
+		start := time.Now()
+		r, err := Open(dir)
+		for i, p := range probes {
+			if err != nil {
+				results[i].Err, results[i].Duration = err, time.Since(start)
+				done <- i
+				continue
+			}
+			results[i] = runOne(ctx, r, p)
+			done <- i
+		}
+	}()
+	started := time.Now()
+	finished := make([]Result, len(probes))
+	copy(finished, results)
+	for n := 0; n < len(probes); n++ {
+		select {
+		case i := <-done:
+			finished[i] = results[i]
+		case <-ctx.Done():
+			stopDeadline(finished, n, time.Since(started))
+			return finished
+		}
+	}
+	return finished
+}
+
+// stopDeadline marks probes from index n on as cut by the deadline.
+func stopDeadline(results []Result, n int, after time.Duration) {
+	for i := n; i < len(results); i++ {
+		msg := "not run: the hook's deadline had passed"
+		if i == n {
+			msg = "stopped after " + formatSeconds(after) + ": the hook's deadline passed"
+		}
+		results[i].Err = errors.New(msg)
+		results[i].Lines = nil
+	}
+}
+
+func runOne(ctx context.Context, r *Repo, p Probe) (res Result) {
+	start := time.Now()
+	res.Command = p.Command
+	defer func() {
+		if v := recover(); v != nil {
+			res.Err = fmt.Errorf("internal error: %v", v)
+		}
+		res.Duration = time.Since(start)
+	}()
+	out, err := p.run(ctx, r)
+	if out.Command != "" {
+		res.Command = out.Command
+	}
+	res.Lines, res.Note, res.Err = out.Lines, out.Note, err
+	return res
+}

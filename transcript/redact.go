@@ -1,0 +1,64 @@
+package transcript
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Redacted replaces each secret Clean finds.
+const Redacted = "[REDACTED]"
+
+// secretPatterns find credentials that agents paste, print or read into a
+// conversation. Whole-token patterns go first; key=value patterns keep the
+// key so the text stays readable.
+var secretPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(-----END[A-Z ]*PRIVATE KEY-----|$)`),
+	regexp.MustCompile(`sk-ant-[A-Za-z0-9_\-]{8,}`),
+	regexp.MustCompile(`sk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{20,}`),
+	regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`),
+	regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`),
+	regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`),
+	regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`),
+	regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`),
+}
+
+var keyValueSecret = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)`)
+
+// ansiEscape matches terminal control sequences (CSI, OSC and two-byte
+// escapes), which must not reach a terminal or a log viewer.
+var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+
+// Clean makes text taken from a transcript safe to write and re-inject:
+// secrets redacted, terminal escapes and control characters removed,
+// invalid UTF-8 replaced. Newlines and tabs are kept.
+func Clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = ansiEscape.ReplaceAllString(s, "")
+	for _, re := range secretPatterns {
+		s = re.ReplaceAllString(s, Redacted)
+	}
+	s = keyValueSecret.ReplaceAllString(s, "${1}"+Redacted)
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return -1 // C0/C1 controls and bidi overrides that disguise text
+		}
+		return r
+	}, s)
+}
+
+// Excerpt is Clean with white space folded to single spaces (one line, so
+// it cannot break out of the markdown around it) and cut to n runes, with
+// "..." appended when cut.
+func Excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(Clean(s)), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "..."
+}

@@ -1,0 +1,56 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+)
+
+// maxTaskFiles bounds how many task files are read for one session.
+const maxTaskFiles = 500
+
+// Tasks reads the task list Claude Code keeps for a session, one JSON file
+// per task in <config>/tasks/<session id>/ (versions that replaced TodoWrite
+// with TaskCreate/TaskUpdate persist it there). Deleted tasks are left out;
+// the list is in task id order. No directory means no list.
+func Tasks(configDir, sessionID string) []Todo {
+	if configDir == "" || sessionID == "" || filepath.Base(sessionID) != sessionID || sessionID == ".." {
+		return nil
+	}
+	names, _ := filepath.Glob(filepath.Join(configDir, "tasks", sessionID, "*.json"))
+	if len(names) > maxTaskFiles {
+		names = names[:maxTaskFiles]
+	}
+	type task struct {
+		id int
+		Todo
+	}
+	var tasks []task
+	for _, n := range names {
+		fi, err := os.Lstat(n)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+			continue
+		}
+		b, err := os.ReadFile(n)
+		if err != nil || !gjson.ValidBytes(b) {
+			continue
+		}
+		status := gjson.GetBytes(b, "status").String()
+		if status == "deleted" {
+			continue
+		}
+		id, _ := strconv.Atoi(gjson.GetBytes(b, "id").String())
+		tasks = append(tasks, task{id, Todo{
+			Content: Excerpt(gjson.GetBytes(b, "subject").String(), ExcerptRunes),
+			Status:  Clean(status)}})
+	}
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].id < tasks[j].id })
+	out := make([]Todo, len(tasks))
+	for i, t := range tasks {
+		out[i] = t.Todo
+	}
+	return out
+}

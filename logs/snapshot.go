@@ -1,0 +1,240 @@
+package logs
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// TimeFormat is JavaScript's Date.toISOString, which the Node logs used.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Snapshot is the state saved before a compaction (pre-compact-state.md):
+// the Node layout, then what the transcript adds.
+type Snapshot struct {
+	Branch, Trigger, Session string
+	Time                     time.Time
+	Commits, Changes         []string // git log -3, git diff --name-only HEAD
+	CommitsErr, ChangesErr   string
+	Texts                    []string // latest assistant texts, oldest first
+	TextsNote                string   // why there are none
+	LastPrompt               string
+	Todos                    []Todo
+	Files                    []string // written or edited since the last compaction
+}
+
+// Todo is one task of the agent's list.
+type Todo struct {
+	Content, Status string
+}
+
+// Render lays the snapshot out; sections the transcript had nothing for
+// are left out.
+func (s Snapshot) Render(l Limits) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Branch:** %s\n**Trigger:** %s\n**Time:** %s\n", Code(s.Branch), Code(s.Trigger), Code(s.Time.UTC().Format(TimeFormat)))
+	if s.Session != "" {
+		fmt.Fprintf(&b, "**Session:** %s\n", Code(s.Session))
+	}
+	b.WriteString("\n### Recent commits\n")
+	b.WriteString(Fence(orError(s.Commits, s.CommitsErr, "(no commits)", l)))
+	b.WriteString("\n### Uncommitted changes\n")
+	b.WriteString(Fence(orError(s.Changes, s.ChangesErr, "(clean working tree)", l)))
+	b.WriteString("\n### What was being worked on\n\n")
+	if len(s.Texts) == 0 {
+		fmt.Fprintf(&b, "_%s_\n\n", s.TextsNote)
+	}
+	for _, t := range s.Texts {
+		fmt.Fprintf(&b, "> %s\n\n", t)
+	}
+	if s.LastPrompt != "" {
+		fmt.Fprintf(&b, "### Last user prompt\n\n> %s\n\n", s.LastPrompt)
+	}
+	if len(s.Todos) > 0 {
+		b.WriteString("### Task list\n\n")
+		for _, t := range s.Todos {
+			b.WriteString(todoLine(t) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Files) > 0 {
+		b.WriteString("### Files written or edited since the last compaction\n\n")
+		for _, f := range shorten(s.Files, l) {
+			fmt.Fprintf(&b, "- %s\n", Code(f))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func orError(lines []string, err, empty string, l Limits) []string {
+	switch {
+	case err != "":
+		return []string{err}
+	case len(lines) == 0:
+		return []string{empty}
+	}
+	return shorten(lines, l)
+}
+
+func todoLine(t Todo) string {
+	switch t.Status {
+	case "completed":
+		return "- [x] " + t.Content
+	case "in_progress":
+		return "- [ ] " + t.Content + " _(in progress)_"
+	default:
+		return "- [ ] " + t.Content
+	}
+}
+
+// SnapshotInfo is what recovery needs to know about a saved snapshot.
+type SnapshotInfo struct {
+	Session string
+	Time    time.Time
+}
+
+// ReadSnapshotInfo reads the **Session:** and **Time:** fields back from a
+// snapshot's first paragraph.
+func ReadSnapshotInfo(src []byte) SnapshotInfo {
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var info SnapshotInfo
+	para := doc.FirstChild()
+	if para == nil || para.Kind() != ast.KindParagraph {
+		return info
+	}
+	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
+		em, ok := n.(*ast.Emphasis)
+		if !ok || em.Level != 2 {
+			continue
+		}
+		value := nextCodeSpan(n, src)
+		switch plainText(em, src) {
+		case "Session:":
+			info.Session = value
+		case "Time:":
+			info.Time, _ = time.Parse(TimeFormat, value)
+		}
+	}
+	return info
+}
+
+func nextCodeSpan(n ast.Node, src []byte) string {
+	for s := n.NextSibling(); s != nil; s = s.NextSibling() {
+		if _, ok := s.(*ast.Emphasis); ok {
+			return ""
+		}
+		if cs, ok := s.(*ast.CodeSpan); ok {
+			return strings.TrimSpace(plainText(cs, src))
+		}
+	}
+	return ""
+}
+
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b.Write(t.Segment.Value(src))
+		}
+	}
+	return b.String()
+}
+
+// FitMarkdown shortens a markdown document to budget characters by cutting
+// its long code blocks and lists to their first lines, "… and N more" after
+// them, fewer and fewer until it fits. Prose is kept whole; only as a last
+// resort is the end cut.
+func FitMarkdown(src string, budget int) string {
+	if Len(src) <= budget {
+		return src
+	}
+	regions := listRegions([]byte(src))
+	for keep := 100; keep >= 0; keep /= 2 {
+		if s := shrinkRegions(src, regions, keep); Len(s) <= budget {
+			return s
+		}
+		if keep == 0 {
+			break
+		}
+	}
+	return Cut(shrinkRegions(src, regions, 0), budget)
+}
+
+// region is a run of whole lines (a code block's content or a list) that
+// may be shortened; prefix starts the "… and N more" line.
+type region struct {
+	start, stop int
+	prefix      string
+}
+
+func listRegions(src []byte) []region {
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var out []region
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n.Kind() {
+		case ast.KindFencedCodeBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				out = append(out, region{l.At(0).Start, l.At(l.Len() - 1).Stop, ""})
+			}
+		case ast.KindList:
+			start, stop := textRange(n)
+			if start < stop {
+				for start > 0 && src[start-1] != '\n' {
+					start--
+				}
+				for stop < len(src) && src[stop-1] != '\n' {
+					stop++
+				}
+				out = append(out, region{start, stop, "- "})
+			}
+		}
+	}
+	return out
+}
+
+// textRange is the byte range of every line of text inside n.
+func textRange(n ast.Node) (int, int) {
+	start, stop := -1, -1
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || c.Type() != ast.TypeBlock {
+			return ast.WalkContinue, nil
+		}
+		for i := 0; i < c.Lines().Len(); i++ {
+			seg := c.Lines().At(i)
+			if start < 0 || seg.Start < start {
+				start = seg.Start
+			}
+			if seg.Stop > stop {
+				stop = seg.Stop
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return start, stop
+}
+
+func shrinkRegions(src string, regions []region, keep int) string {
+	var b strings.Builder
+	at := 0
+	for _, r := range regions {
+		b.WriteString(src[at:r.start])
+		lines := strings.SplitAfter(src[r.start:r.stop], "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if len(lines) <= keep+1 {
+			b.WriteString(src[r.start:r.stop])
+		} else {
+			b.WriteString(strings.Join(lines[:keep], ""))
+			fmt.Fprintf(&b, "%s… and %d more\n", r.prefix, len(lines)-keep)
+		}
+		at = r.stop
+	}
+	b.WriteString(src[at:])
+	return b.String()
+}

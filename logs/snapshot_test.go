@@ -1,0 +1,69 @@
+package logs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleSnapshot() Snapshot {
+	return Snapshot{
+		Branch: "feature/x", Trigger: "auto", Session: "abc-123",
+		Time:       time.Date(2026, 11, 21, 13, 30, 0, 0, time.UTC),
+		Commits:    []string{"1da3cfa Enable rule"},
+		Texts:      []string{"first", "second"},
+		LastPrompt: "please fix the bug",
+		Todos:      []Todo{{"Write tests", "completed"}, {"Fix bug", "in_progress"}, {"Ship", "pending"}},
+		Files:      []string{"main.go"},
+	}
+}
+
+func TestSnapshotRendersTheNodeLayoutFirst(t *testing.T) {
+	want := "**Branch:** `feature/x`\n**Trigger:** `auto`\n**Time:** `2026-11-21T13:30:00.000Z`\n**Session:** `abc-123`\n\n" +
+		"### Recent commits\n```text\n1da3cfa Enable rule\n```\n\n" +
+		"### Uncommitted changes\n```text\n(clean working tree)\n```\n\n" +
+		"### What was being worked on\n\n> first\n\n> second\n\n" +
+		"### Last user prompt\n\n> please fix the bug\n\n" +
+		"### Task list\n\n- [x] Write tests\n- [ ] Fix bug _(in progress)_\n- [ ] Ship\n\n" +
+		"### Files written or edited since the last compaction\n\n- `main.go`\n\n"
+	if got := sampleSnapshot().Render(LogLimits); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestReadSnapshotInfoRoundTrips(t *testing.T) {
+	s := sampleSnapshot()
+	info := ReadSnapshotInfo([]byte(s.Render(LogLimits)))
+	if info.Session != "abc-123" || !info.Time.Equal(s.Time) {
+		t.Errorf("got %+v", info)
+	}
+	if info := ReadSnapshotInfo([]byte("# not a snapshot\n")); info.Session != "" || !info.Time.IsZero() {
+		t.Errorf("got %+v from a foreign file", info)
+	}
+	node := "**Branch:** `main`\n**Trigger:** `auto`\n**Time:** `2026-11-21T13:30:00.000Z`\n\n### Recent commits\n"
+	if info := ReadSnapshotInfo([]byte(node)); info.Session != "" || info.Time.IsZero() {
+		t.Errorf("a Node snapshot (no session) read as %+v", info)
+	}
+}
+
+func TestFitMarkdownShortensListsAndBlocksButKeepsProse(t *testing.T) {
+	s := sampleSnapshot()
+	for i := 0; i < 3000; i++ {
+		s.Changes = append(s.Changes, fmt.Sprintf("src/file-%04d.go", i))
+		s.Files = append(s.Files, fmt.Sprintf("/p/file-%04d.go", i))
+	}
+	full := s.Render(LogLimits)
+	got := FitMarkdown(full, 6000)
+	if Len(got) > 6000 {
+		t.Fatalf("%d characters", Len(got))
+	}
+	for _, keep := range []string{"> first", "> second", "> please fix the bug", "- [ ] Ship", "src/file-0000.go", "more\n```", "- … and "} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("lost %q:\n%s", keep, got)
+		}
+	}
+	if info := ReadSnapshotInfo([]byte(got)); info.Session != "abc-123" {
+		t.Errorf("fitting lost the session field")
+	}
+}

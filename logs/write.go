@@ -1,0 +1,165 @@
+package logs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Names of the log files, as the Node script wrote them.
+const (
+	InitLog       = "session-init.md"
+	EndLog        = "session-end.md"
+	SnapshotLog   = "pre-compact-state.md"
+	sessionsDir   = "sessions"
+	maxNameLength = 128
+)
+
+// Dir is a project's .claude/logs directory.
+type Dir struct {
+	Project, Path string
+}
+
+// DirFor returns the log directory of a project, without touching the disk.
+func DirFor(project string) Dir {
+	return Dir{Project: project, Path: filepath.Join(project, ".claude", "logs")}
+}
+
+// SessionFile is the path, below the log directory, of a file kept per
+// session, with the session id made safe as a directory name.
+func SessionFile(sessionID, name string) string {
+	return filepath.Join(sessionsDir, SafeName(sessionID), name)
+}
+
+// SafeName makes an id (from the hook's input, so untrusted) usable as one
+// path component: only letters, digits, '.', '_' and '-', not "." or "..",
+// at most 128 bytes. An id that had to change gets a hash of the original
+// appended, so two different ids never share a directory.
+func SafeName(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	safe := b.String()
+	if safe == id && id != "" && id != "." && id != ".." && len(id) <= maxNameLength {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	safe = strings.Trim(safe, ".")
+	if len(safe) > maxNameLength-17 {
+		safe = safe[:maxNameLength-17]
+	}
+	return safe + "-" + hex.EncodeToString(sum[:8])
+}
+
+// Write replaces the file name (relative to d, maybe in a subdirectory)
+// with content atomically: a reader or a parallel hook sees the old file or
+// the new one, never a torn one, and a failed write (a full disk) leaves the
+// old file as it was. It creates missing directories (0700) but refuses to
+// write through a symbolic link or inside a .git directory.
+func (d Dir) Write(name string, content []byte) error {
+	target := filepath.Join(d.Path, name)
+	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
+	}
+	_, err = tmp.Write(content)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), target) // replaces a link at target; never follows it
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
+	}
+	return nil
+}
+
+// Read returns a log file's content, refusing links and anything that is
+// not a regular file, and reading at most max bytes.
+func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {
+	p := filepath.Join(d.Path, name)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fi, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fi, err
+	}
+	defer f.Close()
+	b := make([]byte, min(fi.Size(), max))
+	n, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fi, err
+	}
+	return b[:n], fi, nil
+}
+
+// ensureDirs creates the directories from base (which must exist) down to
+// dir, checking that each one is a real directory.
+func ensureDirs(base, dir string) error {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("log directory %s is outside %s", dir, base)
+	}
+	for _, part := range strings.Split(filepath.Clean(base), string(filepath.Separator)) {
+		if part == ".git" {
+			return fmt.Errorf("not writing logs inside a .git directory (%s)", base)
+		}
+	}
+	p := base
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("cannot create %s: %w", p, unwrapPath(err))
+			}
+		case err != nil:
+			return fmt.Errorf("cannot use %s: %w", p, unwrapPath(err))
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link; not writing logs through it", p)
+		case !fi.IsDir():
+			return fmt.Errorf("%s is a file where the log directory should be", p)
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the path from an *fs.PathError, which the callers name
+// already, keeping messages to one short line.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,124 @@
+package logs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {
+	d := DirFor(t.TempDir())
+	if err := d.Write(SessionFile("s1", SnapshotLog), []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(d.Path, "sessions", "s1", SnapshotLog)
+	b, err := os.ReadFile(p)
+	if err != nil || string(b) != "hello" {
+		t.Fatalf("got %q, %v", b, err)
+	}
+	for path, want := range map[string]os.FileMode{p: 0o600, d.Path: 0o700 | os.ModeDir} {
+		if fi, _ := os.Stat(path); fi.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestWriteReplacesALinkAtTheTargetWithoutFollowingIt(t *testing.T) {
+	d := DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	elsewhere := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(elsewhere, []byte("keep me"), 0o600)
+	os.Symlink(elsewhere, filepath.Join(d.Path, InitLog))
+	if err := d.Write(InitLog, []byte("log")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(elsewhere); string(b) != "keep me" {
+		t.Errorf("the link target was written: %q", b)
+	}
+	if fi, _ := os.Lstat(filepath.Join(d.Path, InitLog)); !fi.Mode().IsRegular() {
+		t.Errorf("the log is still a link")
+	}
+}
+
+func TestWriteRefusesUnsafeLogDirectories(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(project string)
+		want  string
+	}{
+		{"logs directory is a link", func(p string) {
+			os.MkdirAll(filepath.Join(p, ".claude"), 0o755)
+			os.Symlink(os.TempDir(), filepath.Join(p, ".claude", "logs"))
+		}, "is a symbolic link"},
+		{".claude is a link", func(p string) {
+			os.Symlink(os.TempDir(), filepath.Join(p, ".claude"))
+		}, "is a symbolic link"},
+		{"a file where the directory should be", func(p string) {
+			os.MkdirAll(filepath.Join(p, ".claude"), 0o755)
+			os.WriteFile(filepath.Join(p, ".claude", "logs"), nil, 0o644)
+		}, "is a file where the log directory should be"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			project := t.TempDir()
+			tt.setup(project)
+			err := DirFor(project).Write(InitLog, []byte("x"))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if err := DirFor(filepath.Join(t.TempDir(), ".git")).Write(InitLog, nil); err == nil || !strings.Contains(err.Error(), "inside a .git directory") {
+		t.Errorf("wrote inside .git: %v", err)
+	}
+}
+
+func TestWriteFailureLeavesThePreviousLogIntact(t *testing.T) {
+	d := DirFor(t.TempDir())
+	if err := d.Write(InitLog, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	// A directory where the temporary file's rename target is makes the
+	// rename fail after the data was written.
+	os.Remove(filepath.Join(d.Path, InitLog))
+	os.Mkdir(filepath.Join(d.Path, InitLog), 0o700)
+	os.WriteFile(filepath.Join(d.Path, InitLog, "inner"), []byte("old"), 0o600)
+	if err := d.Write(InitLog, []byte("new")); err == nil {
+		t.Fatal("write over a non-empty directory succeeded")
+	}
+	if b, _ := os.ReadFile(filepath.Join(d.Path, InitLog, "inner")); string(b) != "old" {
+		t.Errorf("previous content damaged")
+	}
+	entries, _ := os.ReadDir(d.Path)
+	if len(entries) != 1 {
+		t.Errorf("temporary file left behind: %v", entries)
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	tests := []struct{ in, prefix string }{
+		{"2410b915-0646-43d5-a159-925ba3f5083e", "2410b915-0646-43d5-a159-925ba3f5083e"},
+		{"../../etc", "_.._etc-"},
+		{"..", "-"},
+		{"", "-"},
+		{"a/b\x00c", "a_b_c-"},
+		{strings.Repeat("x", 300), strings.Repeat("x", 111) + "-"},
+	}
+	for _, tt := range tests {
+		got := SafeName(tt.in)
+		if !strings.HasPrefix(got, tt.prefix) || len(got) > 128 || strings.ContainsAny(got, "/\x00") || got == ".." {
+			t.Errorf("SafeName(%q) = %q", tt.in, got)
+		}
+		if tt.in == tt.prefix && got != tt.in {
+			t.Errorf("a safe id changed: %q", got)
+		}
+	}
+	if SafeName("a/b") == SafeName("a_b") {
+		t.Error("different ids share a directory")
+	}
+}

@@ -115,37 +115,37 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 // ends. A probe still running then is reported as stopped and the rest as
 // not run, so a hook always answers within its deadline with what it has.
 func Run(ctx context.Context, dir string, probes []Probe) []Result {
+	type done struct {
+		i   int
+		res Result
+	}
 	results := make([]Result, len(probes))
 	for i, p := range probes {
 		results[i] = Result{Command: p.Command}
 	}
-	done := make(chan int, len(probes))
+	ch := make(chan done, len(probes))
 	go func() {
 		start := time.Now()
 		r, err := Open(dir)
 		for i, p := range probes {
 			if err != nil {
-				results[i].Err, results[i].Duration = err, time.Since(start)
-				done <- i
+				ch <- done{i, Result{Command: p.Command, Err: err, Duration: time.Since(start)}}
 				continue
 			}
-			results[i] = runOne(ctx, r, p)
-			done <- i
+			ch <- done{i, runOne(ctx, r, p)}
 		}
 	}()
 	started := time.Now()
-	finished := make([]Result, len(probes))
-	copy(finished, results)
 	for n := 0; n < len(probes); n++ {
 		select {
-		case i := <-done:
-			finished[i] = results[i]
+		case d := <-ch:
+			results[d.i] = d.res
 		case <-ctx.Done():
-			stopDeadline(finished, n, time.Since(started))
-			return finished
+			stopDeadline(results, n, time.Since(started))
+			return results
 		}
 	}
-	return finished
+	return results
 }
 
 // stopDeadline marks probes from index n on as cut by the deadline.

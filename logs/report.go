@@ -196,3 +196,6 @@ func longestRun(s string, c byte) int {
 	}
 	return best
 }
+
+// LogBudget caps a log file: fuller than stdout, bounded all the same.
+const LogBudget = 256 << 10

@@ -21,7 +21,7 @@ type Snapshot struct {
 	Commits, Changes         []string // git log -3, git diff --name-only HEAD
 	CommitsErr, ChangesErr   string
 	Texts                    []string // latest assistant texts, oldest first
-	TextsNote                string   // why there are none
+	Notes                    []string // what the transcript could not tell, one line each
 	LastPrompt               string
 	Todos                    []Todo
 	Files                    []string // written or edited since the last compaction
@@ -45,11 +45,14 @@ func (s Snapshot) Render(l Limits) string {
 	b.WriteString("\n### Uncommitted changes\n")
 	b.WriteString(Fence(orError(s.Changes, s.ChangesErr, "(clean working tree)", l)))
 	b.WriteString("\n### What was being worked on\n\n")
-	if len(s.Texts) == 0 {
-		fmt.Fprintf(&b, "_%s_\n\n", s.TextsNote)
-	}
 	for _, t := range s.Texts {
 		fmt.Fprintf(&b, "> %s\n\n", t)
+	}
+	if len(s.Texts) == 0 && len(s.Notes) == 0 {
+		b.WriteString("_No assistant text found in the transcript._\n\n")
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(&b, "_%s_\n\n", oneLine(n, l.MaxLineLen))
 	}
 	if s.LastPrompt != "" {
 		fmt.Fprintf(&b, "### Last user prompt\n\n> %s\n\n", s.LastPrompt)

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// outputBudget is the most a hook prints: Claude Code replaces anything
+// over 10,000 characters with a 2 KB preview, and keeps some margin.
+const outputBudget = 9500
+
+// hookRun is what every event handler starts from: the input, where the
+// project is, and the deadline it must answer within.
+type hookRun struct {
+	ctx     context.Context
+	in      Input
+	project string
+	logs    logs.Dir
+	notes   []string // what was skipped before the handler ran
+	start   time.Time
+}
+
+// handler gathers facts, decides, renders and writes; it returns stdout.
+type handler func(h *hookRun) string
+
+// runHook runs one event as a hook: it always ends normally (the caller
+// exits 0), prints at most outputBudget characters, nothing on stderr, and
+// answers by the deadline with whatever it has.
+func runHook(stdin io.Reader, stdout io.Writer, event string, deadline time.Duration, notes []string, handle handler) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	in, inputNotes := readInput(stdin, stdinWait(deadline))
+	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(notes, inputNotes...)}
+	h.project = projectDir(in)
+	h.logs = logs.DirFor(h.project)
+
+	done := make(chan string, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", event, v)
+			}
+		}()
+		done <- handle(h)
+	}()
+	var out string
+	select {
+	case out = <-done:
+	case <-time.After(deadline + deadline/10):
+		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", event, deadline)
+	}
+	io.WriteString(stdout, logs.Cut(out, outputBudget))
+}
+
+// stdinWait is how long to wait for the payload: Claude Code writes it at
+// once, so a stdin that stays open is not one to wait on for long.
+func stdinWait(deadline time.Duration) time.Duration {
+	return min(deadline/4, 2*time.Second)
+}
+
+// projectDir is resolved as the Node script did: the payload's cwd, else
+// $CLAUDE_PROJECT_DIR, else the process's directory.
+func projectDir(in Input) string {
+	if in.Cwd != "" {
+		return in.Cwd
+	}
+	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	d, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return d
+}
+
+// meta is the metadata table of the Node logs, with Go and our version in
+// place of Node's version.
+func (h *hookRun) meta() []logs.Field {
+	host, _ := os.Hostname()
+	env := "Local"
+	if os.Getenv("CLAUDE_CODE_REMOTE") == "true" {
+		env = "Cloud"
+	}
+	fields := []logs.Field{
+		{Name: "Timestamp", Value: h.start.UTC().Format(logs.TimeFormat)},
+		{Name: "Platform", Value: platform()},
+		{Name: "Go", Value: runtime.Version()},
+		{Name: "Version", Value: version()},
+		{Name: "Hostname", Value: host},
+		{Name: "Environment", Value: env, Plain: true},
+	}
+	for _, f := range []logs.Field{{Name: "Directory", Value: h.in.Cwd}, {Name: "Session", Value: h.in.SessionID},
+		{Name: "Source", Value: h.in.Source}, {Name: "Model", Value: h.in.Model}, {Name: "Reason", Value: h.in.Reason}} {
+		if f.Value != "" {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
+
+// platform names the OS and architecture as Node's process.platform and
+// process.arch do, which the Node logs showed.
+func platform() string {
+	arch := map[string]string{"amd64": "x64", "386": "ia32"}[runtime.GOARCH]
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	osName := runtime.GOOS
+	if osName == "windows" {
+		osName = "win32"
+	}
+	return osName + " " + arch
+}
+
+// commands turns probe results into the rendered list.
+func commands(results []gitdiag.Result) []logs.Command {
+	out := make([]logs.Command, len(results))
+	for i, r := range results {
+		out[i] = logs.Command{Command: r.Command, Output: r.Lines, Note: r.Note, Duration: r.Duration}
+		if r.Err != nil {
+			out[i].Err = firstLine(r.Err.Error())
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// writeLog writes a log file, and turns a failure into a note for stdout.
+func (h *hookRun) writeLog(name, content string) []string {
+	if err := h.logs.Write(name, []byte(content)); err != nil {
+		return []string{"log not written: " + firstLine(err.Error())}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
+	var out strings.Builder
+	runHook(strings.NewReader(""), &out, "init", time.Second, nil, func(*hookRun) string { panic("boom") })
+	want := "session-hooks: internal error in init (boom); nothing was injected. Please report this.\n"
+	if out.String() != want {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+func TestRunHookAnswersByItsDeadline(t *testing.T) {
+	var out strings.Builder
+	start := time.Now()
+	runHook(strings.NewReader(""), &out, "end", 200*time.Millisecond, nil, func(*hookRun) string {
+		time.Sleep(5 * time.Second)
+		return "too late"
+	})
+	if !strings.Contains(out.String(), "end did not finish within its 200ms deadline") {
+		t.Errorf("got %q", out.String())
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Errorf("waited %s for a 200ms deadline", time.Since(start))
+	}
+}
+
+func TestRunHookCutsOutputToTheBudget(t *testing.T) {
+	var out strings.Builder
+	runHook(strings.NewReader(""), &out, "init", time.Second, nil, func(*hookRun) string {
+		return strings.Repeat("line of output\n", 5000)
+	})
+	if n := len(out.String()); n > outputBudget {
+		t.Errorf("printed %d characters", n)
+	}
+}
+
+func TestReadInputDoesNotWaitForAStdinThatStaysOpen(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	start := time.Now()
+	in, notes := readInput(r, 100*time.Millisecond)
+	if in != (Input{}) || len(notes) != 1 || !strings.Contains(notes[0], "no hook input arrived on stdin within 100ms") {
+		t.Errorf("got %+v %q", in, notes)
+	}
+	if time.Since(start) > time.Second {
+		t.Errorf("waited %s", time.Since(start))
+	}
+}
+
+func TestParseInputReadsRecordedPayloadFields(t *testing.T) {
+	tests := []struct {
+		name, payload string
+		want          Input
+	}{
+		{"compact source with model", `{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"SessionStart","source":"compact","model":"claude-opus-5-5","prompt_id":"x"}`,
+			Input{SessionID: "s", TranscriptPath: "/t.jsonl", Cwd: "/p", Event: "SessionStart", Source: "compact", Model: "claude-opus-5-5"}},
+		{"model as an object", `{"model":{"id":"claude-x","display_name":"X"}}`, Input{Model: "claude-x"}},
+		{"null custom instructions and trigger", `{"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":null}`, Input{Event: "PreCompact", Trigger: "auto"}},
+		{"reason", `{"reason":"clear"}`, Input{Reason: "clear"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, notes := parseInput([]byte(tt.payload))
+			if got != tt.want || len(notes) != 0 {
+				t.Errorf("got %+v %q", got, notes)
+			}
+		})
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// Input is the JSON Claude Code writes on a hook's stdin. Only the fields
+// the hooks use are read; unknown ones are ignored, as new versions add some.
+type Input struct {
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	Event          string // hook_event_name
+	Source         string // SessionStart: startup, resume, clear, compact
+	Trigger        string // PreCompact: manual, auto
+	Reason         string // SessionEnd
+	Model          string
+}
+
+// maxInput bounds what is read from stdin: real payloads are a few hundred
+// bytes, and a hook must not be made to hold an arbitrary stream.
+const maxInput = 16 << 20
+
+// readInput reads stdin unless it is a terminal, waiting at most wait for
+// it to end. Empty input is no input, as in the Node script; input that
+// cannot be used gives a note saying so.
+func readInput(stdin io.Reader, wait time.Duration) (Input, []string) {
+	if f, ok := stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return Input{}, nil
+		}
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+		ch <- result{b, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return Input{}, []string{"could not read the hook input on stdin (" + r.err.Error() + "); continuing without it"}
+		}
+		if len(r.b) > maxInput {
+			return Input{}, []string{fmt.Sprintf("the hook input on stdin is over %d MiB; ignored", maxInput>>20)}
+		}
+		return parseInput(r.b)
+	case <-time.After(wait):
+		return Input{}, []string{fmt.Sprintf("no hook input arrived on stdin within %s; continuing without it", wait.Round(time.Millisecond))}
+	}
+}
+
+// parseInput decodes a payload. A field of the wrong type is ignored with a
+// note rather than failing the whole input.
+func parseInput(b []byte) (Input, []string) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Input{}, nil
+	}
+	if !gjson.ValidBytes(b) {
+		return Input{}, []string{"the hook input on stdin is not valid JSON; continuing without it"}
+	}
+	root := gjson.ParseBytes(b)
+	if !root.IsObject() {
+		return Input{}, []string{"the hook input on stdin is not a JSON object; continuing without it"}
+	}
+	var notes []string
+	str := func(field string) string {
+		v := root.Get(field)
+		switch v.Type {
+		case gjson.String:
+			return v.String()
+		case gjson.Null:
+			return ""
+		}
+		if v.Exists() {
+			notes = append(notes, fmt.Sprintf("ignored %s in the hook input: expected a string, got %s", field, typeName(v)))
+		}
+		return ""
+	}
+	in := Input{
+		SessionID:      str("session_id"),
+		TranscriptPath: str("transcript_path"),
+		Cwd:            str("cwd"),
+		Event:          str("hook_event_name"),
+		Source:         str("source"),
+		Trigger:        str("trigger"),
+		Reason:         str("reason"),
+	}
+	// model is a string in 2.1.330 and an object {id, display_name} in
+	// some other versions.
+	if m := root.Get("model"); m.IsObject() {
+		in.Model = m.Get("id").String()
+	} else {
+		in.Model = str("model")
+	}
+	return in, notes
+}
+
+func typeName(v gjson.Result) string {
+	switch {
+	case v.IsArray():
+		return "an array"
+	case v.IsObject():
+		return "an object"
+	case v.Type == gjson.Number:
+		return "a number"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "a boolean"
+	}
+	return "something else"
+}

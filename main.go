@@ -1,0 +1,154 @@
+// Command session-hooks is run by Claude Code at session boundaries. It tells
+// the agent where it was (branch, recent commits, dirty files), snapshots
+// the work in progress before a compaction and re-injects it afterwards,
+// and leaves markdown logs in .claude/logs/.
+//
+// As a hook it always exits 0 and prints nothing on stderr: a hook that
+// fails breaks its user's session, so every problem becomes one line in
+// the output instead.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// usageLine is what the Node script printed for a missing or unknown event.
+const usageLine = "Usage: session-hooks <init|pre-compact|end> [--compact-recovery]"
+
+// buildVersion is set at link time (-ldflags "-X main.buildVersion=v1.2.3").
+var buildVersion string
+
+func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func main() {
+	// A reader that goes away must not kill us with SIGPIPE mid-write.
+	signal.Ignore(syscall.SIGPIPE)
+	run(os.Args, os.Stdin, os.Stdout)
+	os.Exit(0)
+}
+
+// run executes one command line. It never fails: errors are printed.
+func run(args []string, stdin io.Reader, stdout io.Writer) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stdout, "session-hooks: internal error (%v); nothing was injected. Please report this.\n", v)
+		}
+	}()
+	app := newApp(stdin, stdout)
+	if err := app.Run(args); err != nil {
+		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+	}
+}
+
+func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
+	hook := func(event string, defaultDeadline time.Duration, handle func(c *cli.Context) handler) cli.ActionFunc {
+		return func(c *cli.Context) error {
+			deadline, notes := deadlineFor(c, defaultDeadline)
+			runHook(stdin, stdout, event, deadline, notes, handle(c))
+			return nil
+		}
+	}
+	timeout := &cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"}
+	return &cli.App{
+		Name:            "session-hooks",
+		Usage:           "restore a coding agent's context at Claude Code session boundaries",
+		UsageText:       "session-hooks <init|pre-compact|end> [--compact-recovery]  (reads the hook input on stdin)",
+		Version:         version(),
+		Writer:          stdout,
+		ErrWriter:       stdout,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				fmt.Fprintf(stdout, "session-hooks: unknown command %q\n", c.Args().First())
+			}
+			fmt.Fprintln(stdout, usageLine)
+			return nil
+		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+			return nil
+		},
+		Commands: []*cli.Command{
+			{
+				Name:  "init",
+				Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
+				Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
+					"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md.",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "compact-recovery", Usage: "append the pre-compaction snapshot"}, timeout},
+				Action: hook("init", 10*time.Second, func(c *cli.Context) handler {
+					recovery := c.Bool("compact-recovery")
+					return func(h *hookRun) string { return handleInit(h, recovery) }
+				}),
+				OnUsageError: usageError(stdout),
+			},
+			{
+				Name:         "pre-compact",
+				Usage:        "PreCompact: snapshot branch, changes and the work in progress from the transcript",
+				Description:  "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session id>/.",
+				Flags:        []cli.Flag{timeout},
+				Action:       hook("pre-compact", 10*time.Second, func(*cli.Context) handler { return handlePreCompact }),
+				OnUsageError: usageError(stdout),
+			},
+			{
+				Name:         "end",
+				Usage:        "SessionEnd: final branch, last commit and status",
+				Description:  "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\ncancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
+				Flags:        []cli.Flag{timeout},
+				Action:       hook("end", time.Second, func(*cli.Context) handler { return handleEnd }),
+				OnUsageError: usageError(stdout),
+			},
+		},
+	}
+}
+
+func usageError(stdout io.Writer) cli.OnUsageErrorFunc {
+	return func(c *cli.Context, err error, _ bool) error {
+		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+		return nil
+	}
+}
+
+// deadlineFor reads --timeout, else SESSION_HOOKS_TIMEOUT, else the event's
+// default. A bad value falls back to the default with a note.
+func deadlineFor(c *cli.Context, def time.Duration) (time.Duration, []string) {
+	for _, src := range []struct{ name, value string }{
+		{"--timeout", c.String("timeout")},
+		{"SESSION_HOOKS_TIMEOUT", os.Getenv("SESSION_HOOKS_TIMEOUT")},
+	} {
+		if src.value == "" {
+			continue
+		}
+		d, err := parseDuration(src.value)
+		if err != nil || d <= 0 {
+			return def, []string{fmt.Sprintf("%s=%q is not a duration like 800ms or 5s; using %s", src.name, src.value, def)}
+		}
+		return d, nil
+	}
+	return def, nil
+}
+
+// parseDuration accepts Go durations and plain seconds ("2.5").
+func parseDuration(s string) (time.Duration, error) {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	return time.ParseDuration(s)
+}

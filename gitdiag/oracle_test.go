@@ -310,7 +310,7 @@ func TestStatusMatchesGit(t *testing.T) {
 			f.write("sub/deep/untracked.txt", "u")
 			f.write("other/newdir/n.txt", "n")
 		}},
-		{"nested repository and showUntrackedFiles=all", "", func(f *fixture) {
+		{"nested repository and untracked directories", "", func(f *fixture) {
 			f.write("a.txt", "a")
 			f.commit("first")
 			f.gitIn(f.dir, "init", "-q", f.path("nested"))

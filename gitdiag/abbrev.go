@@ -17,9 +17,8 @@ import (
 // binary search through ReadAt, so its cost is a few reads per commit
 // whatever the size of the history.
 type abbreviator struct {
-	objectsDir string
-	packs      []*packIndex
-	minLen     int
+	store  *objectStore
+	minLen int
 }
 
 // packIndex is an open version-2 pack .idx file.
@@ -28,20 +27,12 @@ type packIndex struct {
 	fanout [256]uint32
 }
 
-func (r *Repo) abbreviator() (*abbreviator, error) {
-	a := &abbreviator{objectsDir: filepath.Join(r.CommonDir, "objects")}
-	names, _ := filepath.Glob(filepath.Join(a.objectsDir, "pack", "*.idx"))
+func newAbbreviator(store *objectStore) *abbreviator {
 	var count uint64
-	for _, n := range names {
-		p, err := openPackIndex(n)
-		if err != nil {
-			return nil, err
-		}
-		a.packs = append(a.packs, p)
-		count += uint64(p.fanout[255])
+	for _, p := range store.packs {
+		count += uint64(p.idx.fanout[255])
 	}
-	a.minLen = defaultAbbrev(count)
-	return a, nil
+	return &abbreviator{store: store, minLen: defaultAbbrev(count)}
 }
 
 // defaultAbbrev is git's core.abbrev=auto: enough hex digits that a collision
@@ -137,13 +128,13 @@ func (a *abbreviator) shortest(h plumbing.Hash) string {
 			n = common + 1
 		}
 	}
-	for _, p := range a.packs {
-		for _, o := range p.neighbours(h) {
+	for _, p := range a.store.packs {
+		for _, o := range p.idx.neighbours(h) {
 			extend(o)
 		}
 	}
 	hexID := h.String()
-	if entries, err := os.ReadDir(filepath.Join(a.objectsDir, hexID[:2])); err == nil {
+	if entries, err := os.ReadDir(filepath.Join(a.store.dir, hexID[:2])); err == nil {
 		for _, e := range entries {
 			if rest := e.Name(); len(rest) == 38 && rest != hexID[2:] {
 				if o, err := hex.DecodeString(hexID[:2] + rest); err == nil {
@@ -170,10 +161,4 @@ func commonHexPrefix(a, b plumbing.Hash) int {
 		}
 	}
 	return 2 * len(a)
-}
-
-func (a *abbreviator) close() {
-	for _, p := range a.packs {
-		p.f.Close()
-	}
 }

@@ -1,6 +1,8 @@
 package gitdiag
 
 import (
+	"bytes"
+	"container/heap"
 	"context"
 	"fmt"
 	"sort"
@@ -8,7 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/diff"
+	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Upstream is what the branch is compared with: its configured upstream,
@@ -57,82 +60,222 @@ type FileStat struct {
 // DiffStat returns `git diff --stat up...HEAD`: the changes on HEAD since
 // its merge base with up.
 func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat, error) {
-	g, err := r.objects()
+	store, err := r.objects()
 	if err != nil {
 		return nil, err
 	}
-	hc, err := g.CommitObject(head.Hash)
+	base, err := mergeBase(ctx, store, head.Hash, up.Hash)
 	if err != nil {
 		return nil, err
 	}
-	uc, err := g.CommitObject(up.Hash)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", up.Name, err)
-	}
-	bases, err := hc.MergeBase(uc)
-	if err != nil {
-		return nil, err
-	}
-	if len(bases) == 0 {
+	if base.IsZero() {
 		return nil, fmt.Errorf("fatal: %s...HEAD: no merge base", up.Name)
 	}
-	from, err := bases[0].Tree()
+	from, err := store.commit(base)
 	if err != nil {
 		return nil, err
 	}
-	to, err := hc.Tree()
+	to, err := store.commit(head.Hash)
 	if err != nil {
 		return nil, err
 	}
-	patch, err := from.PatchContext(ctx, to)
-	if err != nil {
+	var changes []fileChange
+	if err := diffTrees(store, from.tree, to.tree, "", &changes); err != nil {
 		return nil, err
 	}
 	var stats []FileStat
-	for _, fp := range patch.FilePatches() {
-		stats = append(stats, r.fileStat(fp))
+	for _, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return stats, err
+		}
+		st, err := store.fileStat(c)
+		if err != nil {
+			return nil, err
+		}
+		stats = append(stats, st)
 	}
 	sort.Slice(stats, func(i, j int) bool { return stats[i].Name < stats[j].Name })
 	return stats, nil
 }
 
-func (r *Repo) fileStat(fp diff.FilePatch) FileStat {
-	from, to := fp.Files()
-	var s FileStat
-	if to != nil {
-		s.Name = to.Path()
-	} else {
-		s.Name = from.Path()
+// Flags of the merge-base walk.
+const (
+	fromHead = 1 << iota
+	fromUpstream
+	stale
+)
+
+// mergeBase is git's paint-down-to-common walk: commits are visited newest
+// first, each painted with the sides it is reachable from; the first one
+// painted from both sides is the merge base. It stops when every commit
+// left is below a common one, so it reads only the diverged history.
+func mergeBase(ctx context.Context, store *objectStore, a, b plumbing.Hash) (plumbing.Hash, error) {
+	if a == b {
+		return a, nil
 	}
-	if fp.IsBinary() {
-		s.Binary = true
-		s.OldSize, s.NewSize = r.blobSize(from), r.blobSize(to)
-		return s
-	}
-	for _, c := range fp.Chunks() {
-		n := strings.Count(c.Content(), "\n")
-		if c.Content() != "" && !strings.HasSuffix(c.Content(), "\n") {
-			n++
+	flags := map[plumbing.Hash]int{}
+	q := &commitQueue{}
+	add := func(h plumbing.Hash, f int) error {
+		c, err := store.commit(h)
+		if err != nil {
+			return err
 		}
-		switch c.Type() {
-		case diff.Add:
-			s.Added += n
-		case diff.Delete:
-			s.Deleted += n
+		flags[h] |= f
+		q.push(c)
+		return nil
+	}
+	if err := add(a, fromHead); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := add(b, fromUpstream); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for q.Len() > 0 {
+		if err := ctx.Err(); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		c := heap.Pop(q).(*queued).c
+		f := flags[c.hash] & (fromHead | fromUpstream | stale)
+		if f&(fromHead|fromUpstream) == fromHead|fromUpstream && f&stale == 0 {
+			return c.hash, nil
+		}
+		for _, p := range c.parents {
+			if flags[p]&f == f {
+				continue
+			}
+			if err := add(p, f); err != nil {
+				return plumbing.ZeroHash, err
+			}
 		}
 	}
-	return s
+	return plumbing.ZeroHash, nil
 }
 
-func (r *Repo) blobSize(f diff.File) int64 {
-	if f == nil {
-		return 0
+// fileChange is one file that differs between two trees.
+type fileChange struct {
+	path     string
+	from, to plumbing.Hash // zero where the file is absent
+}
+
+// diffTrees lists the files that differ, skipping identical subtrees.
+func diffTrees(store *objectStore, a, b plumbing.Hash, prefix string, out *[]fileChange) error {
+	if a == b {
+		return nil
 	}
-	b, err := r.gogit.BlobObject(f.Hash())
+	entries := func(h plumbing.Hash) (map[string]treeEntry, error) {
+		m := map[string]treeEntry{}
+		if h.IsZero() {
+			return m, nil
+		}
+		list, err := store.tree(h)
+		for _, e := range list {
+			m[e.name] = e
+		}
+		return m, err
+	}
+	ea, err := entries(a)
 	if err != nil {
-		return 0
+		return err
 	}
-	return b.Size
+	eb, err := entries(b)
+	if err != nil {
+		return err
+	}
+	for name, x := range ea {
+		y, ok := eb[name]
+		if err := diffEntry(store, prefix+name, x, y, ok, out); err != nil {
+			return err
+		}
+	}
+	for name, y := range eb {
+		if _, ok := ea[name]; !ok {
+			if err := diffEntry(store, prefix+name, treeEntry{}, y, true, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func diffEntry(store *objectStore, path string, x, y treeEntry, inB bool, out *[]fileChange) error {
+	xDir, yDir := x.mode == 0o40000, inB && y.mode == 0o40000
+	if !inB {
+		y = treeEntry{}
+	}
+	if x.hash == y.hash && x.mode == y.mode {
+		return nil
+	}
+	var xTree, yTree plumbing.Hash
+	if xDir {
+		xTree = x.hash
+	}
+	if yDir {
+		yTree = y.hash
+	}
+	if xDir || yDir {
+		if err := diffTrees(store, xTree, yTree, path+"/", out); err != nil {
+			return err
+		}
+	}
+	var from, to plumbing.Hash
+	if !xDir {
+		from = x.hash
+	}
+	if !yDir {
+		to = y.hash
+	}
+	xBlob, yBlob := isBlobMode(x.mode, xDir), isBlobMode(y.mode, yDir)
+	if (xBlob || yBlob) && (from != to || xBlob && yBlob && x.mode != y.mode) {
+		*out = append(*out, fileChange{path: path, from: from, to: to})
+	}
+	return nil
+}
+
+// isBlobMode says whether an entry is a file or link whose content a diff
+// stat counts (not a directory, not a submodule).
+func isBlobMode(mode uint32, dir bool) bool {
+	return !dir && mode != 0 && mode != 0o160000
+}
+
+// fileStat counts the lines a change adds and deletes, as git does, or
+// reports sizes for binary content (a NUL in the first 8000 bytes).
+func (s *objectStore) fileStat(c fileChange) (FileStat, error) {
+	st := FileStat{Name: c.path}
+	read := func(h plumbing.Hash) ([]byte, error) {
+		if h.IsZero() {
+			return nil, nil
+		}
+		return s.readAs(h, objBlob)
+	}
+	old, err := read(c.from)
+	if err != nil {
+		return st, err
+	}
+	now, err := read(c.to)
+	if err != nil {
+		return st, err
+	}
+	if isBinary(old) || isBinary(now) {
+		st.Binary, st.OldSize, st.NewSize = true, int64(len(old)), int64(len(now))
+		return st, nil
+	}
+	for _, d := range diff.Do(string(old), string(now)) {
+		n := strings.Count(d.Text, "\n")
+		if d.Text != "" && !strings.HasSuffix(d.Text, "\n") {
+			n++
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			st.Added += n
+		case diffmatchpatch.DiffDelete:
+			st.Deleted += n
+		}
+	}
+	return st, nil
+}
+
+func isBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
 // FormatStat lays out stats as git's show_stats does for an 80-column,

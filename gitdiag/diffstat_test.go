@@ -23,6 +23,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("big.txt", strings.Repeat("line\n", 300))
 			f.write("a/very/long/directory/name/that/goes/on/and/on/until/it/must/be/cut/file.txt", "x\n")
 			f.write("image.bin", "\x00\x01\x02binary")
+			f.git("update-index", "--chmod=+x", "small.txt")
 			f.git("rm", "-q", "gone.txt")
 			f.commit("work")
 		}},

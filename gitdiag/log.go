@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Commit is one line of `git log --oneline`.
@@ -37,7 +36,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 	if head.Unborn {
 		return nil, nil
 	}
-	g, err := r.objects()
+	store, err := r.objects()
 	if err != nil {
 		return nil, err
 	}
@@ -47,11 +46,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return nil, err
 		}
 	}
-	abbrev, err := r.abbreviator()
-	if err != nil {
-		return nil, err
-	}
-	defer abbrev.close()
+	abbrev := newAbbreviator(store)
 	q := &commitQueue{}
 	seen := map[plumbing.Hash]bool{}
 	push := func(h plumbing.Hash) error {
@@ -59,7 +54,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return nil
 		}
 		seen[h] = true
-		c, err := g.CommitObject(h)
+		c, err := store.commit(h)
 		if err != nil {
 			return fmt.Errorf("fatal: bad object %s: %w", h, err)
 		}
@@ -75,12 +70,12 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return out, err
 		}
 		c := heap.Pop(q).(*queued).c
-		out = append(out, Commit{Hash: c.Hash, Abbrev: abbrev.shortest(c.Hash),
-			Subject: subject(c.Message), Decorations: decos[c.Hash]})
+		out = append(out, Commit{Hash: c.hash, Abbrev: abbrev.shortest(c.hash),
+			Subject: subject(c.message), Decorations: decos[c.hash]})
 		if len(out) == n {
 			break
 		}
-		for _, p := range c.ParentHashes {
+		for _, p := range c.parents {
 			if err := push(p); err != nil {
 				return out, err
 			}
@@ -115,11 +110,11 @@ type commitQueue struct {
 }
 
 type queued struct {
-	c   *object.Commit
+	c   *commitInfo
 	seq int
 }
 
-func (q *commitQueue) push(c *object.Commit) {
+func (q *commitQueue) push(c *commitInfo) {
 	q.seq++
 	heap.Push(q, &queued{c: c, seq: q.seq})
 }
@@ -127,7 +122,7 @@ func (q *commitQueue) push(c *object.Commit) {
 func (q *commitQueue) Len() int { return len(q.items) }
 func (q *commitQueue) Less(i, j int) bool {
 	a, b := q.items[i], q.items[j]
-	if da, db := a.c.Committer.When.Unix(), b.c.Committer.When.Unix(); da != db {
+	if da, db := a.c.when, b.c.when; da != db {
 		return da > db
 	}
 	return a.seq < b.seq
@@ -216,17 +211,17 @@ func (r *Repo) peel(ref ref) plumbing.Hash {
 	if !strings.HasPrefix(ref.name, "refs/tags/") {
 		return ref.hash
 	}
-	g, err := r.objects()
+	store, err := r.objects()
 	if err != nil {
 		return ref.hash
 	}
 	h := ref.hash
 	for i := 0; i < 10; i++ {
-		tag, err := g.TagObject(h)
-		if err != nil {
+		target, ok := store.tagTarget(h)
+		if !ok {
 			return h
 		}
-		h = tag.Target
+		h = target
 	}
 	return h
 }

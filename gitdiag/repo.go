@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5"
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
@@ -33,7 +32,7 @@ type Repo struct {
 	GitDir, CommonDir string
 
 	cfg     *config
-	gogit   *git.Repository
+	store   *objectStore
 	status  *Status
 	statErr error
 	once    sync.Once
@@ -113,18 +112,26 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 	return r, nil
 }
 
-// objects opens go-git's object storage lazily: only the probes that read
+// objects opens the object store lazily: only the probes that read
 // commits or trees pay for it.
-func (r *Repo) objects() (*git.Repository, error) {
-	if r.gogit != nil {
-		return r.gogit, nil
+func (r *Repo) objects() (*objectStore, error) {
+	if r.store != nil {
+		return r.store, nil
 	}
-	g, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	s, err := openObjectStore(filepath.Join(r.CommonDir, "objects"))
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", r.Root, err)
+		return nil, fmt.Errorf("fatal: cannot read the object database: %w", err)
 	}
-	r.gogit = g
-	return g, nil
+	r.store = s
+	return s, nil
+}
+
+// Close releases the files the repository holds open.
+func (r *Repo) Close() {
+	if r.store != nil {
+		r.store.close()
+		r.store = nil
+	}
 }
 
 // config holds the few settings gitdiag honours, merged from the system,

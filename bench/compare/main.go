@@ -1,0 +1,77 @@
+// Command compare times commands side by side in one run: it alternates
+// them, so machine noise hits all alike, and prints each one's median wall
+// time, its ratio to the first command, and its peak RSS.
+//
+//	compare -dir REPO -runs 21 'git status --porcelain' 'session-hooks init' ...
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	dir := flag.String("dir", ".", "directory to run the commands in")
+	runs := flag.Int("runs", 21, "timed runs of each command")
+	warmup := flag.Int("warmup", 3, "untimed runs of each command first")
+	flag.Parse()
+	cmds := flag.Args()
+	if len(cmds) < 2 {
+		log.Fatal("compare: give the baseline command and at least one other")
+	}
+	times := make([][]time.Duration, len(cmds))
+	rss := make([]int64, len(cmds))
+	for r := -*warmup; r < *runs; r++ {
+		for i, c := range cmds {
+			d, maxRSS, err := runOnce(*dir, c)
+			if err != nil {
+				log.Fatalf("compare: %s: %v", c, err)
+			}
+			if r >= 0 {
+				times[i] = append(times[i], d)
+				rss[i] = max(rss[i], maxRSS)
+			}
+		}
+	}
+	base := median(times[0])
+	fmt.Printf("| command | median | ratio to `%s` | peak RSS |\n|---|---|---|---|\n", cmds[0])
+	for i, c := range cmds {
+		m := median(times[i])
+		fmt.Printf("| `%s` | %.1f ms | %.2f× | %.1f MB |\n", c, float64(m.Microseconds())/1000, float64(m)/float64(base), float64(rss[i])/1024)
+	}
+}
+
+func runOnce(dir, command string) (time.Duration, int64, error) {
+	args := strings.Fields(command)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer devnull.Close()
+	cmd.Stdin = devnull
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, err
+	}
+	d := time.Since(start)
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if ru == nil {
+		return d, 0, nil
+	}
+	return d, ru.Maxrss, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}

@@ -1,0 +1,491 @@
+package gitdiag
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// objectStore reads objects from a repository's packs and loose files. It
+// looks ids up by binary search in each pack's .idx and reads only the
+// entries it needs, so reading one commit costs a few small reads whatever
+// the size of the history (go-git first maps every offset of the pack, a
+// cost that grows with the history).
+type objectStore struct {
+	dir   string
+	packs []*pack
+	mu    sync.Mutex
+	cache map[packOffset]cachedObject // recently decoded objects
+	order []packOffset
+}
+
+type packOffset struct {
+	pack int
+	off  int64
+}
+
+type cachedObject struct {
+	typ  int
+	data []byte
+}
+
+type pack struct {
+	idx  *packIndex
+	data *os.File
+}
+
+// Object types, as numbered in pack files.
+const (
+	objCommit   = 1
+	objTree     = 2
+	objBlob     = 3
+	objTag      = 4
+	objOfsDelta = 6
+	objRefDelta = 7
+)
+
+var errObjectNotFound = errors.New("object not found")
+
+const cacheEntries = 256
+
+func openObjectStore(objectsDir string) (*objectStore, error) {
+	s := &objectStore{dir: objectsDir, cache: map[packOffset]cachedObject{}}
+	names, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "*.idx"))
+	for _, n := range names {
+		idx, err := openPackIndex(n)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		data, err := os.Open(n[:len(n)-len(".idx")] + ".pack")
+		if err != nil {
+			idx.f.Close()
+			s.close()
+			return nil, err
+		}
+		s.packs = append(s.packs, &pack{idx: idx, data: data})
+	}
+	return s, nil
+}
+
+func (s *objectStore) close() {
+	for _, p := range s.packs {
+		p.idx.f.Close()
+		p.data.Close()
+	}
+}
+
+// read returns an object's type and content.
+func (s *objectStore) read(h plumbing.Hash) (int, []byte, error) {
+	for i, p := range s.packs {
+		if off, ok := p.idx.find(h); ok {
+			return s.readPacked(i, off, 0)
+		}
+	}
+	return s.readLoose(h)
+}
+
+// readAs reads an object that must be of type want.
+func (s *objectStore) readAs(h plumbing.Hash, want int) ([]byte, error) {
+	typ, data, err := s.read(h)
+	if err != nil {
+		return nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	if typ != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, typeName[typ], typeName[want])
+	}
+	return data, nil
+}
+
+var typeName = map[int]string{objCommit: "commit", objTree: "tree", objBlob: "blob", objTag: "tag"}
+
+func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
+	hex := h.String()
+	f, err := os.Open(filepath.Join(s.dir, hex[:2], hex[2:]))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil, errObjectNotFound
+	} else if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
+	}
+	defer zr.Close()
+	br := bufio.NewReader(zr)
+	header, err := br.ReadString(0)
+	if err != nil {
+		return 0, nil, fmt.Errorf("loose object %s: bad header", hex)
+	}
+	var typ int
+	var kind string
+	var size int
+	if _, err := fmt.Sscanf(header[:len(header)-1], "%s %d", &kind, &size); err != nil {
+		return 0, nil, fmt.Errorf("loose object %s: bad header %q", hex, header)
+	}
+	for t, name := range typeName {
+		if name == kind {
+			typ = t
+		}
+	}
+	if typ == 0 || size < 0 || size > maxObjectSize {
+		return 0, nil, fmt.Errorf("loose object %s: bad header %q", hex, header)
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(br, data); err != nil {
+		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
+	}
+	return typ, data, nil
+}
+
+// maxObjectSize bounds what one object may make us allocate: the probes
+// read commits, trees and, for the diff stat, source files.
+const maxObjectSize = 512 << 20
+
+// maxDeltaDepth is well above git's default chain limit of 50.
+const maxDeltaDepth = 100
+
+// readPacked decodes the entry at off, keeping recent results: a tree walk
+// or a history walk reads the same delta bases again and again.
+func (s *objectStore) readPacked(pi int, off int64, depth int) (int, []byte, error) {
+	key := packOffset{pi, off}
+	s.mu.Lock()
+	obj, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok {
+		return obj.typ, obj.data, nil
+	}
+	typ, data, err := s.decodePacked(pi, off, depth)
+	if err != nil || len(data) > 1<<20 {
+		return typ, data, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.order) >= cacheEntries {
+		delete(s.cache, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.cache[key] = cachedObject{typ, data}
+	s.order = append(s.order, key)
+	return typ, data, nil
+}
+
+func (s *objectStore) decodePacked(pi int, off int64, depth int) (int, []byte, error) {
+	if depth > maxDeltaDepth {
+		return 0, nil, errors.New("delta chain too deep")
+	}
+	p := s.packs[pi]
+	r := bufio.NewReaderSize(io.NewSectionReader(p.data, off, 1<<62), 4096)
+	typ, size, err := entryHeader(r)
+	if err != nil {
+		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
+	}
+	switch typ {
+	case objCommit, objTree, objBlob, objTag:
+		data, err := inflate(r, size)
+		return typ, data, err
+	case objOfsDelta:
+		rel, err := ofsDeltaOffset(r)
+		if err != nil || rel <= 0 || rel > off {
+			return 0, nil, fmt.Errorf("pack entry at %d: bad delta base offset", off)
+		}
+		delta, err := inflate(r, size)
+		if err != nil {
+			return 0, nil, err
+		}
+		baseType, base, err := s.readPacked(pi, off-rel, depth+1)
+		if err != nil {
+			return 0, nil, err
+		}
+		data, err := applyDelta(base, delta)
+		return baseType, data, err
+	case objRefDelta:
+		var baseID plumbing.Hash
+		if _, err := io.ReadFull(r, baseID[:]); err != nil {
+			return 0, nil, err
+		}
+		delta, err := inflate(r, size)
+		if err != nil {
+			return 0, nil, err
+		}
+		baseType, base, err := s.read(baseID)
+		if err != nil {
+			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
+		}
+		data, err := applyDelta(base, delta)
+		return baseType, data, err
+	}
+	return 0, nil, fmt.Errorf("pack entry at %d: unknown type %d", off, typ)
+}
+
+func entryHeader(r io.ByteReader) (typ int, size int64, err error) {
+	b, err := r.ReadByte()
+	if err != nil {
+		return 0, 0, err
+	}
+	typ = int(b>>4) & 7
+	size = int64(b & 0x0f)
+	for shift := 4; b&0x80 != 0; shift += 7 {
+		if b, err = r.ReadByte(); err != nil {
+			return 0, 0, err
+		}
+		if shift > 56 {
+			return 0, 0, errors.New("size overflows")
+		}
+		size |= int64(b&0x7f) << shift
+	}
+	if size > maxObjectSize {
+		return 0, 0, fmt.Errorf("object of %d bytes is too large", size)
+	}
+	return typ, size, nil
+}
+
+func ofsDeltaOffset(r io.ByteReader) (int64, error) {
+	b, err := r.ReadByte()
+	if err != nil {
+		return 0, err
+	}
+	off := int64(b & 0x7f)
+	for b&0x80 != 0 {
+		if b, err = r.ReadByte(); err != nil {
+			return 0, err
+		}
+		if off > 1<<55 {
+			return 0, errors.New("offset overflows")
+		}
+		off = ((off + 1) << 7) | int64(b&0x7f)
+	}
+	return off, nil
+}
+
+func inflate(r io.Reader, size int64) ([]byte, error) {
+	zr, err := zlib.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	data := make([]byte, size)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		return nil, fmt.Errorf("inflating: %w", err)
+	}
+	return data, nil
+}
+
+// applyDelta rebuilds an object from its base and a git delta: copy and
+// insert instructions after the two sizes.
+func applyDelta(base, delta []byte) ([]byte, error) {
+	srcSize, delta, ok := deltaSize(delta)
+	if !ok || srcSize != uint64(len(base)) {
+		return nil, errors.New("delta does not match its base")
+	}
+	dstSize, delta, ok := deltaSize(delta)
+	if !ok || dstSize > maxObjectSize {
+		return nil, errors.New("bad delta")
+	}
+	out := make([]byte, 0, dstSize)
+	for len(delta) > 0 {
+		op := delta[0]
+		delta = delta[1:]
+		switch {
+		case op&0x80 != 0:
+			var offset, n uint64
+			for i := 0; i < 4; i++ {
+				if op&(1<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, errors.New("truncated delta")
+					}
+					offset |= uint64(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			for i := 0; i < 3; i++ {
+				if op&(0x10<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, errors.New("truncated delta")
+					}
+					n |= uint64(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			if n == 0 {
+				n = 0x10000
+			}
+			if offset+n > uint64(len(base)) || uint64(len(out))+n > dstSize {
+				return nil, errors.New("delta copies outside its base")
+			}
+			out = append(out, base[offset:offset+n]...)
+		case op != 0:
+			if int(op) > len(delta) || uint64(len(out))+uint64(op) > dstSize {
+				return nil, errors.New("truncated delta")
+			}
+			out = append(out, delta[:op]...)
+			delta = delta[op:]
+		default:
+			return nil, errors.New("bad delta instruction")
+		}
+	}
+	if uint64(len(out)) != dstSize {
+		return nil, errors.New("delta result has the wrong size")
+	}
+	return out, nil
+}
+
+func deltaSize(d []byte) (uint64, []byte, bool) {
+	var size uint64
+	for i, shift := 0, 0; i < len(d) && shift < 64; i, shift = i+1, shift+7 {
+		size |= uint64(d[i]&0x7f) << shift
+		if d[i]&0x80 == 0 {
+			return size, d[i+1:], true
+		}
+	}
+	return 0, nil, false
+}
+
+// find returns the pack offset of h, by binary search in the index.
+func (p *packIndex) find(h plumbing.Hash) (int64, bool) {
+	lo := uint32(0)
+	if h[0] > 0 {
+		lo = p.fanout[h[0]-1]
+	}
+	hi := p.fanout[h[0]]
+	n := p.fanout[255]
+	var id plumbing.Hash
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if _, err := p.f.ReadAt(id[:], int64(8+256*4)+int64(m)*20); err != nil {
+			return 0, false
+		}
+		switch c := bytes.Compare(id[:], h[:]); {
+		case c < 0:
+			lo = m + 1
+		case c > 0:
+			hi = m
+		default:
+			return p.offset(m, n)
+		}
+	}
+	return 0, false
+}
+
+func (p *packIndex) offset(i, n uint32) (int64, bool) {
+	var b [8]byte
+	at := int64(8+256*4) + int64(n)*24 + int64(i)*4
+	if _, err := p.f.ReadAt(b[:4], at); err != nil {
+		return 0, false
+	}
+	off := binary.BigEndian.Uint32(b[:4])
+	if off&0x80000000 == 0 {
+		return int64(off), true
+	}
+	large := int64(8+256*4) + int64(n)*28 + int64(off&0x7fffffff)*8
+	if _, err := p.f.ReadAt(b[:], large); err != nil {
+		return 0, false
+	}
+	return int64(binary.BigEndian.Uint64(b[:])), true
+}
+
+// commitInfo is the part of a commit the probes use.
+type commitInfo struct {
+	hash    plumbing.Hash
+	tree    plumbing.Hash
+	parents []plumbing.Hash
+	when    int64 // committer time, Unix seconds
+	message string
+}
+
+func (s *objectStore) commit(h plumbing.Hash) (*commitInfo, error) {
+	data, err := s.readAs(h, objCommit)
+	if err != nil {
+		return nil, err
+	}
+	c := &commitInfo{hash: h}
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(line) == 0 {
+			c.message = string(data)
+			break
+		}
+		key, value, _ := bytes.Cut(line, []byte{' '})
+		switch string(key) {
+		case "tree":
+			c.tree = plumbing.NewHash(string(value))
+		case "parent":
+			c.parents = append(c.parents, plumbing.NewHash(string(value)))
+		case "committer":
+			c.when = signatureTime(value)
+		}
+	}
+	if c.tree.IsZero() {
+		return nil, fmt.Errorf("commit %s has no tree", h)
+	}
+	return c, nil
+}
+
+// signatureTime reads the Unix time of "Name <email> 1700000000 +0000".
+func signatureTime(sig []byte) int64 {
+	end := bytes.LastIndexByte(sig, '>')
+	fields := bytes.Fields(sig[end+1:])
+	if len(fields) == 0 {
+		return 0
+	}
+	t, _ := strconv.ParseInt(string(fields[0]), 10, 64)
+	return t
+}
+
+// treeEntry is one entry of a tree object.
+type treeEntry struct {
+	mode uint32
+	name string
+	hash plumbing.Hash
+}
+
+func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
+	data, err := s.readAs(h, objTree)
+	if err != nil {
+		return nil, err
+	}
+	var out []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+21 {
+			return nil, fmt.Errorf("tree %s is corrupt", h)
+		}
+		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("tree %s is corrupt", h)
+		}
+		e := treeEntry{mode: uint32(mode), name: string(data[sp+1 : nul])}
+		copy(e.hash[:], data[nul+1:nul+21])
+		out = append(out, e)
+		data = data[nul+21:]
+	}
+	return out, nil
+}
+
+// tagTarget returns what an annotated tag points to, or ok=false when h
+// is not a tag.
+func (s *objectStore) tagTarget(h plumbing.Hash) (plumbing.Hash, bool) {
+	typ, data, err := s.read(h)
+	if err != nil || typ != objTag {
+		return plumbing.ZeroHash, false
+	}
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	target, ok := bytes.CutPrefix(line, []byte("object "))
+	if !ok || !plumbing.IsHash(string(target)) {
+		return plumbing.ZeroHash, false
+	}
+	return plumbing.NewHash(string(target)), true
+}

@@ -1,0 +1,310 @@
+package gitdiag
+
+import (
+	"crypto/sha1"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// walk visits the work tree from the top, comparing tracked files and
+// collecting untracked ones. Directories are read in parallel: the walk is
+// mostly system calls (readdir and lstat), which overlap well. Each tracked
+// entry is looked at by the one goroutine that lists its directory, which
+// records the result on the entry itself.
+func (b *statusBuilder) walk() error {
+	b.sem = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	d, err := openDir(b.repo.Root)
+	if err != nil {
+		return err
+	}
+	entries, err := d.list()
+	if err != nil {
+		d.close()
+		return err
+	}
+	b.walkEntries("", d, entries, b.repo.baseIgnore(), false)
+	b.wg.Wait()
+	if b.ctx.Err() != nil {
+		return nil // unseen files were not looked at, not deleted
+	}
+	for p, e := range b.tracked {
+		switch {
+		case !e.seen:
+			b.worktree[p] = 'D'
+		case e.y != 0:
+			b.worktree[p] = e.y
+		}
+	}
+	return nil
+}
+
+// listDir opens and lists a directory.
+func listDir(abs string) (*dirHandle, []dirEntry, error) {
+	d, err := openDir(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := d.list()
+	if err != nil {
+		d.close()
+		return nil, nil, err
+	}
+	return d, entries, nil
+}
+
+func hasEntry(entries []dirEntry, name string) bool {
+	for _, e := range entries {
+		if e.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// withDirRules adds a directory's .gitignore when its listing shows one,
+// sparing a failed open in every directory that has none.
+func withDirRules(rules ignoreRules, abs string, domain []string, entries []dirEntry) ignoreRules {
+	if hasEntry(entries, ".gitignore") {
+		return rules.withFile(filepath.Join(abs, ".gitignore"), domain)
+	}
+	return rules
+}
+
+// kindOf resolves an entry's type when the directory listing did not give it.
+func kindOf(d *dirHandle, e dirEntry) entryKind {
+	if e.kind != kindUnknown {
+		return e.kind
+	}
+	if st, err := d.lstat(e.name); err == nil {
+		return st.kind
+	}
+	return kindOther
+}
+
+// descend walks a tracked subdirectory, in a new goroutine when one is free.
+func (b *statusBuilder) descend(rel string, rules ignoreRules, excluded bool) {
+	walk := func() {
+		d, entries, err := listDir(filepath.Join(b.repo.Root, filepath.FromSlash(rel)))
+		if err != nil {
+			return // an unreadable directory is skipped, as git does
+		}
+		b.walkEntries(rel, d, entries, rules, excluded)
+	}
+	select {
+	case b.sem <- struct{}{}:
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			defer func() { <-b.sem }()
+			walk()
+		}()
+	default:
+		walk()
+	}
+}
+
+// walkEntries handles one listed directory and closes it.
+func (b *statusBuilder) walkEntries(rel string, d *dirHandle, entries []dirEntry, rules ignoreRules, excluded bool) {
+	defer d.close()
+	if b.ctx.Err() != nil {
+		return
+	}
+	abs := filepath.Join(b.repo.Root, filepath.FromSlash(rel))
+	domain := splitPath(rel)
+	if !excluded {
+		rules = withDirRules(rules, abs, domain, entries)
+	}
+	var newFiles []string
+	for _, e := range entries {
+		if e.name == ".git" {
+			continue
+		}
+		p := joinPath(rel, e.name)
+		kind := kindOf(d, e)
+		switch {
+		case b.tracked[p] != nil:
+			b.checkTracked(d, b.tracked[p], e.name, kind)
+		case kind == kindDir && b.trackedDirs[p]:
+			b.descend(p, rules, excluded || rules.ignored(append(domain, e.name), true))
+		case kind == kindDir:
+			if !excluded && b.untracked != "no" && !rules.ignored(append(domain, e.name), true) {
+				newFiles = append(newFiles, b.untrackedDir(p, rules)...)
+			}
+		case kind == kindFile || kind == kindSymlink:
+			// git lists files and links; FIFOs, sockets and devices are
+			// passed over (and never opened).
+			if !excluded && b.untracked != "no" && b.unmerged[p] == 0 && !rules.ignored(append(domain, e.name), false) {
+				newFiles = append(newFiles, p)
+			}
+		}
+	}
+	if len(newFiles) > 0 {
+		b.mu.Lock()
+		b.newFiles = append(b.newFiles, newFiles...)
+		b.mu.Unlock()
+	}
+}
+
+// untrackedDir returns an untracked directory as git shows it: "dir/" when
+// it holds at least one file that is not ignored (or is a nested
+// repository, which is never entered), each file with
+// status.showUntrackedFiles=all, nothing when it is empty or all ignored.
+func (b *statusBuilder) untrackedDir(p string, rules ignoreRules) []string {
+	if b.ctx.Err() != nil {
+		return nil
+	}
+	abs := filepath.Join(b.repo.Root, filepath.FromSlash(p))
+	d, entries, err := listDir(abs)
+	if err != nil {
+		return nil
+	}
+	defer d.close()
+	if hasEntry(entries, ".git") {
+		return []string{p + "/"}
+	}
+	domain := splitPath(p)
+	rules = withDirRules(rules, abs, domain, entries)
+	var out []string
+	for _, e := range entries {
+		child := joinPath(p, e.name)
+		switch kindOf(d, e) {
+		case kindDir:
+			if rules.ignored(append(domain, e.name), true) {
+				continue
+			}
+			if found := b.untrackedDir(child, rules); len(found) > 0 {
+				if b.untracked != "all" {
+					return []string{p + "/"}
+				}
+				out = append(out, found...)
+			}
+		case kindFile, kindSymlink:
+			if rules.ignored(append(domain, e.name), false) {
+				continue
+			}
+			if b.untracked != "all" {
+				return []string{p + "/"}
+			}
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// checkTracked compares one tracked path in the work tree with its index
+// entry, as git's ie_match_stat does: stat data first, content only when
+// the stat data cannot settle it.
+func (b *statusBuilder) checkTracked(d *dirHandle, e *indexEntry, name string, kind entryKind) {
+	if kind == kindDir && e.mode != filemode.Submodule {
+		return // a directory where a file was: deleted; git lists nothing inside
+	}
+	switch {
+	case e.skipWorktree || e.assumeValid:
+		e.seen = true // git does not look at these either
+		return
+	case e.mode == filemode.Submodule:
+		e.seen = true
+		if kind != kindDir {
+			e.y = 'T'
+		} else if b.submoduleMoved(e) {
+			e.y = 'M'
+		}
+		return
+	}
+	st, err := d.lstat(name)
+	if err != nil {
+		return // vanished since the listing: deleted
+	}
+	e.seen = true
+	if y := b.compare(e, st); y != ' ' {
+		e.y = y
+	}
+}
+
+func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
+	isLink := st.kind == kindSymlink
+	if !isLink && st.kind != kindFile {
+		return 'T'
+	}
+	if isLink != (e.mode == filemode.Symlink) {
+		return 'T'
+	}
+	if e.intentToAdd {
+		return 'A'
+	}
+	if !isLink && b.fileMode && st.exec != (e.mode == filemode.Executable) {
+		return 'M'
+	}
+	if uint32(st.size) != e.size && e.size != 0 {
+		return 'M'
+	}
+	if b.statClean(e, st) {
+		return ' '
+	}
+	h, err := hashWorktree(filepath.Join(b.repo.Root, filepath.FromSlash(e.name)), isLink, st.size)
+	if err != nil || h != e.hash {
+		return 'M'
+	}
+	return ' '
+}
+
+// statClean reports whether the index's stat data proves the file is
+// unchanged: all fields equal (to the nanosecond), and the entry not racily
+// clean (written in the same instant as the index, when a later same-size
+// edit would be invisible).
+func (b *statusBuilder) statClean(e *indexEntry, st fileStat) bool {
+	if !st.full || uint32(st.size) != e.size ||
+		uint32(st.mtimeSec) != e.mtimeSec || uint32(st.mtimeNsec) != e.mtimeNsec ||
+		uint32(st.ctimeSec) != e.ctimeSec || uint32(st.ctimeNsec) != e.ctimeNsec ||
+		uint32(st.ino) != e.ino || st.uid != e.uid || st.gid != e.gid {
+		return false
+	}
+	im := b.idx.modTime
+	return uint32(im.Unix()) > e.mtimeSec || uint32(im.Unix()) == e.mtimeSec && uint32(im.Nanosecond()) > e.mtimeNsec
+}
+
+// hashWorktree computes the blob id of a file or symlink as git stores it.
+func hashWorktree(path string, isLink bool, size int64) (plumbing.Hash, error) {
+	h := sha1.New()
+	if isLink {
+		target, err := os.Readlink(path)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		defer f.Close()
+		// The size is the one just stat'ed; a file growing meanwhile hashes
+		// to something else, which reads as modified, as it is.
+		fmt.Fprintf(h, "blob %d\x00", size)
+		if _, err := io.Copy(h, io.LimitReader(f, size)); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	var id plumbing.Hash
+	copy(id[:], h.Sum(nil))
+	return id, nil
+}
+
+// submoduleMoved compares a submodule's checked-out commit with the one
+// recorded in the index. Changes inside the submodule are not looked at.
+func (b *statusBuilder) submoduleMoved(e *indexEntry) bool {
+	root := filepath.Join(b.repo.Root, filepath.FromSlash(e.name))
+	gitDir, err := findGitDir(root)
+	if err != nil {
+		return false // not checked out: git shows nothing either
+	}
+	sub := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir}
+	h, err := sub.Head()
+	return err == nil && h.Hash != e.hash
+}

@@ -84,8 +84,8 @@ func projectDir(in Input) string {
 }
 
 // meta is the metadata table of the Node logs, with Go and our version in
-// place of Node's version.
-func (h *hookRun) meta() []logs.Field {
+// place of Node's version, and how git was read.
+func (h *hookRun) meta(engine string) []logs.Field {
 	host, _ := os.Hostname()
 	env := "Local"
 	if os.Getenv("CLAUDE_CODE_REMOTE") == "true" {
@@ -96,6 +96,7 @@ func (h *hookRun) meta() []logs.Field {
 		{Name: "Platform", Value: platform()},
 		{Name: "Go", Value: runtime.Version()},
 		{Name: "Version", Value: version()},
+		{Name: "Git engine", Value: orNone(engine)},
 		{Name: "Hostname", Value: host},
 		{Name: "Environment", Value: env, Plain: true},
 	}
@@ -145,4 +146,11 @@ func (h *hookRun) writeLog(name, content string) []string {
 		return []string{"log not written: " + firstLine(err.Error())}
 	}
 	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none (repository not opened)"
+	}
+	return s
 }

@@ -28,13 +28,13 @@ func handleInit(h *hookRun, recovery bool) string {
 	} else {
 		probes = append(probes, gitdiag.DiffStatUpstream)
 	}
-	results := gitdiag.Run(h.ctx, h.project, probes)
+	results, engine := gitdiag.Run(h.ctx, h.project, probes)
 
 	var snapshot recovered
 	if recovery {
 		snapshot = h.recoverSnapshot()
 	}
-	report := logs.Report{Title: title, Meta: h.meta(), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
+	report := logs.Report{Title: title, Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
 
 	full := report
 	if recovery {

@@ -134,7 +134,11 @@ func (a *abbreviator) shortest(h plumbing.Hash) string {
 		}
 	}
 	hexID := h.String()
-	if entries, err := os.ReadDir(filepath.Join(a.store.dir, hexID[:2])); err == nil {
+	for _, dir := range a.store.looseDirs {
+		entries, err := os.ReadDir(filepath.Join(dir, hexID[:2]))
+		if err != nil {
+			continue
+		}
 		for _, e := range entries {
 			if rest := e.Name(); len(rest) == 38 && rest != hexID[2:] {
 				if o, err := hex.DecodeString(hexID[:2] + rest); err == nil {

@@ -54,7 +54,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f := newFixture(t)
 			tt.setup(f)
 			want := lines(f.git("diff", "--stat", tt.upstream+"...HEAD"))
-			res := Run(context.Background(), f.dir, []Probe{DiffStatUpstream})[0]
+			res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
 			if res.Err != nil {
 				t.Fatal(res.Err)
 			}
@@ -70,9 +70,11 @@ func TestDiffStatSaysWhyThereIsNoUpstream(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.txt", "a\n")
 	f.commit("base")
-	res := Run(context.Background(), f.dir, []Probe{DiffStatUpstream})[0]
+	res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
 	want := "(no upstream comparison available: branch main has no upstream and origin/HEAD is not set)"
 	if res.Err != nil || len(res.Lines) != 1 || res.Lines[0] != want {
 		t.Fatalf("got %q, %v; want %q", res.Lines, res.Err, want)
 	}
 }
+
+func firstResult(res []Result, _ string) Result { return res[0] }

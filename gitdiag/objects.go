@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -22,11 +23,12 @@ import (
 // the size of the history (go-git first maps every offset of the pack, a
 // cost that grows with the history).
 type objectStore struct {
-	dir   string
-	packs []*pack
-	mu    sync.Mutex
-	cache map[packOffset]cachedObject // recently decoded objects
-	order []packOffset
+	dir       string   // the repository's own objects directory
+	looseDirs []string // it, then its alternates
+	packs     []*pack
+	mu        sync.Mutex
+	cache     map[packOffset]cachedObject // recently decoded objects
+	order     []packOffset
 }
 
 type packOffset struct {
@@ -58,9 +60,20 @@ var errObjectNotFound = errors.New("object not found")
 
 const cacheEntries = 256
 
+// openObjectStore opens a repository's object directory and those its
+// objects/info/alternates file names (one level, as git reads them for
+// the common case of clones made with --reference or --shared).
 func openObjectStore(objectsDir string) (*objectStore, error) {
 	s := &objectStore{dir: objectsDir, cache: map[packOffset]cachedObject{}}
-	names, _ := filepath.Glob(filepath.Join(objectsDir, "pack", "*.idx"))
+	s.looseDirs = append(s.looseDirs, objectsDir)
+	var names []string
+	for _, dir := range append([]string{objectsDir}, alternates(objectsDir)...) {
+		if dir != objectsDir {
+			s.looseDirs = append(s.looseDirs, dir)
+		}
+		found, _ := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
+		names = append(names, found...)
+	}
 	for _, n := range names {
 		idx, err := openPackIndex(n)
 		if err != nil {
@@ -111,11 +124,18 @@ var typeName = map[int]string{objCommit: "commit", objTree: "tree", objBlob: "bl
 
 func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 	hex := h.String()
-	f, err := os.Open(filepath.Join(s.dir, hex[:2], hex[2:]))
-	if errors.Is(err, os.ErrNotExist) {
+	var f *os.File
+	for _, dir := range s.looseDirs {
+		var err error
+		f, err = os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if err == nil {
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return 0, nil, err
+		}
+	}
+	if f == nil {
 		return 0, nil, errObjectNotFound
-	} else if err != nil {
-		return 0, nil, err
 	}
 	defer f.Close()
 	zr, err := zlib.NewReader(bufio.NewReader(f))
@@ -147,6 +167,27 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
 	}
 	return typ, data, nil
+}
+
+// alternates lists the object directories objects/info/alternates names;
+// relative entries are relative to objectsDir.
+func alternates(objectsDir string) []string {
+	b, err := os.ReadFile(filepath.Join(objectsDir, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(objectsDir, line)
+		}
+		out = append(out, filepath.Clean(line))
+	}
+	return out
 }
 
 // maxObjectSize bounds what one object may make us allocate: the probes

@@ -458,3 +458,114 @@ func TestOpenOutsideRepositoryIsGitsError(t *testing.T) {
 		t.Fatalf("got %v, want %v", err, ErrNotRepository)
 	}
 }
+
+// Repository features the fast path reads itself, each compared with git.
+func TestRepositoryFeaturesMatchGit(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(f *fixture) (dir string)
+	}{
+		{"index version 4", func(f *fixture) string {
+			f.write("dir/a.txt", "a")
+			f.write("dir/b.txt", "b")
+			f.write("dir/sub/c.txt", "c")
+			f.commit("first")
+			f.git("update-index", "--index-version", "4")
+			f.write("dir/b.txt", "changed")
+			f.write("dir/new.txt", "n")
+			return f.dir
+		}},
+		{"core.fileMode false ignores the executable bit", func(f *fixture) string {
+			f.write("tool.sh", "echo\n")
+			f.write("other.txt", "o")
+			f.commit("first")
+			f.git("config", "core.fileMode", "false")
+			os.Chmod(f.path("tool.sh"), 0o755)
+			f.write("other.txt", "changed")
+			return f.dir
+		}},
+		{"linked worktree", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.commit("first")
+			wt := filepath.Join(t.TempDir(), "wt")
+			f.git("worktree", "add", "-q", "-b", "side", wt)
+			os.WriteFile(filepath.Join(wt, "a.txt"), []byte("changed in the worktree"), 0o644)
+			os.WriteFile(filepath.Join(wt, "new.txt"), []byte("n"), 0o644)
+			return wt
+		}},
+		{"objects borrowed through alternates", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.git("tag", "v1")
+			f.git("gc", "-q")
+			clone := filepath.Join(t.TempDir(), "clone")
+			f.git("clone", "-q", "--shared", f.dir, clone)
+			os.WriteFile(filepath.Join(clone, "a.txt"), []byte("changed"), 0o644)
+			return clone
+		}},
+		{"skip-worktree entries", func(f *fixture) string {
+			f.write("kept.txt", "k")
+			f.write("skipped.txt", "s")
+			f.commit("first")
+			f.git("update-index", "--skip-worktree", "skipped.txt")
+			os.Remove(f.path("skipped.txt"))
+			f.write("kept.txt", "changed")
+			return f.dir
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			dir := tt.setup(f)
+			assertMatchesGit(t, &fixture{t: t, dir: dir}, "")
+		})
+	}
+}
+
+func TestUnreadableFeaturesAreRefusedClearly(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(f *fixture)
+		want  string
+	}{
+		{"split index", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.git("update-index", "--split-index")
+		}, "the index is a split index, which session-hooks cannot read; `git update-index --no-split-index` turns it off"},
+		{"SHA-256 repository", func(f *fixture) {
+			os.RemoveAll(filepath.Join(f.dir, ".git"))
+			f.git("init", "-q", "--object-format=sha256")
+		}, "this repository uses SHA-256 object names, which session-hooks cannot read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tt.setup(f)
+			res, _ := Run(context.Background(), f.dir, []Probe{StatusShort})
+			if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), tt.want) {
+				t.Errorf("got %v, want %q", res[0].Err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEngineNamesFiltersItDoesNotApply(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a")
+	f.write("sub/.gitattributes", "*.txt text eol=crlf\n")
+	f.commit("first")
+	_, engine := Run(context.Background(), f.dir, []Probe{StatusShort})
+	if !strings.HasPrefix(engine, "fast (not applied: .gitattributes filters;") {
+		t.Errorf("engine %q", engine)
+	}
+	f.git("config", "core.autocrlf", "input")
+	os.Remove(f.path("sub/.gitattributes"))
+	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); !strings.HasPrefix(engine, "fast (not applied: core.autocrlf;") {
+		t.Errorf("engine %q", engine)
+	}
+	os.WriteFile(f.path(".git/config"), []byte("[core]\n"), 0o644)
+	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast" {
+		t.Errorf("engine %q", engine)
+	}
+}

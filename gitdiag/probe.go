@@ -114,7 +114,9 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 // Run opens the repository at dir and runs the probes in order until ctx
 // ends. A probe still running then is reported as stopped and the rest as
 // not run, so a hook always answers within its deadline with what it has.
-func Run(ctx context.Context, dir string, probes []Probe) []Result {
+// It also returns how the repository was read (Repo.Engine), or "" when it
+// could not be opened.
+func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 	type done struct {
 		i   int
 		res Result
@@ -124,6 +126,7 @@ func Run(ctx context.Context, dir string, probes []Probe) []Result {
 		results[i] = Result{Command: p.Command}
 	}
 	ch := make(chan done, len(probes))
+	engine := make(chan string, 1)
 	go func() {
 		start := time.Now()
 		r, err := Open(dir)
@@ -134,6 +137,12 @@ func Run(ctx context.Context, dir string, probes []Probe) []Result {
 			}
 			ch <- done{i, runOne(ctx, r, p)}
 		}
+		if err == nil {
+			engine <- r.Engine()
+			r.Close()
+		} else {
+			engine <- ""
+		}
 	}()
 	started := time.Now()
 	for n := 0; n < len(probes); n++ {
@@ -142,10 +151,15 @@ func Run(ctx context.Context, dir string, probes []Probe) []Result {
 			results[d.i] = d.res
 		case <-ctx.Done():
 			stopDeadline(results, n, time.Since(started))
-			return results
+			return results, "fast"
 		}
 	}
-	return results
+	select {
+	case e := <-engine:
+		return results, e
+	case <-ctx.Done():
+		return results, "fast"
+	}
 }
 
 // stopDeadline marks probes from index n on as cut by the deadline.

@@ -17,7 +17,7 @@ func TestRunReportsProbesCutByTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res := Run(ctx, f.dir, []Probe{Branch, block, StatusShort})
+	res, _ := Run(ctx, f.dir, []Probe{Branch, block, StatusShort})
 	if time.Since(start) > time.Second {
 		t.Fatalf("Run waited %s past a 100ms deadline", time.Since(start))
 	}
@@ -35,7 +35,7 @@ func TestRunReportsProbesCutByTheDeadline(t *testing.T) {
 func TestRunTurnsAProbePanicIntoAnError(t *testing.T) {
 	f := newFixture(t)
 	bad := Probe{"git bad", func(context.Context, *Repo) (Output, error) { panic("oops") }}
-	res := Run(context.Background(), f.dir, []Probe{bad, Branch})
+	res, _ := Run(context.Background(), f.dir, []Probe{bad, Branch})
 	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "internal error: oops") {
 		t.Errorf("got %+v", res[0])
 	}
@@ -46,7 +46,10 @@ func TestRunTurnsAProbePanicIntoAnError(t *testing.T) {
 
 func TestRunOutsideARepositoryFailsEveryProbe(t *testing.T) {
 	isolateGit(t)
-	res := Run(context.Background(), t.TempDir(), []Probe{Branch, StatusShort})
+	res, engine := Run(context.Background(), t.TempDir(), []Probe{Branch, StatusShort})
+	if engine != "" {
+		t.Errorf("engine %q for a directory that is not a repository", engine)
+	}
 	for _, r := range res {
 		if !errors.Is(r.Err, ErrNotRepository) {
 			t.Errorf("%s: %v", r.Command, r.Err)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
@@ -36,6 +37,9 @@ type Repo struct {
 	status  *Status
 	statErr error
 	once    sync.Once
+	// attributes is set when the walk meets a .gitattributes file, whose
+	// filters and line-ending rules gitdiag does not apply.
+	attributes atomic.Bool
 }
 
 // Open finds the repository containing dir, as git does: dir itself or the
@@ -109,7 +113,38 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 		return nil, err
 	}
 	r.cfg = cfg
+	// go-git v5 cannot read these either, so there is no slower path to
+	// fall back to: say so rather than misread them.
+	if strings.EqualFold(cfg.get("extensions.objectFormat"), "sha256") {
+		return nil, unsupported("SHA-256 object names")
+	}
+	if strings.EqualFold(cfg.get("extensions.refStorage"), "reftable") {
+		return nil, unsupported("the reftable ref storage")
+	}
 	return r, nil
+}
+
+func unsupported(feature string) error {
+	return fmt.Errorf("fatal: this repository uses %s, which session-hooks cannot read", feature)
+}
+
+// Engine describes how the facts were read: "fast" (in-process, every
+// probe compared with git's output in the tests), with what it did not
+// apply when the repository uses it.
+func (r *Repo) Engine() string {
+	var skipped []string
+	switch strings.ToLower(r.cfg.get("core.autocrlf")) {
+	case "true", "input":
+		skipped = append(skipped, "core.autocrlf")
+	}
+	_, err := os.Stat(filepath.Join(r.CommonDir, "info", "attributes"))
+	if err == nil || r.attributes.Load() {
+		skipped = append(skipped, ".gitattributes filters")
+	}
+	if len(skipped) == 0 {
+		return "fast"
+	}
+	return "fast (not applied: " + strings.Join(skipped, ", ") + "; files whose stat data changed may show as modified)"
 }
 
 // objects opens the object store lazily: only the probes that read

@@ -49,7 +49,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	if idx.unsupported != "" {
-		return nil, fmt.Errorf("unsupported repository feature: %s", idx.unsupported)
+		return nil, unsupportedIndex(idx.unsupported)
 	}
 	head, err := r.Head()
 	if err != nil {
@@ -314,4 +314,14 @@ func (b *statusBuilder) worktreeDiffersFromHEAD(p string) bool {
 	}
 	exec := fi.Mode()&0o100 != 0
 	return b.fileMode && fi.Mode().IsRegular() && exec != (h.mode == filemode.Executable)
+}
+
+// unsupportedIndex says which index feature stops the status and how to
+// turn it off; go-git cannot decode these indexes either.
+func unsupportedIndex(feature string) error {
+	remedy := map[string]string{
+		"split index":  "; `git update-index --no-split-index` turns it off",
+		"sparse index": "; `git sparse-checkout disable` or `git config index.sparse false` turns it off",
+	}[feature]
+	return fmt.Errorf("fatal: the index is a %s, which session-hooks cannot read%s", feature, remedy)
 }

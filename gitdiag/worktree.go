@@ -35,6 +35,8 @@ func (b *statusBuilder) walk() error {
 	}
 	for p, e := range b.tracked {
 		switch {
+		case e.skipWorktree || e.assumeValid:
+			// absent on purpose (sparse checkout) or declared unchanged
 		case !e.seen:
 			b.worktree[p] = 'D'
 		case e.y != 0:
@@ -119,6 +121,9 @@ func (b *statusBuilder) walkEntries(rel string, d *dirHandle, entries []dirEntry
 	domain := splitPath(rel)
 	if !excluded {
 		rules = withDirRules(rules, abs, domain, entries)
+	}
+	if hasEntry(entries, ".gitattributes") {
+		b.repo.attributes.Store(true)
 	}
 	var newFiles []string
 	for _, e := range entries {

@@ -1,0 +1,137 @@
+package gitdiag
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRandomOperationsMatchGit applies random sequences of file operations
+// and compares gitdiag with the git CLI after every step. Contents are
+// random and distinct so git never pairs a deletion with an addition as a
+// rename, the one difference documented.
+func TestRandomOperationsMatchGit(t *testing.T) {
+	steps := 40
+	if testing.Short() {
+		steps = 10
+	}
+	for seed := int64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			f := newFixture(t)
+			rng := rand.New(rand.NewSource(seed))
+			w := &randomWorld{f: f, rng: rng}
+			w.write("README.md")
+			f.commit("first")
+			for step := 0; step < steps; step++ {
+				op := w.step()
+				t.Logf("step %d: %s", step, op)
+				assertMatchesGit(t, f, "")
+				if t.Failed() {
+					return
+				}
+			}
+		})
+	}
+}
+
+type randomWorld struct {
+	f   *fixture
+	rng *rand.Rand
+}
+
+var randomDirs = []string{"", "src", "src/pkg", "docs", "build", "tmp/deep/er"}
+
+func (w *randomWorld) content() string {
+	b := make([]byte, 20+w.rng.Intn(60))
+	for i := range b {
+		b[i] = byte('a' + w.rng.Intn(26))
+	}
+	return string(b) + "\n"
+}
+
+func (w *randomWorld) newPath() string {
+	dir := randomDirs[w.rng.Intn(len(randomDirs))]
+	return joinPath(dir, fmt.Sprintf("f%03d.txt", w.rng.Intn(1000)))
+}
+
+func (w *randomWorld) write(p string) { w.f.write(p, w.content()) }
+
+// existing picks a file in the work tree, or "" when there is none.
+func (w *randomWorld) existing() string {
+	var files []string
+	filepath.WalkDir(w.f.dir, func(p string, d os.DirEntry, err error) error {
+		if d != nil && d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(w.f.dir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		return ""
+	}
+	return files[w.rng.Intn(len(files))]
+}
+
+func (w *randomWorld) step() string {
+	switch p := w.existing(); w.rng.Intn(11) {
+	case 0, 1:
+		q := w.newPath()
+		w.write(q)
+		return "create " + q
+	case 2:
+		if p != "" {
+			b, _ := os.ReadFile(w.f.path(p))
+			os.WriteFile(w.f.path(p), append(b, w.content()...), 0o644)
+			return "append to " + p
+		}
+	case 3:
+		if p != "" {
+			os.Remove(w.f.path(p))
+			return "delete " + p
+		}
+	case 4:
+		if p != "" {
+			os.Chmod(w.f.path(p), 0o755)
+			return "chmod +x " + p
+		}
+	case 5:
+		if p != "" {
+			w.f.gitMayFail("add", "--", p) // refused when p is ignored
+			return "stage " + p
+		}
+	case 6:
+		w.f.git("add", "-A")
+		w.f.git("commit", "-q", "--allow-empty", "-m", "step")
+		return "commit everything"
+	case 7:
+		if p != "" {
+			w.f.gitMayFail("rm", "-q", "--cached", "--", p)
+			return "unstage " + p
+		}
+	case 8:
+		pattern := []string{"*.log", "build/", "tmp/", "!keep.log", "src/pkg/f1*"}[w.rng.Intn(5)]
+		b, _ := os.ReadFile(w.f.path(".gitignore"))
+		os.WriteFile(w.f.path(".gitignore"), append(b, pattern+"\n"...), 0o644)
+		w.write(joinPath(randomDirs[w.rng.Intn(len(randomDirs))], []string{"x.log", "keep.log", "f100.txt"}[w.rng.Intn(3)]))
+		return "ignore " + pattern
+	case 9:
+		link := w.newPath()
+		os.MkdirAll(filepath.Dir(w.f.path(link)), 0o755)
+		// A distinct target per link: equal links are equal blobs, which
+		// git would pair as a rename.
+		os.Symlink(fmt.Sprintf("target-%d", w.rng.Int63()), w.f.path(link))
+		return "symlink " + link
+	case 10:
+		dir := randomDirs[1+w.rng.Intn(len(randomDirs)-1)]
+		os.RemoveAll(w.f.path(dir))
+		return "remove directory " + dir
+	}
+	q := w.newPath()
+	w.write(q)
+	return "create " + q
+}

@@ -24,6 +24,9 @@ func openDir(path string) (*dirHandle, error) {
 
 func (d *dirHandle) close() { syscall.Close(d.fd) }
 
+// list reads the whole directory, calling getdents64 until it returns
+// nothing: a short read does not mean the end (ext4 returned one mid-way
+// in the randomised differential test when that was assumed).
 func (d *dirHandle) list() ([]dirEntry, error) {
 	var out []dirEntry
 	buf := make([]byte, 32<<10)

@@ -23,8 +23,21 @@ type indexFile struct {
 	cache   *cacheNode // the cache-tree extension, nil when absent
 	modTime time.Time  // when the index was written, for the racy-git check
 	// unsupported names a feature this decoder does not handle (a split or
-	// sparse index, an unknown required extension); the caller falls back.
+	// sparse index, an unknown required extension).
 	unsupported string
+}
+
+// verifyChecksum checks the trailing SHA-1 of an index file; index.skipHash
+// writes zeros there, which are accepted.
+func verifyChecksum(b []byte) error {
+	body, sum := b[:len(b)-20], b[len(b)-20:]
+	if bytes.Equal(sum, make([]byte, 20)) {
+		return nil
+	}
+	if h := sha1.Sum(body); !bytes.Equal(h[:], sum) {
+		return fmt.Errorf("%w: bad checksum", errIndexCorrupt)
+	}
+	return nil
 }
 
 // indexEntry is one entry with the stat data git recorded for it.
@@ -84,13 +97,10 @@ func decodeIndex(b []byte) (*indexFile, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, errIndexCorrupt
 	}
-	body, sum := b[:len(b)-20], b[len(b)-20:]
-	// index.skipHash writes a zero checksum; anything else must match.
-	if !bytes.Equal(sum, make([]byte, 20)) {
-		if h := sha1.Sum(body); !bytes.Equal(h[:], sum) {
-			return nil, fmt.Errorf("%w: bad checksum", errIndexCorrupt)
-		}
+	if err := verifyChecksum(b); err != nil {
+		return nil, err
 	}
+	body := b[:len(b)-20]
 	idx := &indexFile{version: binary.BigEndian.Uint32(b[4:8])}
 	if idx.version < 2 || idx.version > 4 {
 		idx.unsupported = fmt.Sprintf("index v%d", idx.version)
@@ -101,9 +111,11 @@ func decodeIndex(b []byte) (*indexFile, error) {
 		return nil, errIndexCorrupt
 	}
 	idx.entries = make([]*indexEntry, 0, n)
+	slab := make([]indexEntry, n) // one allocation for all entries
 	pos, prev := 12, ""
 	for i := uint32(0); i < n; i++ {
-		e, next, err := decodeEntry(body, pos, idx.version, prev)
+		e := &slab[i]
+		next, err := decodeEntry(e, body, pos, idx.version, prev)
 		if err != nil {
 			return nil, err
 		}
@@ -116,12 +128,12 @@ func decodeIndex(b []byte) (*indexFile, error) {
 	return idx, idx.decodeExtensions(body[pos:])
 }
 
-func decodeEntry(b []byte, pos int, version uint32, prev string) (*indexEntry, int, error) {
+func decodeEntry(e *indexEntry, b []byte, pos int, version uint32, prev string) (int, error) {
 	if pos+62 > len(b) {
-		return nil, 0, errIndexCorrupt
+		return 0, errIndexCorrupt
 	}
 	u32 := func(at int) uint32 { return binary.BigEndian.Uint32(b[pos+at:]) }
-	e := &indexEntry{
+	*e = indexEntry{
 		ctimeSec: u32(0), ctimeNsec: u32(4), mtimeSec: u32(8), mtimeNsec: u32(12),
 		dev: u32(16), ino: u32(20), mode: filemode.FileMode(u32(24)), uid: u32(28), gid: u32(32), size: u32(36),
 	}
@@ -132,7 +144,7 @@ func decodeEntry(b []byte, pos int, version uint32, prev string) (*indexEntry, i
 	nameAt := pos + 62
 	if flags&flagExtended != 0 {
 		if version < 3 || nameAt+2 > len(b) {
-			return nil, 0, errIndexCorrupt
+			return 0, errIndexCorrupt
 		}
 		extra := binary.BigEndian.Uint16(b[nameAt:])
 		e.skipWorktree = extra&flagSkipWorktree != 0
@@ -144,26 +156,26 @@ func decodeEntry(b []byte, pos int, version uint32, prev string) (*indexEntry, i
 		// suffix; entries are not padded.
 		strip, w := binary.Uvarint(b[nameAt:])
 		if w <= 0 || strip > uint64(len(prev)) {
-			return nil, 0, errIndexCorrupt
+			return 0, errIndexCorrupt
 		}
 		end := bytes.IndexByte(b[nameAt+w:], 0)
 		if end < 0 {
-			return nil, 0, errIndexCorrupt
+			return 0, errIndexCorrupt
 		}
 		e.name = prev[:len(prev)-int(strip)] + string(b[nameAt+w:nameAt+w+end])
-		return e, nameAt + w + end + 1, nil
+		return nameAt + w + end + 1, nil
 	}
 	end := bytes.IndexByte(b[nameAt:], 0)
 	if end < 0 {
-		return nil, 0, errIndexCorrupt
+		return 0, errIndexCorrupt
 	}
 	e.name = string(b[nameAt : nameAt+end])
 	// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
 	next := pos + ((nameAt - pos + end + 8) &^ 7)
 	if next > len(b) {
-		return nil, 0, errIndexCorrupt
+		return 0, errIndexCorrupt
 	}
-	return e, next, nil
+	return next, nil
 }
 
 // decodeExtensions reads the cache tree and notes extensions that change

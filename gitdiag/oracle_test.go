@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -317,6 +318,17 @@ func TestStatusMatchesGit(t *testing.T) {
 			f.write("nested/inner.txt", "i")
 			f.write("loose/x/y.txt", "y")
 			f.write("loose/z.txt", "z")
+		}},
+		{"a directory larger than one read of its listing", "", func(f *fixture) {
+			long := strings.Repeat("long-name-", 12)
+			for i := 0; i < 3000; i++ {
+				f.write(fmt.Sprintf("big/%s%04d.txt", long, i), "x")
+			}
+			f.commit("first")
+			for i := 0; i < 3000; i += 7 {
+				f.write(fmt.Sprintf("big/%s%04d.txt", long, i), "changed")
+			}
+			f.write("big/zz-untracked.txt", "u")
 		}},
 		{"showUntrackedFiles=all lists every file", "", func(f *fixture) {
 			f.write("a.txt", "a")

@@ -3,6 +3,8 @@ package gitdiag
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +56,44 @@ func TestRunOutsideARepositoryFailsEveryProbe(t *testing.T) {
 		if !errors.Is(r.Err, ErrNotRepository) {
 			t.Errorf("%s: %v", r.Command, r.Err)
 		}
+	}
+}
+
+func TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 50; i++ {
+		f.write(fmt.Sprintf("d%02d/f.txt", i), "x")
+	}
+	f.commit("first")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err := r.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.Incomplete, "the work tree walk stopped after") {
+		t.Errorf("incomplete note %q", st.Incomplete)
+	}
+	for _, line := range st.Short("") {
+		if strings.HasPrefix(line, " D") {
+			t.Errorf("a file not looked at was reported deleted: %s", line)
+		}
+	}
+}
+
+func TestCorruptIndexIsReportedNotMisread(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a")
+	f.commit("first")
+	b, _ := os.ReadFile(f.path(".git/index"))
+	b[40] ^= 0xff // inside the first entry: the checksum no longer matches
+	os.WriteFile(f.path(".git/index"), b, 0o644)
+	res, _ := Run(context.Background(), f.dir, []Probe{StatusShort})
+	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "fatal: index file is corrupt: bad checksum") {
+		t.Errorf("got %v", res[0].Err)
 	}
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The performance table of the README: whole-process session-hooks against
+# whole-process `git status --porcelain`, measured side by side (alternating
+# runs, medians, peak RSS) on generated repositories:
+#   large: 30k tracked files in 13k directories, ~1M objects in one pack,
+#          5 modified files, untracked files and directories, an ignored build/;
+#   small: 100 files.
+# The repositories are built once (git fast-import) and kept in $BENCH_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${BENCH_DIR:-${TMPDIR:-/tmp}/session-hooks-bench}
+runs=${RUNS:-21}
+mkdir -p "$work"
+CGO_ENABLED=0 go build -o "$work/session-hooks" .
+go build -o "$work/compare" ./bench/compare
+go build -o "$work/genrepo" ./bench/genrepo
+for size in large small; do
+  if [ ! -f "$work/$size.complete" ]; then
+    echo "building the $size repository in $work/$size (once)..." >&2
+    rm -rf "$work/$size"
+    "$work/genrepo" -size "$size" "$work/$size"
+    touch "$work/$size.complete"
+  fi
+done
+for size in large small; do
+  echo
+  echo "### $size repository ($(git -C "$work/$size" ls-files | wc -l | tr -d ' ') files, $(git -C "$work/$size" count-objects -v | awk '/in-pack/ {print $2}') packed objects)"
+  echo
+  "$work/compare" -dir "$work/$size" -runs "$runs" \
+    'git status --porcelain' "$work/session-hooks init" "$work/session-hooks end"
+done

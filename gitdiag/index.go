@@ -20,8 +20,8 @@ import (
 type indexFile struct {
 	version uint32
 	entries []*indexEntry
-	cache   *cacheNode // the cache-tree extension, nil when absent
-	modTime time.Time  // when the index was written, for the racy-git check
+	tree    []byte    // the cache-tree extension, decoded on demand (cacheTree)
+	modTime time.Time // when the index was written, for the racy-git check
 	// unsupported names a feature this decoder does not handle (a split or
 	// sparse index, an unknown required extension).
 	unsupported string
@@ -189,7 +189,7 @@ func (idx *indexFile) decodeExtensions(b []byte) error {
 		data := b[8 : 8+size]
 		switch {
 		case sig == "TREE":
-			idx.cache = decodeCacheTree(data)
+			idx.tree = data
 		case sig == "link":
 			idx.unsupported = "split index"
 		case sig == "sdir":
@@ -201,6 +201,32 @@ func (idx *indexFile) decodeExtensions(b []byte) error {
 		b = b[8+size:]
 	}
 	return nil
+}
+
+// cacheRoot returns the tree id the cache tree records for the whole index,
+// when it is valid: if it equals HEAD's tree, nothing is staged, and the
+// rest of the extension need not be decoded.
+func (idx *indexFile) cacheRoot() (plumbing.Hash, bool) {
+	b := idx.tree
+	nul := bytes.IndexByte(b, 0)
+	if nul < 0 {
+		return plumbing.ZeroHash, false
+	}
+	lf := bytes.IndexByte(b[nul:], '\n')
+	if lf < 0 || bytes.HasPrefix(b[nul+1:], []byte("-")) || len(b) < nul+lf+1+20 {
+		return plumbing.ZeroHash, false
+	}
+	var h plumbing.Hash
+	copy(h[:], b[nul+lf+1:])
+	return h, true
+}
+
+// cacheTree decodes the whole cache-tree extension, or nil.
+func (idx *indexFile) cacheTree() *cacheNode {
+	if idx.tree == nil {
+		return nil
+	}
+	return decodeCacheTree(idx.tree)
 }
 
 // decodeCacheTree rebuilds the cache-tree extension, a pre-order list of

@@ -138,7 +138,11 @@ func (b *statusBuilder) readHEAD(head Head) error {
 		}
 		return nil
 	}
-	return walk(c.tree, "", b.idx.cache)
+	if root, ok := b.idx.cacheRoot(); ok && root == c.tree {
+		b.cleanDirs[""] = true // the usual case: nothing staged
+		return nil
+	}
+	return walk(c.tree, "", b.idx.cacheTree())
 }
 
 // cacheNode is the index's cache-tree extension as a tree.

@@ -340,24 +340,10 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		delta = delta[1:]
 		switch {
 		case op&0x80 != 0:
-			var offset, n uint64
-			for i := 0; i < 4; i++ {
-				if op&(1<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("truncated delta")
-					}
-					offset |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
-				}
-			}
-			for i := 0; i < 3; i++ {
-				if op&(0x10<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("truncated delta")
-					}
-					n |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
-				}
+			offset, ok1 := deltaField(op, 0, 4, &delta)
+			n, ok2 := deltaField(op, 4, 3, &delta)
+			if !ok1 || !ok2 {
+				return nil, errors.New("truncated delta")
 			}
 			if n == 0 {
 				n = 0x10000
@@ -380,6 +366,24 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		return nil, errors.New("delta result has the wrong size")
 	}
 	return out, nil
+}
+
+// deltaField reads the little-endian bytes of a copy instruction's offset
+// (bits 0-3 of op say which of 4 bytes are present) or size (bits 4-6, 3
+// bytes), consuming them from delta.
+func deltaField(op byte, bit, count int, delta *[]byte) (uint64, bool) {
+	var v uint64
+	for i := 0; i < count; i++ {
+		if op&(1<<(bit+i)) == 0 {
+			continue
+		}
+		if len(*delta) == 0 {
+			return 0, false
+		}
+		v |= uint64((*delta)[0]) << (8 * i)
+		*delta = (*delta)[1:]
+	}
+	return v, true
 }
 
 func deltaSize(d []byte) (uint64, []byte, bool) {

@@ -13,6 +13,12 @@ import (
 func handleEnd(h *hookRun) string {
 	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	report := logs.Report{Title: "Session End", Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
-	report.Notes = append(report.Notes, h.writeLog(logs.EndLog, report.Render(logs.LogLimits))...)
+	text := report.Render(logs.LogLimits)
+	report.Notes = append(report.Notes, h.writeLog(logs.EndLog, text)...)
+	if h.in.SessionID != "" {
+		// The next session's end overwrites session-end.md (a /clear ends
+		// one session and starts another at once): keep each session's own.
+		report.Notes = append(report.Notes, h.writeLog(logs.SessionFile(h.in.SessionID, logs.EndLog), text)...)
+	}
 	return logs.Fit(report.Render, outputBudget)
 }

@@ -1,0 +1,250 @@
+//go:build e2e
+
+// Package e2e runs the real Claude Code binary against the fake Messages API
+// with session-hooks wired as users wire it, and checks what reached the
+// model (the request bodies) and what was left in .claude/logs.
+//
+//	go test -tags e2e ./e2e
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/e2e/fakeapi"
+	"github.com/tidwall/gjson"
+)
+
+// claudeVersion is the Claude Code release the suite pins; the fixtures in
+// testdata/ were recorded from it.
+const claudeVersion = "2.1.330"
+
+var (
+	claudeBin   string // the claude binary, once installed
+	hooksBin    string // our binary, built for the suite
+	unavailable string // why the suite cannot run here
+)
+
+func TestMain(m *testing.M) {
+	tmp, err := os.MkdirTemp("", "session-hooks-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hooksBin = filepath.Join(tmp, "session-hooks")
+	build := exec.Command("go", "build", "-o", hooksBin, "..")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building session-hooks: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	claudeBin, unavailable = ensureClaude()
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// ensureClaude installs the pinned Claude Code with npm into a cache
+// directory when it is not there yet.
+func ensureClaude() (bin, unavailable string) {
+	cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return "", "no cache directory for Claude Code: " + err.Error()
+		}
+		cache = filepath.Join(dir, "session-hooks-e2e")
+	}
+	prefix := filepath.Join(cache, "claude-"+claudeVersion)
+	bin = filepath.Join(prefix, "node_modules", ".bin", "claude")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, ""
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", "npm is not installed, so Claude Code " + claudeVersion + " cannot be installed"
+	}
+	fmt.Fprintf(os.Stderr, "installing Claude Code %s into %s...\n", claudeVersion, prefix)
+	install := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund",
+		"@anthropic-ai/claude-code@"+claudeVersion)
+	if out, err := install.CombinedOutput(); err != nil {
+		return "", fmt.Sprintf("npm install failed: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", "npm installed no claude binary at " + bin
+	}
+	return bin, ""
+}
+
+// requireClaude skips a test where Claude Code cannot be had, except in CI,
+// where the suite must run.
+func requireClaude(t *testing.T) {
+	t.Helper()
+	if unavailable == "" {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("the end-to-end suite cannot run in CI: %s", unavailable)
+	}
+	t.Skipf("end-to-end test skipped: %s", unavailable)
+}
+
+// summaryReply is shaped as Claude Code asks the compaction summary to be:
+// without the tags it asks again.
+const summaryReply = "<analysis>The user asked for notes.</analysis>\n<summary>notes.txt was being written for the user.</summary>"
+
+// session is one project with session-hooks wired in, a Claude Code
+// configuration directory, and a fake API.
+type session struct {
+	t        *testing.T
+	api      *fakeapi.Server
+	project  string
+	config   string
+	settings string
+}
+
+// hookEntries are the settings.json entries the README tells users to add.
+func hookEntries(bin string, endTimeout bool) string {
+	q := func(cmd string) string { b, _ := json.Marshal(bin + cmd); return string(b) }
+	end := `{"type":"command","command":` + q(" end") + `,"timeout":5}`
+	if !endTimeout {
+		end = `{"type":"command","command":` + q(" end") + `}`
+	}
+	return `{"hooks":{
+  "SessionStart":[
+    {"matcher":"startup|resume|clear","hooks":[{"type":"command","command":` + q(" init") + `,"timeout":30}]},
+    {"matcher":"compact","hooks":[{"type":"command","command":` + q(" init --compact-recovery") + `,"timeout":30}]}],
+  "PreCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" pre-compact") + `,"timeout":30}]}],
+  "SessionEnd":[{"matcher":"","hooks":[` + end + `]}]}}`
+}
+
+// newSession makes a git repository with one commit and wires the hooks
+// in its .claude/settings.json.
+func newSession(t *testing.T, replies ...fakeapi.Reply) *session {
+	t.Helper()
+	requireClaude(t)
+	root := t.TempDir()
+	s := &session{t: t, project: filepath.Join(root, "proj"), config: filepath.Join(root, "config")}
+	s.api = fakeapi.New(summaryReply, replies...)
+	t.Cleanup(s.api.Close)
+	for _, d := range []string{s.project, s.config, filepath.Join(s.project, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.git("init", "-q", "-b", "main")
+	s.git("commit", "-q", "--allow-empty", "-m", "Add the parser skeleton")
+	s.settings = filepath.Join(s.project, ".claude", "settings.json")
+	s.writeSettings(true)
+	return s
+}
+
+func (s *session) writeSettings(endTimeout bool) {
+	if err := os.WriteFile(s.settings, []byte(hookEntries(hooksBin, endTimeout)), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *session) git(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// claude runs one `claude -p` in dir and returns its session id.
+func (s *session) claude(dir string, args ...string) string {
+	s.t.Helper()
+	args = append(args, "--output-format", "json", "--allowedTools", "Bash", "Write", "TaskCreate", "TaskUpdate")
+	cmd := exec.Command(claudeBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ANTHROPIC_BASE_URL="+s.api.URL, "ANTHROPIC_API_KEY=sk-ant-test",
+		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CONFIG_DIR="+s.config)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("claude %v: %v\n%s", args, err, out)
+	}
+	s.t.Logf("claude %s: %s", strings.Join(args[:2], " "), time.Since(start).Round(time.Millisecond))
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	id := gjson.Get(lines[len(lines)-1], "session_id").String()
+	if id == "" {
+		s.t.Fatalf("claude %v printed no session id:\n%s", args, out)
+	}
+	return id
+}
+
+// mainRequests are the requests of the agent's own turns, in order.
+func (s *session) mainRequests() []string {
+	var out []string
+	for _, r := range s.api.Requests() {
+		if r.Kind() == "main" {
+			out = append(out, string(r.Body))
+		}
+	}
+	return out
+}
+
+func (s *session) requestsOfKind(kind string) []string {
+	var out []string
+	for _, r := range s.api.Requests() {
+		if r.Kind() == kind {
+			out = append(out, string(r.Body))
+		}
+	}
+	return out
+}
+
+// log reads a file from the project's .claude/logs.
+func (s *session) log(name string) string {
+	s.t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.project, ".claude", "logs", name))
+	if err != nil {
+		s.t.Fatalf("log %s: %v", name, err)
+	}
+	return string(b)
+}
+
+// messagesText is every text the model was sent in a request, as one
+// string: the system prompt and the messages' text blocks.
+func messagesText(body string) string {
+	var b strings.Builder
+	gjson.Get(body, "system").ForEach(func(_, v gjson.Result) bool {
+		b.WriteString(v.Get("text").String() + "\n")
+		return true
+	})
+	for _, block := range blocks(body) {
+		b.WriteString(block + "\n")
+	}
+	return b.String()
+}
+
+// blocks are the texts of a request's message content blocks, in order.
+func blocks(body string) []string {
+	var out []string
+	gjson.Get(body, "messages").ForEach(func(_, m gjson.Result) bool {
+		c := m.Get("content")
+		if c.Type == gjson.String {
+			out = append(out, c.String())
+			return true
+		}
+		c.ForEach(func(_, block gjson.Result) bool {
+			out = append(out, block.Get("text").String()+block.Get("content").String())
+			return true
+		})
+		return true
+	})
+	return out
+}

@@ -1,0 +1,249 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/bench/repogen"
+	"github.com/session-hooks/session-hooks/e2e/fakeapi"
+)
+
+// contains fails the test unless every want is in text.
+func contains(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s does not contain %q", what, w)
+		}
+	}
+	if t.Failed() {
+		t.Logf("%s:\n%s", what, clip(text, 4000))
+	}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "\n…"
+	}
+	return s
+}
+
+// injected is the text after our SessionStart hook's marker in a request.
+// Claude Code packs the outputs of several hooks and its own reminders into
+// one block, so this runs on past our output: check it with strings only
+// our output holds.
+func injected(t *testing.T, body, source string) string {
+	t.Helper()
+	marker := "SessionStart:" + source + " hook success: "
+	text := messagesText(body)
+	i := strings.LastIndex(text, marker)
+	if i < 0 {
+		t.Fatalf("no %q in the request:\n%s", marker, clip(text, 3000))
+	}
+	return text[i+len(marker):]
+}
+
+func TestStartupContextReachesTheFirstRequest(t *testing.T) {
+	s := newSession(t)
+	id := s.claude(s.project, "-p", "hello")
+	reqs := s.mainRequests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the API")
+	}
+	ctx := injected(t, reqs[0], "startup")
+	contains(t, "the injected context", ctx, "# Session Init", "main\n", "Add the parser skeleton",
+		"| **Session** | `"+id+"` |", "| **Source** | `startup` |")
+	contains(t, "session-init.md", s.log("session-init.md"), "Add the parser skeleton", id)
+}
+
+func TestResumeInjectsTheContextAgain(t *testing.T) {
+	s := newSession(t)
+	id := s.claude(s.project, "-p", "hello")
+	first := len(s.mainRequests())
+	s.claude(s.project, "-p", "and again", "--resume", id)
+	reqs := s.mainRequests()[first:]
+	if len(reqs) == 0 {
+		t.Fatal("the resumed session sent no request")
+	}
+	ctx := injected(t, reqs[0], "resume")
+	contains(t, "the resumed context", ctx, "Add the parser skeleton", "| **Source** | `resume` |")
+}
+
+// work is a turn with text, a task and a file written.
+func work(project string) []fakeapi.Reply {
+	return []fakeapi.Reply{
+		{Blocks: []fakeapi.Block{{Text: "I will plan the notes first."},
+			{Tool: "TaskCreate", Input: map[string]any{"subject": "Write notes.txt", "description": "first notes", "activeForm": "Writing notes.txt"}}}},
+		fakeapi.Tool("Write", map[string]any{"file_path": filepath.Join(project, "notes.txt"), "content": "first notes\n"}),
+		fakeapi.Text("notes.txt is written; next I will commit it."),
+	}
+}
+
+func TestCompactSnapshotsAndRecoversTheWork(t *testing.T) {
+	s := newSession(t)
+	s.api.Push(work(s.project)...)
+	id := s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+	s.claude(s.project, "-p", "/compact", "--resume", id)
+
+	snap := s.log("pre-compact-state.md")
+	contains(t, "pre-compact-state.md", snap, "**Trigger:** `manual`", "**Session:** `"+id+"`",
+		"> notes.txt is written; next I will commit it.",
+		"> Please write notes.txt with my first notes.",
+		"- [ ] Write notes.txt", "- `notes.txt`")
+
+	summaries := s.requestsOfKind("summary")
+	if len(summaries) != 1 {
+		t.Fatalf("%d summary requests", len(summaries))
+	}
+	contains(t, "the summary request", messagesText(summaries[0]),
+		"When you write the summary, keep these facts", "notes.txt is written; next I will commit it.")
+
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "Carry on.", "--resume", id)
+	after := s.mainRequests()[before:]
+	if len(after) == 0 {
+		t.Fatal("no request after the compaction")
+	}
+	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
+		"Session Init (post-compaction recovery)", "## Pre-Compaction Context",
+		"The following was captured before compaction:", "> notes.txt is written; next I will commit it.")
+}
+
+func TestAutoCompactionMidTurnRecovers(t *testing.T) {
+	s := newSession(t)
+	// A reply that reports ~990k tokens of context and calls a tool: the
+	// turn goes on, and Claude Code compacts before its next request.
+	s.api.Push(
+		fakeapi.Reply{Blocks: []fakeapi.Block{{Text: "Starting on the notes."}, {Tool: "Write", Input: map[string]any{
+			"file_path": filepath.Join(s.project, "notes.txt"), "content": "notes\n"}}}, InputTokens: 990000},
+		fakeapi.Text("Done after the compaction."),
+	)
+	s.claude(s.project, "-p", "Write the notes, then finish.")
+	if n := len(s.requestsOfKind("summary")); n != 1 {
+		t.Fatalf("%d summary requests: the turn did not auto-compact", n)
+	}
+	contains(t, "pre-compact-state.md", s.log("pre-compact-state.md"), "**Trigger:** `auto`", "> Starting on the notes.")
+	var recovered bool
+	seenSummary := false
+	for _, r := range s.api.Requests() {
+		switch r.Kind() {
+		case "summary":
+			seenSummary = true
+		case "main":
+			if seenSummary && strings.Contains(messagesText(string(r.Body)), "## Pre-Compaction Context") {
+				recovered = true
+			}
+		}
+	}
+	if !recovered {
+		t.Error("no request after the auto-compaction carried the snapshot")
+	}
+}
+
+func TestClearStartsTheNewSessionWithoutTheOldSnapshot(t *testing.T) {
+	s := newSession(t)
+	s.api.Push(work(s.project)...)
+	old := s.claude(s.project, "-p", "Please write notes.txt.")
+	s.claude(s.project, "-p", "/compact", "--resume", old)
+	s.claude(s.project, "-p", "/clear", "--resume", old)
+
+	oldEnd := s.log("sessions/" + old + "/session-end.md")
+	contains(t, "the old session's end log", oldEnd, "# Session End", "| **Session** | `"+old+"` |", "| **Reason** | `clear` |")
+
+	init := s.log("session-init.md")
+	contains(t, "session-init.md", init, "| **Source** | `clear` |")
+	if strings.Contains(init, "| **Session** | `"+old+"` |") {
+		t.Error("the session started by /clear kept the old session id")
+	}
+	if strings.Contains(init, "Pre-Compaction Context") {
+		t.Error("the new session got the old session's snapshot")
+	}
+}
+
+func TestSessionEndWithoutTimeoutFinishesOnALargeRepository(t *testing.T) {
+	requireClaude(t)
+	root := t.TempDir()
+	project := filepath.Join(root, "large")
+	spec := repogen.Large
+	spec.Commits = 20 // the history does not matter here, the work tree does
+	if err := repogen.Build(project, spec); err != nil {
+		t.Fatal(err)
+	}
+	s := &session{t: t, project: project, config: filepath.Join(root, "config"),
+		settings: filepath.Join(project, ".claude", "settings.json")}
+	s.api = fakeapi.New("summary")
+	t.Cleanup(s.api.Close)
+	os.MkdirAll(filepath.Dir(s.settings), 0o755)
+	os.MkdirAll(s.config, 0o755)
+	s.writeSettings(false) // Claude Code's default SessionEnd budget, about 1.5 s
+	id := s.claude(project, "-p", "hello")
+	end := s.log("session-end.md")
+	contains(t, "session-end.md", end, "# Session End", "| **Session** | `"+id+"` |", "**3/3 succeeded**", " M src")
+}
+
+func TestThousandsOfUntrackedFilesStayUnderTheLimit(t *testing.T) {
+	s := newSession(t)
+	for i := 0; i < 5000; i++ {
+		os.WriteFile(filepath.Join(s.project, fmt.Sprintf("generated-%04d.txt", i)), []byte("x"), 0o644)
+	}
+	s.claude(s.project, "-p", "hello")
+	for _, r := range s.api.Requests() {
+		if strings.Contains(string(r.Body), "Output too large") {
+			t.Fatal("a request holds Claude Code's \"Output too large\" preview")
+		}
+	}
+	ctx := injected(t, s.mainRequests()[0], "startup")
+	contains(t, "the injected context", ctx, "?? generated-0000.txt", "more\n```", "**4/4 succeeded**")
+	// Our output ends with its summary line.
+	end := strings.Index(ctx, "**4/4 succeeded** in ")
+	ours := ctx[:end+strings.Index(ctx[end:], "\n")]
+	if n := len([]rune(ours)); n > 9500 {
+		t.Errorf("injected %d characters", n)
+	}
+}
+
+func TestLaunchedFromASubdirectory(t *testing.T) {
+	s := newSession(t)
+	sub := filepath.Join(s.project, "pkg", "inner")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(s.project, "top.txt"), []byte("x"), 0o644)
+	s.claude(sub, "-p", "hello", "--settings", s.settings)
+	ctx := injected(t, s.mainRequests()[0], "startup")
+	contains(t, "the injected context", ctx, "Add the parser skeleton", "?? ../../top.txt")
+}
+
+func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
+	a := newSession(t)
+	b := &session{t: t, project: a.project, config: a.config, settings: a.settings,
+		api: fakeapi.New("summary")}
+	t.Cleanup(b.api.Close)
+	var ids [2]string
+	var wg sync.WaitGroup
+	for i, s := range []*session{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids[i] = s.claude(s.project, "-p", fmt.Sprintf("hello from session %d", i))
+		}()
+	}
+	wg.Wait()
+	if ids[0] == ids[1] {
+		t.Fatal("both runs had one session id")
+	}
+	for i, s := range []*session{a, b} {
+		ctx := injected(t, s.mainRequests()[0], "startup")
+		contains(t, fmt.Sprintf("session %d's context", i), ctx, "| **Session** | `"+ids[i]+"` |", "Add the parser skeleton")
+	}
+	for _, name := range []string{"session-init.md", "session-end.md"} {
+		log := a.log(name)
+		if strings.Count(log, "\n# Session") != 0 || !strings.HasPrefix(log, "# Session") || !strings.Contains(log, "succeeded** in") {
+			t.Errorf("%s is not one whole document:\n%s", name, log)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -86,7 +87,26 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 
 // subject is git's format_subject: leading blank lines skipped, then the
 // lines of the first paragraph, trailing white space trimmed, joined by " ".
+// Unlike git, which prints it raw, control characters are dropped (so an
+// escape sequence in a commit message cannot reach a terminal, a log
+// viewer or the model) and invalid UTF-8 is replaced.
 func subject(msg string) string {
+	return printable(formatSubject(msg))
+}
+
+// printable drops C0 and C1 control characters (tabs kept) and repairs
+// invalid UTF-8; what remains of an escape sequence is harmless text.
+func printable(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func formatSubject(msg string) string {
 	lines := strings.Split(msg, "\n")
 	var parts []string
 	for _, l := range lines {
@@ -169,6 +189,11 @@ func (r *Repo) decorations(head Head) (map[plumbing.Hash][]string, error) {
 			label = "HEAD -> " + head.Branch
 		}
 		out[head.Hash] = append([]string{label}, out[head.Hash]...)
+	}
+	// A shallow clone's boundary commits: git adds them after HEAD, so
+	// they come first.
+	for h := range readShallow(filepath.Join(r.CommonDir, "shallow")) {
+		out[h] = append([]string{"grafted"}, out[h]...)
 	}
 	return out, nil
 }

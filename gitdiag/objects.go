@@ -26,9 +26,12 @@ type objectStore struct {
 	dir       string   // the repository's own objects directory
 	looseDirs []string // it, then its alternates
 	packs     []*pack
-	mu        sync.Mutex
-	cache     map[packOffset]cachedObject // recently decoded objects
-	order     []packOffset
+	// shallow lists the commits of a shallow clone whose parents were not
+	// fetched: git treats them as having none, and so do we.
+	shallow map[plumbing.Hash]bool
+	mu      sync.Mutex
+	cache   map[packOffset]cachedObject // recently decoded objects
+	order   []packOffset
 }
 
 type packOffset struct {
@@ -474,6 +477,9 @@ func (s *objectStore) commit(h plumbing.Hash) (*commitInfo, error) {
 	}
 	if c.tree.IsZero() {
 		return nil, fmt.Errorf("commit %s has no tree", h)
+	}
+	if s.shallow[h] {
+		c.parents = nil
 	}
 	return c, nil
 }

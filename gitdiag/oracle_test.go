@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -578,6 +579,58 @@ func TestEngineNamesFiltersItDoesNotApply(t *testing.T) {
 	}
 	os.WriteFile(f.path(".git/config"), []byte("[core]\n"), 0o644)
 	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast" {
+		t.Errorf("engine %q", engine)
+	}
+}
+
+func TestSubjectsLoseControlCharacters(t *testing.T) {
+	tests := map[string]string{
+		"plain subject":                       "plain subject",
+		"red \x1b[31malert\x1b[0m here":       "red [31malert[0m here",
+		"bell\x07 and \u009b c1":              "bell and  c1",
+		"raw byte \x9b":                       "raw byte \uFFFD",
+		"bad \xff utf-8":                      "bad \uFFFD utf-8",
+		"first line\nsecond line\n\nbody\x1b": "first line second line",
+		"\n\n  \ntabs\tstay":                  "tabs\tstay",
+	}
+	for msg, want := range tests {
+		if got := subject(msg); got != want {
+			t.Errorf("subject(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+func TestShallowCloneLogStopsAtTheBoundaryAsGitDoes(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 6; i++ {
+		f.write("a.txt", strings.Repeat("x", i))
+		f.commit(fmt.Sprintf("commit %d", i))
+	}
+	for _, depth := range []string{"1", "2"} {
+		clone := filepath.Join(t.TempDir(), "shallow")
+		f.git("clone", "-q", "--depth", depth, "file://"+f.dir, clone)
+		assertMatchesGit(t, &fixture{t: t, dir: clone}, "")
+	}
+}
+
+func TestBareRepositoryHasHistoryButNoStatus(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a")
+	f.commit("first")
+	bare := filepath.Join(t.TempDir(), "repo.git")
+	f.git("clone", "-q", "--bare", f.dir, bare)
+	res, engine := Run(context.Background(), bare, []Probe{Branch, Log(5, true), StatusShort})
+	if res[0].Err != nil || res[0].Lines[0] != "main" {
+		t.Errorf("branch: %+v", res[0])
+	}
+	want := lines(f.gitIn(bare, "log", "--oneline", "-5", "--decorate"))
+	if res[1].Err != nil || strings.Join(res[1].Lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log: %+v, want %q", res[1], want)
+	}
+	if !errors.Is(res[2].Err, ErrNoWorkTree) {
+		t.Errorf("status: %v", res[2].Err)
+	}
+	if !strings.Contains(engine, "no work tree") {
 		t.Errorf("engine %q", engine)
 	}
 }

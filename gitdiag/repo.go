@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
@@ -28,6 +29,8 @@ type Repo struct {
 	// Root is the top of the work tree; Prefix is the directory the repo was
 	// opened from, relative to Root ("" or ending in "/"), as git's prefix.
 	Root, Prefix string
+	// Bare is set when there is no work tree (Root is empty).
+	Bare bool
 	// GitDir holds HEAD and the index; CommonDir holds objects, refs, config
 	// (the same directory except in linked worktrees).
 	GitDir, CommonDir string
@@ -62,10 +65,34 @@ func Open(dir string) (*Repo, error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
+		if IsGitDir(root) {
+			// A bare repository, or the inside of a .git directory: history
+			// but no work tree.
+			r, err := newRepo(root, abs, root)
+			if r != nil {
+				r.Root, r.Prefix, r.Bare = "", "", true
+			}
+			return r, err
+		}
 		if root == filepath.Dir(root) {
 			return nil, ErrNotRepository
 		}
 	}
+}
+
+// ErrNoWorkTree is git's answer to a status asked of a bare repository.
+var ErrNoWorkTree = errors.New("fatal: this operation must be run in a work tree")
+
+// IsGitDir says whether dir is itself a git directory (HEAD, objects/ and
+// refs/), as a bare repository or a .git directory is.
+func IsGitDir(dir string) bool {
+	for _, p := range []string{"HEAD", "objects", "refs"} {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil || (p == "HEAD") == fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // findGitDir returns root/.git, or the directory a .git file points to.
@@ -141,6 +168,9 @@ func (r *Repo) Engine() string {
 	if err == nil || r.attributes.Load() {
 		skipped = append(skipped, ".gitattributes filters")
 	}
+	if r.Bare {
+		skipped = append(skipped, "no work tree")
+	}
 	if len(skipped) == 0 {
 		return "fast"
 	}
@@ -157,6 +187,7 @@ func (r *Repo) objects() (*objectStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fatal: cannot read the object database: %w", err)
 	}
+	s.shallow = readShallow(filepath.Join(r.CommonDir, "shallow"))
 	r.store = s
 	return s, nil
 }
@@ -230,4 +261,19 @@ func (c *config) merge(path string) error {
 // subsection's case.
 func (c *config) getSub(section, sub, key string) string {
 	return c.sections[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)]
+}
+
+// readShallow reads the commit ids of a shallow clone's boundary.
+func readShallow(path string) map[plumbing.Hash]bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	set := map[plumbing.Hash]bool{}
+	for _, line := range strings.Fields(string(b)) {
+		if plumbing.IsHash(line) {
+			set[plumbing.NewHash(line)] = true
+		}
+	}
+	return set
 }

@@ -44,6 +44,9 @@ func (r *Repo) Status(ctx context.Context) (*Status, error) {
 }
 
 func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
+	if r.Bare {
+		return nil, ErrNoWorkTree
+	}
 	idx, err := r.readIndex()
 	if err != nil {
 		return nil, err

@@ -130,6 +130,9 @@ func ensureDirs(base, dir string) error {
 			return fmt.Errorf("not writing logs inside a .git directory (%s)", base)
 		}
 	}
+	if looksLikeGitDir(base) {
+		return fmt.Errorf("not writing logs inside a git directory (%s is a bare repository or a .git directory)", base)
+	}
 	p := base
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		p = filepath.Join(p, part)
@@ -162,4 +165,15 @@ func unwrapPath(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// looksLikeGitDir: HEAD, objects/ and refs/ side by side mark a git
+// directory, whatever its name (a bare repository, say).
+func looksLikeGitDir(dir string) bool {
+	for _, p := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			return false
+		}
+	}
+	return true
 }

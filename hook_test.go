@@ -2,9 +2,12 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
@@ -73,4 +76,27 @@ func TestParseInputReadsRecordedPayloadFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseInput: any stdin gives an input and notes, never a panic; a
+// session id that is a string survives as is.
+func FuzzParseInput(f *testing.F) {
+	for _, p := range []string{"", "{", "[]", "null", `{"session_id":"s","cwd":"/p","model":{"id":"m"}}`,
+		`{"session_id":7,"cwd":["x"],"source":{"a":1},"transcript_path":null}`} {
+		f.Add([]byte(p))
+	}
+	if b, err := os.ReadFile("testdata/claude-2.1.330/payloads/07-PreCompact.json"); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, notes := parseInput(b)
+		if len(notes) > 10 {
+			t.Fatalf("%d notes", len(notes))
+		}
+		if gjson.ValidBytes(b) {
+			if v := gjson.GetBytes(b, "session_id"); v.Type == gjson.String && v.String() != in.SessionID {
+				t.Fatalf("session id %q read as %q", v.String(), in.SessionID)
+			}
+		}
+	})
 }

@@ -44,6 +44,12 @@ func (rules ignoreRules) withFile(path string, domain []string) ignoreRules {
 	if err != nil || len(b) == 0 {
 		return rules
 	}
+	return rules.withPatterns(b, domain)
+}
+
+// withPatterns parses the content of an ignore file as git does: a BOM
+// skipped, CR before LF dropped, blank lines and # comments ignored.
+func (rules ignoreRules) withPatterns(b []byte, domain []string) ignoreRules {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	out := rules[:len(rules):len(rules)] // appending must copy, never share
 	sc := bufio.NewScanner(bytes.NewReader(b))

@@ -457,6 +457,16 @@ func (s *objectStore) commit(h plumbing.Hash) (*commitInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := parseCommit(h, data)
+	if err == nil && s.shallow[h] {
+		c.parents = nil
+	}
+	return c, err
+}
+
+// parseCommit reads a commit object's tree, parents, committer time and
+// message.
+func parseCommit(h plumbing.Hash, data []byte) (*commitInfo, error) {
 	c := &commitInfo{hash: h}
 	for len(data) > 0 {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
@@ -477,9 +487,6 @@ func (s *objectStore) commit(h plumbing.Hash) (*commitInfo, error) {
 	}
 	if c.tree.IsZero() {
 		return nil, fmt.Errorf("commit %s has no tree", h)
-	}
-	if s.shallow[h] {
-		c.parents = nil
 	}
 	return c, nil
 }
@@ -507,6 +514,11 @@ func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseTree(h, data)
+}
+
+// parseTree reads a tree object's entries: "mode name NUL id", repeated.
+func parseTree(h plumbing.Hash, data []byte) ([]treeEntry, error) {
 	var out []treeEntry
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -222,6 +223,11 @@ func TestStatusMatchesGit(t *testing.T) {
 			f.write("file/now-a-dir.txt", "d\n")
 			os.RemoveAll(f.path("dir"))
 			os.Symlink("/tmp", f.path("dir"))
+			f.write("fifo-to-be", "f\n")
+			f.git("add", "fifo-to-be")
+			os.Remove(f.path("fifo-to-be"))
+			syscall.Mkfifo(f.path("fifo-to-be"), 0o644)
+			syscall.Mkfifo(f.path("untracked-fifo"), 0o644)
 		}},
 		{"ignore rules nested negated and excluded", "", func(f *fixture) {
 			f.write(".gitignore", "*.log\n!keep.log\nbuild/\n/rootonly\n")

@@ -9,6 +9,7 @@ package gitdiag
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,9 +240,17 @@ func (c *config) merge(path string) error {
 		return err
 	}
 	defer f.Close()
-	var raw gitconfig.Config
-	if err := gitconfig.NewDecoder(f).Decode(&raw); err != nil {
+	if err := c.mergeFrom(f); err != nil {
 		return fmt.Errorf("fatal: bad config file %s: %w", path, err)
+	}
+	return nil
+}
+
+// mergeFrom adds the settings of one config file's content.
+func (c *config) mergeFrom(r io.Reader) error {
+	var raw gitconfig.Config
+	if err := gitconfig.NewDecoder(r).Decode(&raw); err != nil {
+		return err
 	}
 	for _, s := range raw.Sections {
 		for _, o := range s.Options {

@@ -244,7 +244,7 @@ func (b *statusBuilder) checkTracked(d *dirHandle, e *indexEntry, name string, k
 func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
 	isLink := st.kind == kindSymlink
 	if !isLink && st.kind != kindFile {
-		return 'T'
+		return 'M' // a FIFO, socket or device has no git mode to change to: git says M
 	}
 	if isLink != (e.mode == filemode.Symlink) {
 		return 'T'

@@ -63,6 +63,13 @@ func SafeName(id string) string {
 	return safe + "-" + hex.EncodeToString(sum[:8])
 }
 
+// writeData is the one write of a log's content; tests replace it to fail
+// as a full disk does.
+var writeData = func(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	return err
+}
+
 // Write replaces the file name (relative to d, maybe in a subdirectory)
 // with content atomically: a reader or a parallel hook sees the old file or
 // the new one, never a torn one, and a failed write (a full disk) leaves the
@@ -77,7 +84,7 @@ func (d Dir) Write(name string, content []byte) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
 	}
-	_, err = tmp.Write(content)
+	err = writeData(tmp, content)
 	if err == nil {
 		err = tmp.Sync()
 	}

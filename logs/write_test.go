@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -120,5 +121,27 @@ func TestSafeName(t *testing.T) {
 	}
 	if SafeName("a/b") == SafeName("a_b") {
 		t.Error("different ids share a directory")
+	}
+}
+
+func TestWriteOnAFullDiskKeepsThePreviousLog(t *testing.T) {
+	d := DirFor(t.TempDir())
+	if err := d.Write(EndLog, []byte("previous log")); err != nil {
+		t.Fatal(err)
+	}
+	defer func(orig func(*os.File, []byte) error) { writeData = orig }(writeData)
+	writeData = func(f *os.File, b []byte) error {
+		f.Write(b[:len(b)/2]) // part of it lands, then the disk is full
+		return syscall.ENOSPC
+	}
+	err := d.Write(EndLog, []byte("the new log, which does not fit"))
+	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("got %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(d.Path, EndLog)); string(b) != "previous log" {
+		t.Errorf("previous log damaged: %q", b)
+	}
+	if entries, _ := os.ReadDir(d.Path); len(entries) != 1 {
+		t.Errorf("partial temporary file left behind: %v", entries)
 	}
 }

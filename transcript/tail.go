@@ -44,6 +44,10 @@ func (t *tailReader) Next() (line []byte, oversized bool, err error) {
 			if len(line) == 0 {
 				continue // the file's final newline, or a blank line
 			}
+			if len(line) > t.maxLine {
+				t.Oversized++ // it fit in one chunk, but the limit is the limit
+				return nil, true, nil
+			}
 			return line, false, nil
 		}
 		// data[:end] is the end of a line that starts further back.
@@ -60,6 +64,10 @@ func (t *tailReader) Next() (line []byte, oversized bool, err error) {
 			}
 			if len(line) == 0 {
 				return nil, false, io.EOF
+			}
+			if len(line) > t.maxLine {
+				t.Oversized++
+				return nil, true, nil
 			}
 			return line, false, nil
 		}

@@ -76,7 +76,16 @@ func Read(ctx context.Context, path string, opt Options) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := newTailReader(f, fi.Size(), opt.Budget, opt.MaxLine)
+	facts, err := ReadAt(ctx, f, fi.Size(), opt)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return facts, nil
+}
+
+// ReadAt is Read on a transcript's content of the given size.
+func ReadAt(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Facts, error) {
+	tr := newTailReader(r, size, opt.Budget, opt.MaxLine)
 	c := collector{facts: &Facts{}, maxTexts: opt.MaxTexts, seenTexts: map[string]bool{}, seenFiles: map[string]bool{}}
 	for !c.done() {
 		if ctx.Err() != nil {
@@ -87,7 +96,7 @@ func Read(ctx context.Context, path string, opt Options) (*Facts, error) {
 		if err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, err
 		} else if oversized {
 			continue
 		}

@@ -151,7 +151,7 @@ func (c *collector) add(line []byte) {
 	if !wholeObject(line) {
 		return // torn (being written) or foreign
 	}
-	entry := gjson.ParseBytes(line)
+	entry := parse(line)
 	switch entry.Get("type").String() {
 	case "system":
 		if entry.Get("subtype").String() == "compact_boundary" {
@@ -180,6 +180,8 @@ func wholeObject(line []byte) bool {
 	}
 	return len(line) > 256<<10 || gjson.ValidBytes(line)
 }
+
+func parse(line []byte) gjson.Result { return gjson.ParseBytes(line) }
 
 func (c *collector) userEntry(entry gjson.Result) {
 	if entry.Get("isMeta").Bool() || entry.Get("isCompactSummary").Bool() {

@@ -1,0 +1,102 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func load(t *testing.T, file string, env map[string]string) (Config, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	if file != "" {
+		os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+		os.WriteFile(filepath.Join(dir, File), []byte(file), 0o644)
+	}
+	return Load(dir, "", func(k string) string { return env[k] })
+}
+
+func TestLoadWithoutAFileGivesTheDefaults(t *testing.T) {
+	c, notes := load(t, "", nil)
+	if !reflect.DeepEqual(c, Defaults()) || len(notes) != 0 {
+		t.Errorf("got %+v %q", c, notes)
+	}
+}
+
+func TestLoadReadsEveryKey(t *testing.T) {
+	c, notes := load(t, `{"longRunning":{"enabled":true,"featureList":"docs/features.json","progressFile":"PROGRESS.md",
+		"initScript":"setup.sh","initializerInstructions":"docs/start.md","enforceCleanStop":false,
+		"requiredFiles":["a"],"ignorePaths":["tmp/"],"nextFeatures":5},
+		"context":{"warn":"50%","window":1000000,"critical":700000,"emergency":"90%"},"dryRun":true}`, nil)
+	if len(notes) != 0 {
+		t.Fatalf("notes %q", notes)
+	}
+	lr := c.LongRunning
+	if !*lr.Enabled || lr.FeatureList != "docs/features.json" || lr.ProgressFile != "PROGRESS.md" || lr.InitScript != "setup.sh" ||
+		lr.InitializerInstructions != "docs/start.md" || lr.EnforceCleanStop || lr.RequiredFiles[0] != "a" || lr.IgnorePaths[0] != "tmp/" || lr.NextFeatures != 5 {
+		t.Errorf("long-running %+v", lr)
+	}
+	// Percentages are of the window, whatever the order of the keys.
+	if c.Context != (Context{Window: 1000000, Warn: 500000, Critical: 700000, Emergency: 900000}) || !c.DryRun {
+		t.Errorf("context %+v dry run %v", c.Context, c.DryRun)
+	}
+}
+
+func TestLoadReportsUnknownKeysAndBadValuesAndKeepsDefaults(t *testing.T) {
+	c, notes := load(t, `{"longRuning":{},"longRunning":{"enabled":"maybe","nextFeatures":-1,"requiredFiles":"x"},"context":{"warn":"150%"},"extra":1}`, nil)
+	want := []string{
+		`unknown key "longRuning"`, `unknown key "extra"`,
+		"longRunning.enabled in .claude/session-hooks.json: must be true or false",
+		"longRunning.nextFeatures in .claude/session-hooks.json: must be a whole number from 0 to 100, not -1; using 3",
+		"longRunning.requiredFiles in .claude/session-hooks.json: must be an array of strings",
+		`context.warn in .claude/session-hooks.json: must be tokens or a percentage from 0 to 100%, not "150%"; using 100000`,
+	}
+	all := strings.Join(notes, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("no note %q in:\n%s", w, all)
+		}
+	}
+	if c.LongRunning.NextFeatures != 3 || c.Context.Warn != 100000 {
+		t.Errorf("defaults lost: %+v", c)
+	}
+}
+
+func TestLoadSaysWhenTheFileIsNotJSON(t *testing.T) {
+	_, notes := load(t, `{"longRunning": `, nil)
+	if len(notes) != 1 || !strings.Contains(notes[0], "is not a JSON object; using the defaults") {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestEnvironmentOverridesTheFile(t *testing.T) {
+	c, notes := load(t, `{"dryRun":false,"context":{"warn":1000}}`, map[string]string{
+		"SESSION_HOOKS_DRY_RUN": "1", "SESSION_HOOKS_CONTEXT_WARN": "25%", "SESSION_HOOKS_CONTEXT_WINDOW": "400000",
+		"SESSION_HOOKS_LONG_RUNNING": "yes", "SESSION_HOOKS_FEATURE_LIST": "f.json", "SESSION_HOOKS_CONTEXT_CRITICAL": "lots",
+	})
+	if !c.DryRun || c.Context.Warn != 100000 || c.Context.Window != 400000 || !*c.LongRunning.Enabled || c.LongRunning.FeatureList != "f.json" {
+		t.Errorf("got %+v", c)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], `SESSION_HOOKS_CONTEXT_CRITICAL="lots"`) {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestActive(t *testing.T) {
+	dir := t.TempDir()
+	c := Defaults()
+	if c.Active(dir) {
+		t.Error("active without a feature list")
+	}
+	os.WriteFile(filepath.Join(dir, "feature_list.json"), []byte("[]"), 0o644)
+	if !c.Active(dir) {
+		t.Error("not active with a feature list")
+	}
+	off := false
+	c.LongRunning.Enabled = &off
+	if c.Active(dir) {
+		t.Error("active although disabled")
+	}
+}

@@ -1,0 +1,71 @@
+package transcript
+
+import (
+	"context"
+	"io"
+)
+
+// Usage is the context an agent is using, as its latest reply reported it.
+type Usage struct {
+	Tokens int // input + cache creation + cache read tokens of the latest reply
+	// Known is false when no reply has reported usage since the last
+	// compaction (or at all): the context size is then not known.
+	Known bool
+}
+
+// ContextUsage reads the latest assistant usage from the end of a
+// transcript. Claude Code writes one line per content block, each repeating
+// the whole message's usage, so the newest line is the message's total;
+// summing lines would count a message several times.
+func ContextUsage(ctx context.Context, path string, opt Options) (Usage, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return Usage{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Usage{}, err
+	}
+	return usageAt(ctx, newTailReader(f, fi.Size(), opt.Budget, opt.MaxLine))
+}
+
+func usageAt(ctx context.Context, tr *tailReader) (Usage, error) {
+	for ctx.Err() == nil {
+		line, oversized, err := tr.Next()
+		if err == io.EOF {
+			return Usage{}, nil
+		} else if err != nil {
+			return Usage{}, err
+		} else if oversized || !wholeObject(line) {
+			continue
+		}
+		if u, done := usageOf(line); done {
+			return u, nil
+		}
+	}
+	return Usage{}, ctx.Err()
+}
+
+// usageOf reads one line: an assistant reply with usage ends the search,
+// and so does a compaction boundary (what came before no longer counts).
+func usageOf(line []byte) (Usage, bool) {
+	entry := parse(line)
+	switch entry.Get("type").String() {
+	case "assistant":
+		u := entry.Get("message.usage")
+		if !u.Exists() {
+			return Usage{}, false
+		}
+		tokens := u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()
+		return Usage{Tokens: int(tokens), Known: true}, true
+	case "system":
+		if entry.Get("subtype").String() == "compact_boundary" {
+			if post := entry.Get("compactMetadata.postTokens"); post.Exists() {
+				return Usage{Tokens: int(post.Int()), Known: true}, true
+			}
+			return Usage{}, true
+		}
+	}
+	return Usage{}, false
+}

@@ -1,0 +1,43 @@
+package transcript
+
+import (
+	"context"
+	"strconv"
+	"testing"
+)
+
+func TestContextUsage(t *testing.T) {
+	reply := func(id string, in, create, read int) string {
+		return `{"type":"assistant","message":{"id":"` + id + `","usage":{"input_tokens":` + strconv.Itoa(in) +
+			`,"cache_creation_input_tokens":` + strconv.Itoa(create) + `,"cache_read_input_tokens":` + strconv.Itoa(read) + `,"output_tokens":9}}}` + "\n"
+	}
+	tests := []struct {
+		name, content string
+		want          Usage
+	}{
+		{"latest reply, all three input counts", reply("a", 10, 0, 0) + reply("b", 100, 2000, 50000), Usage{52100, true}},
+		{"one message over several lines counts once", reply("b", 100, 0, 900) + reply("b", 100, 0, 900), Usage{1000, true}},
+		{"bookkeeping after the reply", reply("a", 5, 5, 5) + `{"type":"attachment"}` + "\n" + `{"type":"user","message":{"content":"x"}}` + "\n", Usage{15, true}},
+		{"compacted since: unknown", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":900000}}` + "\n", Usage{}},
+		{"compacted with a known size", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"postTokens":12000}}` + "\n", Usage{12000, true}},
+		{"no reply yet", `{"type":"user","message":{"content":"hi"}}` + "\n", Usage{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ContextUsage(context.Background(), writeTemp(t, []byte(tt.content)), DefaultOptions)
+			if err != nil || got != tt.want {
+				t.Errorf("got %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := ContextUsage(context.Background(), "", DefaultOptions); err == nil {
+		t.Error("no transcript path must be an error")
+	}
+}
+
+func TestContextUsageOfTheRecordedSession(t *testing.T) {
+	got, err := ContextUsage(context.Background(), writeTemp(t, untilCompaction(t, fixture(t))), DefaultOptions)
+	if err != nil || got != (Usage{1000, true}) {
+		t.Errorf("got %+v, %v", got, err)
+	}
+}

@@ -1,0 +1,238 @@
+// Package longrun holds the long-running agent discipline: a feature list
+// (feature_list.json: [{"category","description","steps","passes"}]) worked
+// through one feature at a time, a progress file the agent appends to, and
+// the rules that keep it honest (no editing the list but for "passes", no
+// stopping with work uncommitted or unrecorded). It reads files and
+// decides; it neither runs git nor writes.
+package longrun
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Feature is one entry of the feature list.
+type Feature struct {
+	Category, Description string
+	Steps                 []string
+	Passes                bool
+}
+
+// maxListSize bounds the feature list read: it is meant to be long, not
+// unbounded.
+const maxListSize = 8 << 20
+
+// ParseFeatures reads a feature list.
+func ParseFeatures(b []byte) ([]Feature, error) {
+	if !gjson.ValidBytes(b) || !gjson.ParseBytes(b).IsArray() {
+		return nil, fmt.Errorf("is not a JSON array of features")
+	}
+	var out []Feature
+	for i, f := range gjson.ParseBytes(b).Array() {
+		if !f.IsObject() {
+			return nil, fmt.Errorf("entry %d is not an object", i+1)
+		}
+		feat := Feature{Category: f.Get("category").String(), Description: f.Get("description").String(),
+			Passes: f.Get("passes").Bool()}
+		for _, s := range f.Get("steps").Array() {
+			feat.Steps = append(feat.Steps, s.String())
+		}
+		out = append(out, feat)
+	}
+	return out, nil
+}
+
+// ReadFeatures reads the feature list at path.
+func ReadFeatures(path string) ([]Feature, error) {
+	b, err := readBounded(path, maxListSize)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFeatures(b)
+}
+
+// Passing counts the features that pass.
+func Passing(fs []Feature) int {
+	n := 0
+	for _, f := range fs {
+		if f.Passes {
+			n++
+		}
+	}
+	return n
+}
+
+// NextFailing returns the first k features that do not pass yet, in list
+// order: the list is the plan, its order the priority.
+func NextFailing(fs []Feature, k int) []Feature {
+	var out []Feature
+	for _, f := range fs {
+		if !f.Passes && len(out) < k {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// EditsBeyondPasses compares the feature list at HEAD with the one in the
+// work tree and describes every change other than a "passes" flag: the
+// list is the contract, and only its results may change.
+func EditsBeyondPasses(atHEAD, now []byte) []string {
+	old, err1 := ParseFeatures(atHEAD)
+	cur, err2 := ParseFeatures(now)
+	switch {
+	case err2 != nil:
+		return []string{"the feature list " + err2.Error()}
+	case err1 != nil:
+		return nil // nothing to compare with
+	}
+	var out []string
+	if len(cur) != len(old) {
+		out = append(out, fmt.Sprintf("it has %d features where HEAD has %d", len(cur), len(old)))
+	}
+	for i := 0; i < len(cur) && i < len(old); i++ {
+		a, b := old[i], cur[i]
+		if a.Category != b.Category || a.Description != b.Description || strings.Join(a.Steps, "\x00") != strings.Join(b.Steps, "\x00") {
+			out = append(out, fmt.Sprintf("feature %d (%q) was edited", i+1, clip(a.Description, 60)))
+		}
+	}
+	return out
+}
+
+// LastProgressEntry is the end of the progress file: the last heading with
+// what follows it, or else the last paragraph, at most max characters.
+func LastProgressEntry(path string, max int) (string, error) {
+	src, err := readBounded(path, 4<<20)
+	if err != nil {
+		return "", err
+	}
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var last, lastHeading ast.Node
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		last = n
+		if n.Kind() == ast.KindHeading {
+			lastHeading = n
+		}
+	}
+	start := last
+	if lastHeading != nil {
+		start = lastHeading
+	}
+	if start == nil {
+		return "", nil
+	}
+	from := blockStart(start, src)
+	return clip(strings.TrimSpace(string(src[from:])), max), nil
+}
+
+// blockStart is the offset of the line where a block begins.
+func blockStart(n ast.Node, src []byte) int {
+	at := -1
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering && c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
+			at = c.Lines().At(0).Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if at < 0 {
+		return 0
+	}
+	return bytes.LastIndexByte(src[:at], '\n') + 1
+}
+
+func readBounded(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is over %d MiB", path, max>>20)
+	}
+	return os.ReadFile(path)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Level names how full the context is: "", "warn", "critical" or
+// "emergency", against thresholds in tokens.
+func Level(tokens, warn, critical, emergency int) string {
+	switch {
+	case tokens >= emergency:
+		return "emergency"
+	case tokens >= critical:
+		return "critical"
+	case tokens >= warn:
+		return "warn"
+	}
+	return ""
+}
+
+// LevelAdvice is what each level asks of the agent.
+var LevelAdvice = map[string]string{
+	"warn":      "finish the current feature before starting another",
+	"critical":  "commit your work and update the progress file now",
+	"emergency": "stop starting work: commit, write the progress entry, and let the session end or compact",
+}
+
+// StopFacts are what the stop rule looks at.
+type StopFacts struct {
+	Uncommitted     []string // status lines, ignored paths left out
+	ProgressFile    string
+	ProgressTouched bool // modified since the session started
+	MissingRequired []string
+}
+
+// StopReasons lists what must be done before the agent may stop, empty
+// when it may.
+func StopReasons(f StopFacts) []string {
+	var out []string
+	if n := len(f.Uncommitted); n > 0 {
+		out = append(out, fmt.Sprintf("commit your work: %d uncommitted change(s), starting with %s", n, strings.Join(f.Uncommitted[:min(n, 3)], ", ")))
+	}
+	if !f.ProgressTouched {
+		out = append(out, fmt.Sprintf("add an entry to %s saying what this session did and what comes next", f.ProgressFile))
+	}
+	if len(f.MissingRequired) > 0 {
+		out = append(out, "create the missing required file(s): "+strings.Join(f.MissingRequired, ", "))
+	}
+	return out
+}
+
+// Ignored says whether a status path falls under one of the prefixes
+// (".claude/logs/" is always among them: the hooks' own output).
+func Ignored(path string, prefixes []string) bool {
+	path = strings.TrimPrefix(strings.Trim(path, `"`), "./")
+	for _, p := range append([]string{".claude/logs/"}, prefixes...) {
+		p = strings.TrimPrefix(p, "./")
+		if path == strings.TrimSuffix(p, "/") || strings.HasPrefix(path, p) ||
+			strings.HasSuffix(p, "/") && strings.HasPrefix(p, path) && strings.HasSuffix(path, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultInitializer is what an agent is told in a project where the
+// checks are enabled but no feature list exists yet.
+const DefaultInitializer = `This project uses the long-running agent discipline, and it has no feature list yet. Before any feature work, set it up:
+1. Write %[1]s: a JSON array of every feature the project needs, each {"category", "description", "steps": [...], "passes": false}. Be exhaustive; all start failing.
+2. Write %[3]s, which starts the project's development environment, and make it executable.
+3. Start %[2]s with what was set up and what comes next.
+4. Commit all three.
+From then on: one feature at a time, tested end to end, its "passes" set to true only when it does, a commit and a progress entry per feature.`

@@ -1,0 +1,113 @@
+package longrun
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const list = `[
+ {"category":"core","description":"Parse the input","steps":["run it","check"],"passes":true},
+ {"category":"core","description":"Render the output","steps":["run"],"passes":false},
+ {"category":"ui","description":"Show a menu","steps":[],"passes":false},
+ {"category":"ui","description":"Save settings","passes":false}
+]`
+
+func TestFeaturesCountsAndNextFailingInListOrder(t *testing.T) {
+	fs, err := ParseFeatures([]byte(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Passing(fs) != 1 || len(fs) != 4 {
+		t.Errorf("%d/%d", Passing(fs), len(fs))
+	}
+	var got []string
+	for _, f := range NextFailing(fs, 2) {
+		got = append(got, f.Description)
+	}
+	if !reflect.DeepEqual(got, []string{"Render the output", "Show a menu"}) {
+		t.Errorf("next %q", got)
+	}
+	for _, bad := range []string{`{}`, `[1]`, `[{"x":`} {
+		if _, err := ParseFeatures([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestEditsBeyondPasses(t *testing.T) {
+	flip := strings.Replace(list, `"Render the output","steps":["run"],"passes":false`, `"Render the output","steps":["run"],"passes":true`, 1)
+	edit := strings.Replace(list, "Show a menu", "Show a smaller menu", 1)
+	steps := strings.Replace(list, `["run it","check"]`, `["run it"]`, 1)
+	drop := `[{"category":"core","description":"Parse the input","steps":["run it","check"],"passes":true}]`
+	tests := []struct {
+		name, now string
+		want      []string
+	}{
+		{"only passes changed", flip, nil},
+		{"a description edited", edit, []string{`feature 3 ("Show a menu") was edited`}},
+		{"a step removed", steps, []string{`feature 1 ("Parse the input") was edited`}},
+		{"features removed", drop, []string{"it has 1 features where HEAD has 4"}},
+		{"broken JSON", `[{`, []string{"the feature list is not a JSON array of features"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := EditsBeyondPasses([]byte(list), []byte(tt.now)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLastProgressEntry(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"the last heading section", "# Progress\n\n## Session 1\nSet up.\n\n## Session 2\nParser done.\n\n- next: renderer\n", "## Session 2\nParser done.\n\n- next: renderer"},
+		{"the last paragraph without headings", "Set up the project.\n\nParser done; renderer next.\n", "Parser done; renderer next."},
+		{"an empty file", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "claude-progress.txt")
+			os.WriteFile(p, []byte(tt.content), 0o644)
+			got, err := LastProgressEntry(p, 500)
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLevel(t *testing.T) {
+	for tokens, want := range map[int]string{0: "", 99999: "", 100000: "warn", 150000: "critical", 179999: "critical", 180000: "emergency", 900000: "emergency"} {
+		if got := Level(tokens, 100000, 150000, 180000); got != want {
+			t.Errorf("Level(%d) = %q, want %q", tokens, got, want)
+		}
+	}
+}
+
+func TestStopReasons(t *testing.T) {
+	if r := StopReasons(StopFacts{ProgressFile: "p.txt", ProgressTouched: true}); len(r) != 0 {
+		t.Errorf("clean state blocked: %q", r)
+	}
+	r := StopReasons(StopFacts{Uncommitted: []string{" M a.go", "?? b.go", "?? c.go", "?? d.go"}, ProgressFile: "claude-progress.txt",
+		MissingRequired: []string{"init.sh"}})
+	want := []string{
+		"commit your work: 4 uncommitted change(s), starting with  M a.go, ?? b.go, ?? c.go",
+		"add an entry to claude-progress.txt saying what this session did and what comes next",
+		"create the missing required file(s): init.sh",
+	}
+	if !reflect.DeepEqual(r, want) {
+		t.Errorf("got %q", r)
+	}
+}
+
+func TestIgnored(t *testing.T) {
+	for path, want := range map[string]bool{".claude/logs/": true, ".claude/": true, ".claude/logs/x.md": true,
+		"tmp/out.txt": true, "tmp": true, "src/main.go": false, ".claude/settings.json": false} {
+		if got := Ignored(path, []string{"tmp/"}); got != want {
+			t.Errorf("Ignored(%q) = %v", path, got)
+		}
+	}
+}

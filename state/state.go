@@ -1,0 +1,96 @@
+// Package state keeps what the hooks must remember about a session that
+// the transcript cannot tell: its number in the project's sequence of
+// sessions, where it started, and which context thresholds were already
+// announced. One small JSON file per session, in .claude/logs/state/,
+// written atomically; a corrupt one is replaced, never fatal.
+package state
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// Dir is the state directory below the log directory.
+const Dir = "state"
+
+// Session is one session's state.
+type Session struct {
+	ID        string    `json:"session_id"`
+	Number    int       `json:"session_number"`
+	StartedAt time.Time `json:"started_at"`
+	// StartHead is the commit HEAD pointed to when the session started
+	// (empty on an unborn branch): commits and files since are this
+	// session's work.
+	StartHead string   `json:"start_head,omitempty"`
+	Announced []string `json:"announced,omitempty"` // context thresholds already announced
+}
+
+// Load returns the session's state; a missing one is (nil, ""), a
+// corrupt one (nil, why), so that the caller starts afresh.
+func Load(d logs.Dir, id string) (*Session, string) {
+	b, _, err := d.Read(file(id), 1<<20)
+	if os.IsNotExist(err) {
+		return nil, ""
+	}
+	var s Session
+	if err == nil {
+		err = json.Unmarshal(b, &s)
+	}
+	if err != nil || s.ID != id || s.Number < 1 {
+		return nil, "the state of session " + id + " was unreadable and is started afresh"
+	}
+	return &s, ""
+}
+
+// Start makes the state of a session seen for the first time: its number
+// follows the highest number any session of the project has.
+func Start(d logs.Dir, id, head string, now time.Time) *Session {
+	return &Session{ID: id, Number: highest(d) + 1, StartedAt: now.UTC(), StartHead: head}
+}
+
+// Save writes the state atomically.
+func (s *Session) Save(d logs.Dir) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return d.Write(file(s.ID), append(b, '\n'))
+}
+
+// Announce records a threshold and says whether it is new this session.
+func (s *Session) Announce(level string) bool {
+	for _, a := range s.Announced {
+		if a == level {
+			return false
+		}
+	}
+	s.Announced = append(s.Announced, level)
+	return true
+}
+
+func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json") }
+
+// highest is the largest session number recorded in the project.
+func highest(d logs.Dir) int {
+	entries, err := os.ReadDir(filepath.Join(d.Path, Dir))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, _, err := d.Read(filepath.Join(Dir, e.Name()), 1<<20)
+		var s Session
+		if err == nil && json.Unmarshal(b, &s) == nil && s.Number > n {
+			n = s.Number
+		}
+	}
+	return n
+}

@@ -1,0 +1,66 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+func TestSessionsAreNumberedInOrderAndSurviveARoundTrip(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for i, id := range []string{"first", "second", "third"} {
+		if s, note := Load(d, id); s != nil || note != "" {
+			t.Fatalf("%s exists before it started: %+v %q", id, s, note)
+		}
+		s := Start(d, id, "abc123", now)
+		if s.Number != i+1 {
+			t.Errorf("%s is number %d", id, s.Number)
+		}
+		if err := s.Save(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, note := Load(d, "second")
+	if note != "" || s.Number != 2 || s.StartHead != "abc123" || !s.StartedAt.Equal(now) {
+		t.Errorf("got %+v %q", s, note)
+	}
+}
+
+func TestCorruptStateIsStartedAfresh(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(filepath.Join(d.Path, Dir), 0o700)
+	os.WriteFile(filepath.Join(d.Path, Dir, "broken.json"), []byte("{not json"), 0o600)
+	s, note := Load(d, "broken")
+	if s != nil || note != "the state of session broken was unreadable and is started afresh" {
+		t.Errorf("got %+v %q", s, note)
+	}
+	if n := Start(d, "next", "", time.Now()).Number; n != 1 {
+		t.Errorf("a corrupt file counted as session %d", n-1)
+	}
+}
+
+func TestAnnounceOncePerLevel(t *testing.T) {
+	s := &Session{}
+	if !s.Announce("warn") || s.Announce("warn") || !s.Announce("critical") {
+		t.Errorf("announced %v", s.Announced)
+	}
+}
+
+func TestSessionIDsCannotEscapeTheStateDirectory(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	s := Start(d, "../../escape", "", time.Now())
+	if err := s.Save(d); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(d.Path, Dir))
+	if len(entries) != 1 {
+		t.Fatalf("state written elsewhere: %v", entries)
+	}
+	if got, _ := Load(d, "../../escape"); got == nil || got.Number != 1 {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 )
@@ -24,8 +25,17 @@ type hookRun struct {
 	in      Input
 	project string
 	logs    logs.Dir
+	cfg     config.Config
 	notes   []string // what was skipped before the handler ran
 	start   time.Time
+}
+
+// hookOptions are what the command line sets for every hook.
+type hookOptions struct {
+	deadline   time.Duration
+	notes      []string // from parsing the flags
+	configPath string   // --config
+	dryRun     bool     // --dry-run
 }
 
 // handler gathers facts, decides, renders and writes; it returns stdout.
@@ -34,14 +44,19 @@ type handler func(h *hookRun) string
 // runHook runs one event as a hook: it always ends normally (the caller
 // exits 0), prints at most outputBudget characters, nothing on stderr, and
 // answers by the deadline with whatever it has.
-func runHook(stdin io.Reader, stdout io.Writer, event string, deadline time.Duration, notes []string, handle handler) {
+func runHook(stdin io.Reader, stdout io.Writer, event string, opt hookOptions, handle handler) {
 	start := time.Now()
+	deadline := opt.deadline
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	in, inputNotes := readInput(stdin, stdinWait(deadline))
-	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(notes, inputNotes...)}
+	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(opt.notes, inputNotes...)}
 	h.project = projectDir(in)
 	h.logs = logs.DirFor(h.project)
+	var cfgNotes []string
+	h.cfg, cfgNotes = config.Load(h.project, opt.configPath, os.Getenv)
+	h.cfg.DryRun = h.cfg.DryRun || opt.dryRun
+	h.notes = append(h.notes, cfgNotes...)
 
 	done := make(chan string, 1)
 	go func() {

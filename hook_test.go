@@ -12,7 +12,7 @@ import (
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 	var out strings.Builder
-	runHook(strings.NewReader(""), &out, "init", time.Second, nil, func(*hookRun) string { panic("boom") })
+	runHook(strings.NewReader(""), &out, "init", hookOptions{deadline: time.Second}, func(*hookRun) string { panic("boom") })
 	want := "session-hooks: internal error in init (boom); nothing was injected. Please report this.\n"
 	if out.String() != want {
 		t.Errorf("got %q", out.String())
@@ -22,7 +22,7 @@ func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 func TestRunHookAnswersByItsDeadline(t *testing.T) {
 	var out strings.Builder
 	start := time.Now()
-	runHook(strings.NewReader(""), &out, "end", 200*time.Millisecond, nil, func(*hookRun) string {
+	runHook(strings.NewReader(""), &out, "end", hookOptions{deadline: 200 * time.Millisecond}, func(*hookRun) string {
 		time.Sleep(5 * time.Second)
 		return "too late"
 	})
@@ -36,7 +36,7 @@ func TestRunHookAnswersByItsDeadline(t *testing.T) {
 
 func TestRunHookCutsOutputToTheBudget(t *testing.T) {
 	var out strings.Builder
-	runHook(strings.NewReader(""), &out, "init", time.Second, nil, func(*hookRun) string {
+	runHook(strings.NewReader(""), &out, "init", hookOptions{deadline: time.Second}, func(*hookRun) string {
 		return strings.Repeat("line of output\n", 5000)
 	})
 	if n := len(out.String()); n > outputBudget {

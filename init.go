@@ -34,12 +34,21 @@ func handleInit(h *hookRun, recovery bool) string {
 	if recovery {
 		snapshot = h.recoverSnapshot()
 	}
+	var longRunning string
+	if f := h.longRunning(recovery); f != nil {
+		if recovery {
+			longRunning = h.workSection("## Long-running agent", f, 0)
+		} else {
+			longRunning = h.initSection(f)
+		}
+	}
 	report := logs.Report{Title: title, Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
 
 	full := report
+	full.Extra, report.Extra = longRunning, logs.FitMarkdown(longRunning, 3000)
 	if recovery {
-		full.Extra = snapshot.render(logs.LogBudget)
-		report.Extra = snapshot.render(snapshotShare)
+		full.Extra += snapshot.render(logs.LogBudget)
+		report.Extra += snapshot.render(max(2000, snapshotShare-logs.Len(report.Extra)))
 	}
 	report.Notes = append(report.Notes, h.writeLog(logs.InitLog, full.Render(logs.LogLimits))...)
 	return logs.Fit(report.Render, outputBudget)

@@ -21,6 +21,8 @@ type Input struct {
 	Trigger        string // PreCompact: manual, auto
 	Reason         string // SessionEnd
 	Model          string
+	StopHookActive bool   // Stop: a stop hook already blocked once in this turn
+	ToolName       string // PostToolUse
 }
 
 // maxInput bounds what is read from stdin: real payloads are a few hundred
@@ -94,6 +96,14 @@ func parseInput(b []byte) (Input, []string) {
 		Source:         str("source"),
 		Trigger:        str("trigger"),
 		Reason:         str("reason"),
+	}
+	in.ToolName = str("tool_name")
+	if v := root.Get("stop_hook_active"); v.Exists() {
+		if v.IsBool() {
+			in.StopHookActive = v.Bool()
+		} else {
+			notes = append(notes, "ignored stop_hook_active in the hook input: expected a boolean, got "+typeName(v))
+		}
 	}
 	// model is a string in 2.1.330 and an object {id, display_name} in
 	// some other versions.

@@ -22,7 +22,7 @@ import (
 )
 
 // usageLine is what the Node script printed for a missing or unknown event.
-const usageLine = "Usage: session-hooks <init|pre-compact|end> [--compact-recovery]"
+const usageLine = "Usage: session-hooks <init|pre-compact|end|stop|post-tool> [--compact-recovery]"
 
 // buildVersion is set at link time (-ldflags "-X main.buildVersion=v1.2.3").
 var buildVersion string
@@ -61,11 +61,15 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	hook := func(event string, defaultDeadline time.Duration, handle func(c *cli.Context) handler) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			deadline, notes := deadlineFor(c, defaultDeadline)
-			runHook(stdin, stdout, event, deadline, notes, handle(c))
+			opt := hookOptions{deadline: deadline, notes: notes, configPath: c.String("config"), dryRun: c.Bool("dry-run")}
+			runHook(stdin, stdout, event, opt, handle(c))
 			return nil
 		}
 	}
 	timeout := &cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"}
+	configFlag := &cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"}
+	dryRun := &cli.BoolFlag{Name: "dry-run", Usage: "run and log the long-running checks, but never block a stop or warn after a tool; also SESSION_HOOKS_DRY_RUN=1"}
+	common := []cli.Flag{timeout, configFlag, dryRun}
 	return &cli.App{
 		Name:            "session-hooks",
 		Usage:           "restore a coding agent's context at Claude Code session boundaries",
@@ -92,7 +96,7 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 				Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
 				Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
 					"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md.",
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "compact-recovery", Usage: "append the pre-compaction snapshot"}, timeout},
+				Flags: append([]cli.Flag{&cli.BoolFlag{Name: "compact-recovery", Usage: "append the pre-compaction snapshot"}}, common...),
 				Action: hook("init", 10*time.Second, func(c *cli.Context) handler {
 					recovery := c.Bool("compact-recovery")
 					return func(h *hookRun) string { return handleInit(h, recovery) }
@@ -103,15 +107,34 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 				Name:         "pre-compact",
 				Usage:        "PreCompact: snapshot branch, changes and the work in progress from the transcript",
 				Description:  "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session id>/.",
-				Flags:        []cli.Flag{timeout},
+				Flags:        common,
 				Action:       hook("pre-compact", 10*time.Second, func(*cli.Context) handler { return handlePreCompact }),
+				OnUsageError: usageError(stdout),
+			},
+			{
+				Name:  "stop",
+				Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
+				Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
+					"progress file was not touched this session, or a required file is missing; lets the stop\n" +
+					"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md.",
+				Flags:        common,
+				Action:       hook("stop", 10*time.Second, func(*cli.Context) handler { return handleStop }),
+				OnUsageError: usageError(stdout),
+			},
+			{
+				Name:  "post-tool",
+				Usage: "PostToolUse: warn when feature_list.json changed beyond passes, or the context passed a threshold",
+				Description: "Prints hookSpecificOutput.additionalContext only when there is something to say; each\n" +
+					"context threshold is announced once per session.",
+				Flags:        common,
+				Action:       hook("post-tool", 5*time.Second, func(*cli.Context) handler { return handlePostTool }),
 				OnUsageError: usageError(stdout),
 			},
 			{
 				Name:         "end",
 				Usage:        "SessionEnd: final branch, last commit and status",
 				Description:  "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\ncancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
-				Flags:        []cli.Flag{timeout},
+				Flags:        common,
 				Action:       hook("end", time.Second, func(*cli.Context) handler { return handleEnd }),
 				OnUsageError: usageError(stdout),
 			},

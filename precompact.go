@@ -30,7 +30,11 @@ func handlePreCompact(h *hookRun) string {
 	snap.Changes, snap.ChangesErr = resultLines(results[2])
 	h.addTranscript(&snap)
 
-	text := logs.FitMarkdown(snap.Render(logs.LogLimits), logs.LogBudget)
+	text := snap.Render(logs.LogLimits)
+	if f := h.longRunning(true); f != nil {
+		text += h.workSection("### Long-running checkpoint", f, len(snap.Changes))
+	}
+	text = logs.FitMarkdown(text, logs.LogBudget)
 	notes := append([]string(nil), h.notes...)
 	notes = append(notes, h.writeLog(logs.SnapshotLog, text)...)
 	if h.in.SessionID != "" {

@@ -108,7 +108,9 @@ type session struct {
 	settings string
 }
 
-// hookEntries are the settings.json entries the README tells users to add.
+// hookEntries are the settings.json entries the README tells users to add,
+// with the long-running ones (they do nothing in a project without a
+// feature list).
 func hookEntries(bin string, endTimeout bool) string {
 	q := func(cmd string) string { b, _ := json.Marshal(bin + cmd); return string(b) }
 	end := `{"type":"command","command":` + q(" end") + `,"timeout":5}`
@@ -120,6 +122,8 @@ func hookEntries(bin string, endTimeout bool) string {
     {"matcher":"startup|resume|clear","hooks":[{"type":"command","command":` + q(" init") + `,"timeout":30}]},
     {"matcher":"compact","hooks":[{"type":"command","command":` + q(" init --compact-recovery") + `,"timeout":30}]}],
   "PreCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" pre-compact") + `,"timeout":30}]}],
+  "Stop":[{"matcher":"","hooks":[{"type":"command","command":` + q(" stop") + `,"timeout":30}]}],
+  "PostToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[{"type":"command","command":` + q(" post-tool") + `,"timeout":30}]}],
   "SessionEnd":[{"matcher":"","hooks":[` + end + `]}]}}`
 }
 

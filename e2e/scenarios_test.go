@@ -247,3 +247,25 @@ func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
 		}
 	}
 }
+
+func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
+	s := newSession(t)
+	os.WriteFile(filepath.Join(s.project, "feature_list.json"),
+		[]byte(`[{"category":"core","description":"Write the notes","steps":["check"],"passes":false}]`), 0o644)
+	os.WriteFile(filepath.Join(s.project, "claude-progress.txt"), []byte("## Session 1\nStarted.\n"), 0o644)
+	os.WriteFile(filepath.Join(s.project, "init.sh"), []byte("#!/bin/sh\n"), 0o755)
+	s.git("add", "-A")
+	s.git("commit", "-q", "-m", "Long-running setup")
+	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
+	s.api.Push(fakeapi.Text("I think I am done."), fakeapi.Text("Understood; stopping now."))
+
+	s.claude(s.project, "-p", "Write the notes.")
+	reqs := s.mainRequests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests: want the first turn and one continuation after the block", len(reqs))
+	}
+	contains(t, "the continuation", messagesText(reqs[1]), "Stop hook feedback", "Before you stop (long-running agent checks)",
+		"commit your work: 1 uncommitted change(s), starting with ?? notes.txt")
+	contains(t, "session-stop.md", s.log("session-stop.md"), "**Decision:** `allow`", "a stop hook already blocked once this turn")
+	contains(t, "the first request", injected(t, reqs[0], "startup"), "## Long-running agent", "features passing **0/1**", "1. core: Write the notes")
+}

@@ -190,3 +190,29 @@ func runOne(ctx context.Context, r *Repo, p Probe) (res Result) {
 	res.Lines, res.Note, res.Err = out.Lines, out.Note, err
 	return res
 }
+
+// With opens the repository at dir and runs fn on it, giving up at ctx's
+// deadline (fn may go on in the background; its result is dropped).
+func With(ctx context.Context, dir string, fn func(r *Repo) error) error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- fmt.Errorf("internal error: %v", v)
+			}
+		}()
+		r, err := Open(dir)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer r.Close()
+		done <- fn(r)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errors.New("stopped: the hook's deadline passed")
+	}
+}

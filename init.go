@@ -37,7 +37,7 @@ func handleInit(h *hookRun, recovery bool) string {
 	var longRunning string
 	if f := h.longRunning(recovery); f != nil {
 		if recovery {
-			longRunning = h.workSection("## Long-running agent", f, 0)
+			longRunning = h.workSection("## Long-running agent", f, false)
 		} else {
 			longRunning = h.initSection(f)
 		}

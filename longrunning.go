@@ -22,7 +22,10 @@ type lrFacts struct {
 	session  *state.Session
 	usage    transcript.Usage
 	work     gitdiag.Since // since the session started (recovery, pre-compact)
-	notes    []string
+	// uncommitted counts status lines (untracked files included), the
+	// hooks' own logs and longRunning.ignorePaths left out.
+	uncommitted int
+	notes       []string
 }
 
 // longRunning gathers the facts when the checks are active for the
@@ -44,7 +47,15 @@ func (h *hookRun) longRunning(withWork bool) *lrFacts {
 		start := plumbing.NewHash(f.session.StartHead)
 		err := gitdiag.With(h.ctx, h.project, func(r *gitdiag.Repo) error {
 			var err error
-			f.work, err = r.WorkSince(h.ctx, start, 20)
+			if f.work, err = r.WorkSince(h.ctx, start, 20); err != nil {
+				return err
+			}
+			st, err := r.Status(h.ctx) // computed once per repository: WorkSince read it
+			for _, file := range st.Files {
+				if !longrun.Ignored(file.Path, h.cfg.LongRunning.IgnorePaths) {
+					f.uncommitted++
+				}
+			}
 			return err
 		})
 		if err != nil {
@@ -174,7 +185,7 @@ func (h *hookRun) initializer() string {
 }
 
 // workSection lists what this session did: for recovery and checkpoints.
-func (h *hookRun) workSection(title string, f *lrFacts, uncommitted int) string {
+func (h *hookRun) workSection(title string, f *lrFacts, commitNow bool) string {
 	var b strings.Builder
 	b.WriteString(title + "\n\n" + h.headline(f) + "\n\n")
 	for _, n := range f.notes {
@@ -199,8 +210,8 @@ func (h *hookRun) workSection(title string, f *lrFacts, uncommitted int) string 
 		}
 		b.WriteString("\n")
 	}
-	if uncommitted > 0 {
-		fmt.Fprintf(&b, "**Commit now:** %d file(s) have uncommitted changes.\n\n", uncommitted)
+	if commitNow && f.uncommitted > 0 {
+		fmt.Fprintf(&b, "**Commit now:** %d file(s) have uncommitted changes.\n\n", f.uncommitted)
 	}
 	return b.String()
 }

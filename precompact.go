@@ -32,7 +32,7 @@ func handlePreCompact(h *hookRun) string {
 
 	text := snap.Render(logs.LogLimits)
 	if f := h.longRunning(true); f != nil {
-		text += h.workSection("### Long-running checkpoint", f, len(snap.Changes))
+		text += h.workSection("### Long-running checkpoint", f, true)
 	}
 	text = logs.FitMarkdown(text, logs.LogBudget)
 	notes := append([]string(nil), h.notes...)

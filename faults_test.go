@@ -84,23 +84,34 @@ func newFaultEnv(t *testing.T) *faultEnv {
 	return e
 }
 
-func (e *faultEnv) git(args ...string) {
-	e.t.Helper()
+func (e *faultEnv) gitCmd(args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = e.project
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@e.com", "GIT_COMMITTER_NAME=T",
 		"GIT_COMMITTER_EMAIL=t@e.com", "GIT_CONFIG_NOSYSTEM=1", "HOME="+e.root)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	return cmd
+}
+
+func (e *faultEnv) git(args ...string) {
+	e.t.Helper()
+	if out, err := e.gitCmd(args...).CombinedOutput(); err != nil {
 		e.t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
 
-func (e *faultEnv) gitMayFail(args ...string) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = e.project
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@e.com", "GIT_COMMITTER_NAME=T",
-		"GIT_COMMITTER_EMAIL=t@e.com", "GIT_CONFIG_NOSYSTEM=1", "HOME="+e.root)
-	cmd.Run()
+// gitMayFail runs git where failing is the scenario (a conflicted merge).
+func (e *faultEnv) gitMayFail(args ...string) { e.gitCmd(args...).Run() }
+
+// diverged makes main and other change README.md differently, for a
+// merge or rebase to conflict on.
+func (e *faultEnv) diverged() {
+	e.repo()
+	e.git("checkout", "-q", "-b", "other")
+	e.write("README.md", "theirs\n")
+	e.git("commit", "-qam", "theirs")
+	e.git("checkout", "-q", "main")
+	e.write("README.md", "ours\n")
+	e.git("commit", "-qam", "ours")
 }
 
 func (e *faultEnv) write(name, content string) string {
@@ -211,26 +222,8 @@ func faultRows() map[string][]faultRow {
 					t.Error("someone else's index.lock was touched")
 				}
 			}},
-			{"merge in progress", initEv, func(e *faultEnv) {
-				e.repo()
-				e.git("checkout", "-q", "-b", "other")
-				e.write("README.md", "theirs\n")
-				e.git("commit", "-qam", "theirs")
-				e.git("checkout", "-q", "main")
-				e.write("README.md", "ours\n")
-				e.git("commit", "-qam", "ours")
-				e.gitMayFail("merge", "-q", "other")
-			}, `(?m)^UU README.md$`, nil},
-			{"rebase in progress", initEv, func(e *faultEnv) {
-				e.repo()
-				e.git("checkout", "-q", "-b", "other")
-				e.write("README.md", "theirs\n")
-				e.git("commit", "-qam", "theirs")
-				e.git("checkout", "-q", "main")
-				e.write("README.md", "ours\n")
-				e.git("commit", "-qam", "ours")
-				e.gitMayFail("rebase", "-q", "other")
-			}, `\(detached HEAD at [0-9a-f]{7}\)`, nil},
+			{"merge in progress", initEv, func(e *faultEnv) { e.diverged(); e.gitMayFail("merge", "-q", "other") }, `(?m)^UU README.md$`, nil},
+			{"rebase in progress", initEv, func(e *faultEnv) { e.diverged(); e.gitMayFail("rebase", "-q", "other") }, `\(detached HEAD at [0-9a-f]{7}\)`, nil},
 			{"100k untracked files", end, func(e *faultEnv) {
 				// On tmpfs where it can be mounted: creating 100k files on
 				// this disk took from 5 s to a minute from run to run.

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,21 +41,30 @@ func version() string {
 func main() {
 	// A reader that goes away must not kill us with SIGPIPE mid-write.
 	signal.Ignore(syscall.SIGPIPE)
-	run(os.Args, os.Stdin, os.Stdout)
-	os.Exit(0)
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes one command line. It never fails: errors are printed.
-func run(args []string, stdin io.Reader, stdout io.Writer) {
+// run executes one command line and returns the exit status. Hooks always
+// return 0 and print their problems; only the commands a person runs
+// (install, uninstall, doctor) fail, with their message on stderr.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stdout, "session-hooks: internal error (%v); nothing was injected. Please report this.\n", v)
+			code = 0
 		}
 	}()
 	app := newApp(stdin, stdout)
-	if err := app.Run(args); err != nil {
+	err := app.Run(args)
+	var exit cli.ExitCoder
+	switch {
+	case errors.As(err, &exit):
+		fmt.Fprintln(stderr, exit.Error())
+		return exit.ExitCode()
+	case err != nil:
 		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
 	}
+	return 0
 }
 
 func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
@@ -112,6 +122,38 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 				OnUsageError: usageError(stdout),
 			},
 			{
+				Name:      "install",
+				Usage:     "wire session-hooks into Claude Code's settings.json",
+				UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--command CMD] [--no-gitignore]",
+				Description: "Adds SessionStart (startup|resume|clear → init, compact → init --compact-recovery), PreCompact,\n" +
+					"SessionEnd and, with --long-running, Stop and PostToolUse entries, each with a timeout. Every\n" +
+					"other key and hook stays as it was; entries of the Node script are replaced. The previous file\n" +
+					"is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
+				Flags: []cli.Flag{scopeFlag(), commandFlag(),
+					&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolUse checks"},
+					&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}},
+				Action: func(c *cli.Context) error { return cmdInstall(c, stdout) },
+			},
+			{
+				Name:      "uninstall",
+				Usage:     "remove session-hooks' entries from settings.json, and nothing else",
+				UsageText: "session-hooks uninstall [--scope project|local|user] [--command CMD]",
+				Flags:     []cli.Flag{scopeFlag(), commandFlag()},
+				Action:    func(c *cli.Context) error { return cmdUninstall(c, stdout) },
+			},
+			{
+				Name:   "status",
+				Usage:  "show which events each settings scope wires, and what is wrong with it",
+				Flags:  []cli.Flag{commandFlag()},
+				Action: func(c *cli.Context) error { return cmdStatus(c, stdout) },
+			},
+			{
+				Name:   "doctor",
+				Usage:  "run every wired event on this project and check its timeout, the logs, the transcripts and git",
+				Flags:  []cli.Flag{commandFlag()},
+				Action: func(c *cli.Context) error { return cmdDoctor(c, stdout) },
+			},
+			{
 				Name:  "stop",
 				Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
 				Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
@@ -140,6 +182,14 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 			},
 		},
 	}
+}
+
+func scopeFlag() cli.Flag {
+	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "`SCOPE`: project (.claude/settings.json), local (.claude/settings.local.json) or user"}
+}
+
+func commandFlag() cli.Flag {
+	return &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
 }
 
 func usageError(stdout io.Writer) cli.OnUsageErrorFunc {

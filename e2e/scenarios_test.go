@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -268,4 +269,21 @@ func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
 		"commit your work: 1 uncommitted change(s), starting with ?? notes.txt")
 	contains(t, "session-stop.md", s.log("session-stop.md"), "**Decision:** `allow`", "a stop hook already blocked once this turn")
 	contains(t, "the first request", injected(t, reqs[0], "startup"), "## Long-running agent", "features passing **0/1**", "1. core: Write the notes")
+}
+
+func TestSettingsWrittenByInstallWork(t *testing.T) {
+	s := newSession(t)
+	os.Remove(s.settings) // start from nothing: install writes it
+	cmd := exec.Command(hooksBin, "install", "--scope", "project", "--long-running")
+	cmd.Dir = s.project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	id := s.claude(s.project, "-p", "hello")
+	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), "# Session Init", "Add the parser skeleton")
+	contains(t, "session-end.md", s.log("session-end.md"), "| **Session** | `"+id+"` |")
+	b, _ := os.ReadFile(filepath.Join(s.project, ".gitignore"))
+	if string(b) != ".claude/logs/\n" {
+		t.Errorf(".gitignore: %q", b)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Names of the log files, as the Node script wrote them.
@@ -86,7 +87,7 @@ func (d Dir) Write(name string, content []byte) error {
 	}
 	err = writeData(tmp, content)
 	if err == nil {
-		err = tmp.Sync()
+		err = syncWithin(tmp, syncBudget)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -99,6 +100,25 @@ func (d Dir) Write(name string, content []byte) error {
 		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
 	}
 	return nil
+}
+
+// syncBudget is how long a write waits for the disk. A hook's output
+// matters more than its log's durability: on a disk busy with writeback,
+// fsync has taken a second here, which would cost the session its context.
+const syncBudget = 100 * time.Millisecond
+
+// syncWithin flushes f to disk, or gives up waiting after d: the rename
+// that follows replaces the log atomically either way; only surviving a
+// crash in that instant is given up.
+func syncWithin(f *os.File, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- f.Sync() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return nil
+	}
 }
 
 // Read returns a log file's content, refusing links and anything that is

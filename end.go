@@ -12,6 +12,7 @@ import (
 // it is printed all the same, as the Node script did.
 func handleEnd(h *hookRun) string {
 	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
+	h.record(results, engine)
 	report := logs.Report{Title: "Session End", Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
 	if f := h.longRunning(false); f != nil {
 		report.Extra = "## Long-running agent\n\n" + h.headline(f) + "\n\n"

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
 	"golang.org/x/sys/unix"
 )
@@ -467,6 +468,17 @@ func assertWholeLogs(t *testing.T, dir string) {
 		switch {
 		case strings.Contains(d.Name(), ".tmp-"):
 			t.Errorf("temporary file left behind: %s", p)
+		case d.Name() == events.File:
+			for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+				if s == "" {
+					break // nothing appended (the disk was full): whole
+				}
+				var e events.Event
+				if json.Unmarshal([]byte(line), &e) != nil || e.Subcommand == "" {
+					t.Errorf("%s has a torn line: %q", p, clipText(line, 200))
+				}
+			}
+		case strings.HasSuffix(d.Name(), ".json") && json.Valid(b):
 		case s == "previous log":
 		case strings.HasPrefix(s, "# Session") && strings.Contains(s, "succeeded** in "):
 		case strings.HasPrefix(s, "**Branch:**") && strings.Contains(s, "### What was being worked on"):
@@ -492,11 +504,11 @@ func TestConcurrentRunsLeaveWholeLogs(t *testing.T) {
 	e := newFaultEnv(t).repo()
 	e.write("dirty.txt", "x")
 	transcript := e.transcript([]byte(textLine + "\n"))
-	events := [][]string{{"init"}, {"init", "--compact-recovery"}, {"pre-compact"}, {"end"}}
+	subcommands := [][]string{{"init"}, {"init", "--compact-recovery"}, {"pre-compact"}, {"end"}}
 	var wg sync.WaitGroup
-	errs := make(chan string, 20*len(events))
+	errs := make(chan string, 20*len(subcommands))
 	for i := 0; i < 20; i++ {
-		for _, ev := range events {
+		for _, ev := range subcommands {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -542,4 +554,8 @@ func TestConcurrentRunsLeaveWholeLogs(t *testing.T) {
 		}
 	}
 	assertWholeLogs(t, dir)
+	all, err := events.Read(logs.DirFor(e.project))
+	if err != nil || len(all) != 20*len(subcommands) {
+		t.Errorf("%d events recorded for %d runs (%v)", len(all), 20*len(subcommands), err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 )
@@ -28,6 +29,9 @@ type hookRun struct {
 	cfg     config.Config
 	notes   []string // what was skipped before the handler ran
 	start   time.Time
+	noLog   bool         // --no-log: write no log file
+	json    bool         // --format json: print the facts as one JSON object
+	ev      events.Event // what this run records; filled as it goes
 }
 
 // hookOptions are what the command line sets for every hook.
@@ -36,6 +40,8 @@ type hookOptions struct {
 	notes      []string // from parsing the flags
 	configPath string   // --config
 	dryRun     bool     // --dry-run
+	noLog      bool     // --no-log
+	json       bool     // --format json
 }
 
 // handler gathers facts, decides, renders and writes; it returns stdout.
@@ -50,7 +56,8 @@ func runHook(stdin io.Reader, stdout io.Writer, event string, opt hookOptions, h
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	in, inputNotes := readInput(stdin, stdinWait(deadline))
-	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(opt.notes, inputNotes...)}
+	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(opt.notes, inputNotes...), noLog: opt.noLog, json: opt.json}
+	h.ev = newEvent(event, in, start)
 	h.project = projectDir(in)
 	h.logs = logs.DirFor(h.project)
 	var cfgNotes []string
@@ -62,18 +69,49 @@ func runHook(stdin io.Reader, stdout io.Writer, event string, opt hookOptions, h
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
+				h.ev.Errors = append(h.ev.Errors, events.Error{Type: "panic", Message: fmt.Sprint(v)})
 				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", event, v)
 			}
 		}()
 		done <- handle(h)
 	}()
 	var out string
+	var ev events.Event
 	select {
 	case out = <-done:
+		ev = h.ev // the handler is done with it
+		ev.Skipped = h.notes
 	case <-time.After(deadline + deadline/10):
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", event, deadline)
+		ev = newEvent(event, in, start) // the handler may still be writing h.ev
+		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + deadline.String()}}
 	}
-	io.WriteString(stdout, logs.Cut(out, outputBudget))
+	printed := out
+	if !h.json {
+		printed = logs.Cut(out, outputBudget)
+	}
+	ev.Truncated = ev.Truncated || len(printed) < len(out)
+	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(start))
+	if !h.noLog {
+		events.Append(h.logs, ev) // the record must never cost the output
+	}
+	io.WriteString(stdout, printed)
+}
+
+func newEvent(sub string, in Input, start time.Time) events.Event {
+	return events.Event{Time: start.UTC(), Session: in.SessionID, Event: in.Event, Subcommand: sub, Source: in.Source,
+		Trigger: in.Trigger, Reason: in.Reason, Model: in.Model, Version: version()}
+}
+
+// record notes the probes' times and failures, and the git engine.
+func (h *hookRun) record(results []gitdiag.Result, engine string) {
+	h.ev.Engine = engine
+	for _, r := range results {
+		h.ev.Probes = append(h.ev.Probes, events.Probe{Command: r.Command, DurationMS: events.MS(r.Duration), OK: r.Err == nil})
+		if r.Err != nil {
+			h.ev.Errors = append(h.ev.Errors, events.Error{Type: "probe", Message: r.Command + ": " + firstLine(r.Err.Error())})
+		}
+	}
 }
 
 // stdinWait is how long to wait for the payload: Claude Code writes it at
@@ -157,7 +195,11 @@ func firstLine(s string) string {
 
 // writeLog writes a log file, and turns a failure into a note for stdout.
 func (h *hookRun) writeLog(name, content string) []string {
+	if h.noLog {
+		return nil
+	}
 	if err := h.logs.Write(name, []byte(content)); err != nil {
+		h.ev.Errors = append(h.ev.Errors, events.Error{Type: "log", Message: firstLine(err.Error())})
 		return []string{"log not written: " + firstLine(err.Error())}
 	}
 	return nil

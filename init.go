@@ -29,6 +29,7 @@ func handleInit(h *hookRun, recovery bool) string {
 		probes = append(probes, gitdiag.DiffStatUpstream)
 	}
 	results, engine := gitdiag.Run(h.ctx, h.project, probes)
+	h.record(results, engine)
 
 	var snapshot recovered
 	if recovery {

@@ -41,6 +41,9 @@ func (h *hookRun) longRunning(withWork bool) *lrFacts {
 	if h.in.TranscriptPath != "" {
 		if u, err := transcript.ContextUsage(h.ctx, h.in.TranscriptPath, transcript.DefaultOptions); err == nil {
 			f.usage = u
+			if u.Known {
+				h.ev.Context = &u.Tokens
+			}
 		}
 	}
 	if withWork && f.session != nil {

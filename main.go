@@ -71,7 +71,11 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	hook := func(event string, defaultDeadline time.Duration, handle func(c *cli.Context) handler) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			deadline, notes := deadlineFor(c, defaultDeadline)
-			opt := hookOptions{deadline: deadline, notes: notes, configPath: c.String("config"), dryRun: c.Bool("dry-run")}
+			opt := hookOptions{deadline: deadline, notes: notes, configPath: c.String("config"), dryRun: c.Bool("dry-run"),
+				noLog: c.Bool("no-log"), json: c.String("format") == "json"}
+			if f := c.String("format"); f != "" && f != "json" && f != "markdown" {
+				opt.notes = append(opt.notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", f))
+			}
 			runHook(stdin, stdout, event, opt, handle(c))
 			return nil
 		}
@@ -79,7 +83,9 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	timeout := &cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"}
 	configFlag := &cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"}
 	dryRun := &cli.BoolFlag{Name: "dry-run", Usage: "run and log the long-running checks, but never block a stop or warn after a tool; also SESSION_HOOKS_DRY_RUN=1"}
-	common := []cli.Flag{timeout, configFlag, dryRun}
+	noLog := &cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included)"}
+	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT` of the output: markdown, or json for scripts (init, pre-compact, end; not for the hook entries)"}
+	common := []cli.Flag{timeout, configFlag, dryRun, noLog, format}
 	return &cli.App{
 		Name:            "session-hooks",
 		Usage:           "restore a coding agent's context at Claude Code session boundaries",

@@ -35,6 +35,7 @@ func handlePostTool(h *hookRun) string {
 	if len(warnings) == 0 {
 		return ""
 	}
+	h.ev.Decision = "warn"
 	if h.cfg.DryRun {
 		h.writeLog("session-post-tool.md", "# Post-tool (dry run, not shown to the agent)\n\n- "+strings.Join(warnings, "\n- ")+"\n")
 		return ""

@@ -17,7 +17,8 @@ const summaryInstruction = "When you write the summary, keep these facts recorde
 // handlePreCompact is PreCompact: a snapshot of the work in progress,
 // saved for the SessionStart "compact" hook that follows.
 func handlePreCompact(h *hookRun) string {
-	results, _ := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
+	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
+	h.record(results, engine)
 	snap := logs.Snapshot{
 		Branch: "(unknown)", Trigger: orUnknown(h.in.Trigger), Session: h.in.SessionID, Time: h.start,
 	}

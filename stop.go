@@ -24,6 +24,7 @@ func handleStop(h *hookRun) string {
 		return ""
 	}
 	decision, reasons := h.decideStop()
+	h.ev.Decision = decision
 	h.writeLog(StopLog, h.stopLog(decision, reasons))
 	if decision != "block" {
 		return ""

@@ -32,6 +32,9 @@ func DirFor(project string) Dir {
 	return Dir{Project: project, Path: filepath.Join(project, ".claude", "logs")}
 }
 
+// Ensure creates the log directory if needed, with the checks of Write.
+func (d Dir) Ensure() error { return ensureDirs(d.Project, d.Path) }
+
 // SessionFile is the path, below the log directory, of a file kept per
 // session, with the session id made safe as a directory name.
 func SessionFile(sessionID, name string) string {

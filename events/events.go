@@ -1,0 +1,132 @@
+// Package events is the hooks' own record: one JSON line per run in
+// .claude/logs/events.jsonl, saying what ran, for which session, how long
+// each part took, what was printed or cut, what was decided and what went
+// wrong. People ask it "what did my hooks do"; CI scripts read it as data;
+// `session-hooks summary` renders a session from it.
+package events
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// File is the event log, below the log directory.
+const File = "events.jsonl"
+
+// MaxSize is where the log rotates: the current file becomes
+// events.jsonl.1 (replacing the previous one) and a new one starts.
+const MaxSize = 4 << 20
+
+// Event is one run of a hook.
+type Event struct {
+	Time       time.Time `json:"time"`
+	Session    string    `json:"session_id,omitempty"`
+	Event      string    `json:"event,omitempty"` // hook_event_name
+	Subcommand string    `json:"subcommand"`
+	Source     string    `json:"source,omitempty"`
+	Trigger    string    `json:"trigger,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	Model      string    `json:"model,omitempty"`
+	DurationMS float64   `json:"duration_ms"`
+	Probes     []Probe   `json:"probes,omitempty"`
+	Bytes      int       `json:"bytes_printed"`
+	Truncated  bool      `json:"truncated,omitempty"` // output cut to fit
+	Skipped    []string  `json:"skipped,omitempty"`   // notes: what was skipped and why
+	Decision   string    `json:"decision,omitempty"`  // stop: block, allow, dry run; post-tool: warn
+	Context    *int      `json:"context_tokens,omitempty"`
+	Errors     []Error   `json:"errors,omitempty"`
+	Engine     string    `json:"git_engine,omitempty"`
+	Version    string    `json:"version"`
+}
+
+// Probe is one timed part of a run.
+type Probe struct {
+	Command    string  `json:"command"`
+	DurationMS float64 `json:"duration_ms"`
+	OK         bool    `json:"ok"`
+}
+
+// Error is one failure, by kind and message.
+type Error struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// MS converts a duration for the log.
+func MS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Append adds one event as one line, written by a single O_APPEND write so
+// that parallel hooks never interleave their lines, rotating first when the
+// log has grown past MaxSize. The log directory is checked as for any log.
+func Append(d logs.Dir, e Event) error {
+	if err := d.Ensure(); err != nil {
+		return err
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(d.Path, File)
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file; not appending to it", path)
+		}
+		if fi.Size() > MaxSize {
+			os.Rename(path, path+".1") // a parallel hook may have rotated it already
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot append to %s: %w", path, err)
+	}
+	// On a full disk a write may land in part: cut the file back to where
+	// it was rather than leave a torn line.
+	before, serr := f.Seek(0, io.SeekEnd)
+	line = append(line, '\n')
+	n, err := f.Write(line)
+	if (err != nil || n < len(line)) && serr == nil {
+		f.Truncate(before)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Read returns the events of the log (the rotated file first), skipping
+// lines that are not events.
+func Read(d logs.Dir) ([]Event, error) {
+	var all []Event
+	found := false
+	for _, name := range []string{File + ".1", File} {
+		f, err := os.Open(filepath.Join(d.Path, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		found = true
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+		for sc.Scan() {
+			var e Event
+			if json.Unmarshal(sc.Bytes(), &e) == nil && !e.Time.IsZero() {
+				all = append(all, e)
+			}
+		}
+		f.Close()
+	}
+	if !found {
+		return nil, fmt.Errorf("no %s in %s yet: the hooks have not run here", File, d.Path)
+	}
+	return all, nil
+}

@@ -1,0 +1,75 @@
+package events
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+func TestAppendAndReadBack(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	for i, sub := range []string{"init", "pre-compact", "end"} {
+		if err := Append(d, Event{Time: time.Unix(int64(i+1), 0), Session: "s", Subcommand: sub, Version: "dev"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(d.Path, File), append(mustRead(t, filepath.Join(d.Path, File)), "not json\n{}\n"...), 0o600)
+	all, err := Read(d)
+	if err != nil || len(all) != 3 || all[2].Subcommand != "end" {
+		t.Fatalf("got %+v, %v", all, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(d.Path, File)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}
+
+func TestAppendRotatesPastTheCap(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	big := strings.Repeat(`{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`+"\n", MaxSize/60)
+	os.WriteFile(filepath.Join(d.Path, File), []byte(big), 0o600)
+	if err := Append(d, Event{Time: time.Now(), Subcommand: "end", Version: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	cur := mustRead(t, filepath.Join(d.Path, File))
+	if strings.Count(string(cur), "\n") != 1 || !strings.Contains(string(cur), `"version":"new"`) {
+		t.Errorf("current log: %.200s", cur)
+	}
+	all, _ := Read(d)
+	if all[len(all)-1].Version != "new" || len(all) < 2 {
+		t.Errorf("the rotated events were lost: %d", len(all))
+	}
+}
+
+func TestAppendRefusesALinkedLog(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	os.Symlink(victim, filepath.Join(d.Path, File))
+	if err := Append(d, Event{Time: time.Now(), Subcommand: "init"}); err == nil {
+		t.Error("appended through a symbolic link")
+	}
+	if string(mustRead(t, victim)) != "keep" {
+		t.Error("the link's target was written")
+	}
+}
+
+func TestReadWithoutALogSaysSo(t *testing.T) {
+	if _, err := Read(logs.DirFor(t.TempDir())); err == nil || !strings.Contains(err.Error(), "the hooks have not run here") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

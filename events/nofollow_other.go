@@ -1,0 +1,5 @@
+//go:build !unix
+
+package events
+
+const noFollow = 0

@@ -24,5 +24,8 @@ func handleEnd(h *hookRun) string {
 		// one session and starts another at once): keep each session's own.
 		report.Notes = append(report.Notes, h.writeLog(logs.SessionFile(h.in.SessionID, logs.EndLog), text)...)
 	}
+	if h.json {
+		return toJSON(report)
+	}
 	return logs.Fit(report.Render, outputBudget)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -210,4 +211,13 @@ func orNone(s string) string {
 		return "none (repository not opened)"
 	}
 	return s
+}
+
+// toJSON is the output of --format json: the same facts, for scripts.
+func toJSON(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprintf(`{"error": %q}`, err.Error())
+	}
+	return string(b) + "\n"
 }

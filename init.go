@@ -52,6 +52,10 @@ func handleInit(h *hookRun, recovery bool) string {
 		report.Extra += snapshot.render(max(2000, snapshotShare-logs.Len(report.Extra)))
 	}
 	report.Notes = append(report.Notes, h.writeLog(logs.InitLog, full.Render(logs.LogLimits))...)
+	if h.json {
+		full.Notes = report.Notes
+		return toJSON(full)
+	}
 	return logs.Fit(report.Render, outputBudget)
 }
 

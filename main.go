@@ -154,6 +154,14 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 				Action: func(c *cli.Context) error { return cmdStatus(c, stdout) },
 			},
 			{
+				Name:      "summary",
+				Usage:     "summarise a session from .claude/logs/events.jsonl (the latest with --last or no id)",
+				UsageText: "session-hooks summary [SESSION_ID | --last] [--format markdown|json]",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "last", Usage: "the latest session"},
+					&cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}},
+				Action: func(c *cli.Context) error { return cmdSummary(c, stdout) },
+			},
+			{
 				Name:   "doctor",
 				Usage:  "run every wired event on this project and check its timeout, the logs, the transcripts and git",
 				Flags:  []cli.Flag{commandFlag()},

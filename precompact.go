@@ -32,14 +32,23 @@ func handlePreCompact(h *hookRun) string {
 	h.addTranscript(&snap)
 
 	text := snap.Render(logs.LogLimits)
+	var checkpoint string
 	if f := h.longRunning(true); f != nil {
-		text += h.workSection("### Long-running checkpoint", f, true)
+		checkpoint = h.workSection("### Long-running checkpoint", f, true)
+		text += checkpoint
 	}
 	text = logs.FitMarkdown(text, logs.LogBudget)
 	notes := append([]string(nil), h.notes...)
 	notes = append(notes, h.writeLog(logs.SnapshotLog, text)...)
 	if h.in.SessionID != "" {
 		notes = append(notes, h.writeLog(logs.SessionFile(h.in.SessionID, logs.SnapshotLog), text)...)
+	}
+	if h.json {
+		return toJSON(struct {
+			logs.Snapshot
+			Notes      []string `json:"hook_notes,omitempty"`
+			Checkpoint string   `json:"long_running_markdown,omitempty"`
+		}{snap, notes, checkpoint})
 	}
 	head := summaryInstruction + "\n\n"
 	for _, n := range notes {

@@ -14,29 +14,29 @@ import (
 
 // Field is one row of the metadata table at the top of a log.
 type Field struct {
-	Name  string
-	Value string
-	Plain bool // shown as is, not as code (Environment)
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Plain bool   `json:"-"` // shown as is, not as code (Environment)
 }
 
 // Command is one probe's outcome under "## Commands".
 type Command struct {
-	Command  string
-	Output   []string
-	Err      string // set when the probe failed
-	Note     string // what a partial result left out
-	Duration time.Duration
+	Command  string        `json:"command"`
+	Output   []string      `json:"output"`
+	Err      string        `json:"error,omitempty"` // set when the probe failed
+	Note     string        `json:"note,omitempty"`  // what a partial result left out
+	Duration time.Duration `json:"duration_ns"`
 }
 
 // Report is a session-init or session-end log.
 type Report struct {
-	Title    string
-	Meta     []Field
-	Notes    []string // one line each: what was skipped and why
-	Commands []Command
-	Total    time.Duration
+	Title    string        `json:"title"`
+	Meta     []Field       `json:"meta"`
+	Notes    []string      `json:"notes,omitempty"` // one line each: what was skipped and why
+	Commands []Command     `json:"commands"`
+	Total    time.Duration `json:"duration_ns"`
 	// Extra is appended after the summary line (the compact recovery part).
-	Extra string
+	Extra string `json:"extra_markdown,omitempty"`
 }
 
 // Limits bound how much of each command's output is shown.

@@ -16,20 +16,25 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // Snapshot is the state saved before a compaction (pre-compact-state.md):
 // the Node layout, then what the transcript adds.
 type Snapshot struct {
-	Branch, Trigger, Session string
-	Time                     time.Time
-	Commits, Changes         []string // git log -3, git diff --name-only HEAD
-	CommitsErr, ChangesErr   string
-	Texts                    []string // latest assistant texts, oldest first
-	Notes                    []string // what the transcript could not tell, one line each
-	LastPrompt               string
-	Todos                    []Todo
-	Files                    []string // written or edited since the last compaction
+	Branch     string    `json:"branch"`
+	Trigger    string    `json:"trigger"`
+	Session    string    `json:"session_id,omitempty"`
+	Time       time.Time `json:"time"`
+	Commits    []string  `json:"recent_commits"` // git log -3
+	Changes    []string  `json:"uncommitted"`    // git diff --name-only HEAD
+	CommitsErr string    `json:"recent_commits_error,omitempty"`
+	ChangesErr string    `json:"uncommitted_error,omitempty"`
+	Texts      []string  `json:"assistant_texts"` // latest, oldest first
+	Notes      []string  `json:"notes,omitempty"` // what the transcript could not tell
+	LastPrompt string    `json:"last_prompt,omitempty"`
+	Todos      []Todo    `json:"tasks,omitempty"`
+	Files      []string  `json:"files_touched,omitempty"` // since the last compaction
 }
 
 // Todo is one task of the agent's list.
 type Todo struct {
-	Content, Status string
+	Content string `json:"content"`
+	Status  string `json:"status"`
 }
 
 // Render lays the snapshot out; sections the transcript had nothing for

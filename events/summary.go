@@ -1,0 +1,141 @@
+package events
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Summary is one session, as its events tell it.
+type Summary struct {
+	Session     string    `json:"session_id"`
+	First, Last time.Time `json:"-"`
+	FirstTime   string    `json:"first_event"`
+	LastTime    string    `json:"last_event"`
+	Models      []string  `json:"models,omitempty"` // in the order they appeared
+	Compactions int       `json:"compactions"`
+	Triggers    []string  `json:"compaction_triggers,omitempty"`
+	Context     *int      `json:"latest_context_tokens,omitempty"`
+	Blocked     int       `json:"stops_blocked"`
+	Errors      []string  `json:"errors,omitempty"`
+	Events      []Event   `json:"events"`
+}
+
+// LastSession is the session of the newest event that has one.
+func LastSession(all []Event) string {
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i].Session != "" {
+			return all[i].Session
+		}
+	}
+	return ""
+}
+
+// Summarize gathers one session's events, or says there are none.
+func Summarize(all []Event, session string) (Summary, error) {
+	s := Summary{Session: session}
+	for _, e := range all {
+		if e.Session == session {
+			s.Events = append(s.Events, e)
+		}
+	}
+	if len(s.Events) == 0 {
+		return s, fmt.Errorf("no events of session %q in %s", session, File)
+	}
+	sort.SliceStable(s.Events, func(i, j int) bool { return s.Events[i].Time.Before(s.Events[j].Time) })
+	s.First, s.Last = s.Events[0].Time, s.Events[len(s.Events)-1].Time
+	s.FirstTime, s.LastTime = s.First.Format(time.RFC3339), s.Last.Format(time.RFC3339)
+	for _, e := range s.Events {
+		if e.Model != "" && (len(s.Models) == 0 || s.Models[len(s.Models)-1] != e.Model) {
+			s.Models = append(s.Models, e.Model)
+		}
+		if e.Subcommand == "pre-compact" {
+			s.Compactions++
+			s.Triggers = append(s.Triggers, orDash(e.Trigger))
+		}
+		if e.Context != nil {
+			s.Context = e.Context
+		}
+		if e.Subcommand == "stop" && e.Decision == "block" {
+			s.Blocked++
+		}
+		for _, err := range e.Errors {
+			s.Errors = append(s.Errors, fmt.Sprintf("%s %s: %s: %s", e.Time.Format("15:04:05"), e.Subcommand, err.Type, err.Message))
+		}
+	}
+	return s, nil
+}
+
+// Markdown renders the summary for people.
+func (s Summary) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Session %s\n\n| Field | Value |\n|-------|-------|\n", s.Session)
+	row := func(k, v string) { fmt.Fprintf(&b, "| **%s** | %s |\n", k, v) }
+	row("First event", "`"+s.FirstTime+"`")
+	row("Last event", fmt.Sprintf("`%s` (%s later)", s.LastTime, s.Last.Sub(s.First).Round(time.Second)))
+	row("Events", fmt.Sprint(len(s.Events)))
+	if len(s.Models) > 0 {
+		row("Model", "`"+strings.Join(s.Models, "` → `")+"`")
+	}
+	row("Compactions", strings.TrimSpace(fmt.Sprintf("%d %s", s.Compactions, paren(strings.Join(s.Triggers, ", ")))))
+	if s.Context != nil {
+		row("Latest context", fmt.Sprintf("%d tokens", *s.Context))
+	}
+	row("Stops blocked", fmt.Sprint(s.Blocked))
+	row("Errors", fmt.Sprint(len(s.Errors)))
+	b.WriteString("\n## Timeline\n\n| Time | Hook | Source / trigger / reason | Took | Printed | Decision | Slowest probe |\n|---|---|---|---|---|---|---|\n")
+	for _, e := range s.Events {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d B%s | %s | %s |\n", e.Time.Format("15:04:05"), e.Subcommand,
+			orDash(strings.Trim(e.Source+e.Trigger+e.Reason, " ")), ms(e.DurationMS), e.Bytes, cut(e.Truncated),
+			orDash(e.Decision), slowest(e.Probes))
+	}
+	if len(s.Errors) > 0 {
+		b.WriteString("\n## Errors\n\n")
+		for _, e := range s.Errors {
+			fmt.Fprintf(&b, "- %s\n", e)
+		}
+	}
+	return b.String()
+}
+
+func slowest(ps []Probe) string {
+	if len(ps) == 0 {
+		return "-"
+	}
+	best := ps[0]
+	for _, p := range ps[1:] {
+		if p.DurationMS > best.DurationMS {
+			best = p
+		}
+	}
+	return fmt.Sprintf("`%s` %s", best.Command, ms(best.DurationMS))
+}
+
+func ms(v float64) string {
+	if v < 1000 {
+		return fmt.Sprintf("%.0fms", v)
+	}
+	return fmt.Sprintf("%.1fs", v/1000)
+}
+
+func cut(t bool) string {
+	if t {
+		return " (cut)"
+	}
+	return ""
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "(" + s + ")"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -13,6 +13,7 @@ import (
 func handleEnd(h *hookRun) string {
 	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	h.record(results, engine)
+	h.notes = append(h.notes, h.observe(true)...)
 	report := logs.Report{Title: "Session End", Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}
 	if f := h.longRunning(false); f != nil {
 		report.Extra = "## Long-running agent\n\n" + h.headline(f) + "\n\n"

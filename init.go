@@ -30,6 +30,7 @@ func handleInit(h *hookRun, recovery bool) string {
 	}
 	results, engine := gitdiag.Run(h.ctx, h.project, probes)
 	h.record(results, engine)
+	h.notes = append(h.notes, h.observe(false)...)
 
 	var snapshot recovered
 	if recovery {

@@ -90,10 +90,18 @@ func (h *hookRun) session(notes *[]string) *state.Session {
 		return nil
 	})
 	s = state.Start(h.logs, id, head, h.start)
-	if err := s.Save(h.logs); err != nil {
+	if err := h.saveState(s); err != nil {
 		*notes = append(*notes, "session state not saved: "+firstLine(err.Error()))
 	}
 	return s
+}
+
+// saveState writes a session's state, unless --no-log.
+func (h *hookRun) saveState(s *state.Session) error {
+	if h.noLog {
+		return nil
+	}
+	return s.Save(h.logs)
 }
 
 func (h *hookRun) path(p string) string {

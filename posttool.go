@@ -96,7 +96,7 @@ func (h *hookRun) newThreshold() string {
 	if h.cfg.DryRun {
 		return "Context: " + h.contextLine(u) + "."
 	}
-	if err := s.Save(h.logs); err != nil {
+	if err := h.saveState(s); err != nil {
 		return "" // announcing it again later beats announcing it on every call
 	}
 	return "Context: " + h.contextLine(u) + "."

@@ -19,6 +19,7 @@ const summaryInstruction = "When you write the summary, keep these facts recorde
 func handlePreCompact(h *hookRun) string {
 	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
 	h.record(results, engine)
+	h.notes = append(h.notes, h.observe(false)...)
 	snap := logs.Snapshot{
 		Branch: "(unknown)", Trigger: orUnknown(h.in.Trigger), Session: h.in.SessionID, Time: h.start,
 	}
@@ -43,6 +44,7 @@ func handlePreCompact(h *hookRun) string {
 	if h.in.SessionID != "" {
 		notes = append(notes, h.writeLog(logs.SessionFile(h.in.SessionID, logs.SnapshotLog), text)...)
 	}
+	notes = append(notes, h.keepCheckpoint(text)...)
 	if h.json {
 		return toJSON(struct {
 			logs.Snapshot

@@ -26,6 +26,9 @@ type Config struct {
 	// DryRun runs and logs every check, but stop never blocks and
 	// post-tool stays silent.
 	DryRun bool
+	// Checkpoints is how many pre-compaction snapshots are kept in
+	// .claude/logs/checkpoints/ (0: none).
+	Checkpoints int
 }
 
 // LongRunning configures the long-running agent checks.
@@ -65,7 +68,8 @@ func Defaults() Config {
 			EnforceCleanStop: true, RequiredFiles: []string{"feature_list.json", "claude-progress.txt", "init.sh"},
 			NextFeatures: 3,
 		},
-		Context: Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
+		Context:     Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
+		Checkpoints: 10,
 	}
 }
 
@@ -135,6 +139,13 @@ var keys = map[string]setter{
 	"context.warn":      threshold(func(c *Config) *int { return &c.Context.Warn }),
 	"context.critical":  threshold(func(c *Config) *int { return &c.Context.Critical }),
 	"context.emergency": threshold(func(c *Config) *int { return &c.Context.Emergency }),
+	"checkpoints": func(c *Config, v gjson.Result) error {
+		n, err := count(v, 0, 1000)
+		if err == nil {
+			c.Checkpoints = n
+		}
+		return err
+	},
 	"dryRun": func(c *Config, v gjson.Result) error {
 		b, err := boolean(v)
 		if err == nil {

@@ -28,6 +28,26 @@ type Session struct {
 	// session's work.
 	StartHead string   `json:"start_head,omitempty"`
 	Announced []string `json:"announced,omitempty"` // context thresholds already announced
+	// Models are the models the session's events named, in order of
+	// appearance; Memory maps each memory file (CLAUDE.md…) to the sha256
+	// it had when the session started ("" when absent).
+	Models []string          `json:"models,omitempty"`
+	Memory map[string]string `json:"memory,omitempty"`
+}
+
+// SeeModel records the model of an event and returns the previous one
+// when it changed.
+func (s *Session) SeeModel(model string) (previous string, changed bool) {
+	if model == "" {
+		return "", false
+	}
+	if n := len(s.Models); n == 0 || s.Models[n-1] != model {
+		s.Models = append(s.Models, model)
+		if n > 0 {
+			return s.Models[n-1], true
+		}
+	}
+	return "", false
 }
 
 // Load returns the session's state; a missing one is (nil, ""), a

@@ -88,7 +88,9 @@ func runHook(stdin io.Reader, stdout io.Writer, event string, opt hookOptions, h
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + deadline.String()}}
 	}
 	printed := out
-	if !h.json {
+	if !h.json && !strings.HasPrefix(out, "{") {
+		// Cut text only: stop's and post-tool's JSON replies are short by
+		// construction, and a cut one would be invalid JSON.
 		printed = logs.Cut(out, outputBudget)
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)

@@ -14,6 +14,7 @@ import (
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
 )
 
 // outputBudget is the most a hook prints: Claude Code replaces anything
@@ -30,9 +31,10 @@ type hookRun struct {
 	cfg     config.Config
 	notes   []string // what was skipped before the handler ran
 	start   time.Time
-	noLog   bool         // --no-log: write no log file
-	json    bool         // --format json: print the facts as one JSON object
-	ev      events.Event // what this run records; filled as it goes
+	noLog   bool           // --no-log: write no log file
+	json    bool           // --format json: print the facts as one JSON object
+	ev      events.Event   // what this run records; filled as it goes
+	sess    *state.Session // this session's state, once read
 }
 
 // hookOptions are what the command line sets for every hook.

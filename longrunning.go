@@ -71,6 +71,14 @@ func (h *hookRun) longRunning(withWork bool) *lrFacts {
 // session loads this session's state, starting it (at the current HEAD)
 // when it is new; without a session id there is none.
 func (h *hookRun) session(notes *[]string) *state.Session {
+	if h.sess != nil {
+		return h.sess // observe, longRunning and stop all ask: read it once
+	}
+	h.sess = h.loadSession(notes)
+	return h.sess
+}
+
+func (h *hookRun) loadSession(notes *[]string) *state.Session {
 	id := h.in.SessionID
 	if id == "" {
 		return nil

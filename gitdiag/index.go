@@ -248,10 +248,12 @@ func decodeCacheTree(b []byte) *cacheNode {
 		countText, subText, _ := bytes.Cut(b[:lf], []byte{' '})
 		count, err1 := strconv.Atoi(string(countText))
 		subtrees, err2 := strconv.Atoi(string(subText))
-		if err1 != nil || err2 != nil || subtrees < 0 {
+		b = b[lf+1:]
+		// Each subtree takes at least 5 bytes ("\x000 0\n"): a larger count
+		// is damage, and as a map size hint it asked for gigabytes.
+		if err1 != nil || err2 != nil || subtrees < 0 || subtrees > len(b)/5 {
 			return nil, "", false
 		}
-		b = b[lf+1:]
 		n := &cacheNode{valid: count >= 0, children: make(map[string]*cacheNode, subtrees)}
 		if n.valid {
 			if len(b) < 20 {

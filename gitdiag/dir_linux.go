@@ -1,6 +1,8 @@
 package gitdiag
 
 import (
+	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -22,14 +24,61 @@ func openDir(path string) (*dirHandle, error) {
 	return &dirHandle{fd: fd}, nil
 }
 
+// openAt opens a subdirectory through its parent's descriptor: the kernel
+// resolves one name instead of every component of an absolute path, which
+// was a tenth of the walk's kernel time. A name that has become a symbolic
+// link since the listing is not followed.
+func (d *dirHandle) openAt(name string) (*dirHandle, error) {
+	for {
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &pathError{"open", name, err}
+		}
+		return &dirHandle{fd: fd}, nil
+	}
+}
+
+// readFile reads a small file of the directory, such as its .gitignore.
+func (d *dirHandle) readFile(name string) ([]byte, error) {
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, &pathError{"open", name, err}
+	}
+	defer syscall.Close(fd)
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
+}
+
 func (d *dirHandle) close() { syscall.Close(d.fd) }
+
+// direntBufs recycles getdents64 buffers: a fresh 32 KiB buffer per
+// directory was 400 MB of zeroed allocation on the 30k-file benchmark.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // list reads the whole directory, calling getdents64 until it returns
 // nothing: a short read does not mean the end (ext4 returned one mid-way
 // in the randomised differential test when that was assumed).
 func (d *dirHandle) list() ([]dirEntry, error) {
 	var out []dirEntry
-	buf := make([]byte, 32<<10)
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
 	for {
 		n, err := syscall.ReadDirent(d.fd, buf)
 		if err == syscall.EINTR {
@@ -41,20 +90,19 @@ func (d *dirHandle) list() ([]dirEntry, error) {
 		if n <= 0 {
 			return out, nil
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
+		// One string for the chunk; the names are slices of it.
+		chunk := string(buf[:n])
+		for b := chunk; len(b) >= 19; {
+			reclen := int(*(*uint16)(unsafe.Pointer(unsafe.StringData(b[16:]))))
 			if reclen < 19 || reclen > len(b) {
 				break
 			}
 			typ, name := b[18], b[19:reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
+			if i := strings.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
 			}
-			if s := string(name); s != "." && s != ".." {
-				out = append(out, dirEntry{name: s, kind: direntKind(typ)})
+			if name != "." && name != ".." {
+				out = append(out, dirEntry{name: name, kind: direntKind(typ)})
 			}
 			b = b[reclen:]
 		}

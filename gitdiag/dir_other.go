@@ -25,6 +25,16 @@ func openDir(path string) (*dirHandle, error) {
 	return &dirHandle{path: path}, nil
 }
 
+// openAt opens a subdirectory by its path.
+func (d *dirHandle) openAt(name string) (*dirHandle, error) {
+	return openDir(filepath.Join(d.path, name))
+}
+
+// readFile reads a small file of the directory, such as its .gitignore.
+func (d *dirHandle) readFile(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(d.path, name))
+}
+
 func (d *dirHandle) close() {}
 
 func (d *dirHandle) list() ([]dirEntry, error) {

@@ -70,6 +70,9 @@ func FuzzDecodeIndex(f *testing.F) {
 		}
 		idx.cacheRoot()
 		idx.cacheTree()
+		// A damaged index may be unsorted or hold odd names; the walk's
+		// tree of it must still build.
+		buildTrackedTree(idx.entries)
 	})
 }
 

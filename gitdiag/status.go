@@ -85,11 +85,9 @@ type statusBuilder struct {
 	fileMode  bool   // core.fileMode: the executable bit counts
 	untracked string // status.showUntrackedFiles: "no", "all", or normal
 
-	head        map[string]headEntry // HEAD tree, except subtrees known equal to the index
-	cleanDirs   map[string]bool      // directories ("a/b/") whose index part equals HEAD
-	tracked     map[string]*indexEntry
-	unmerged    map[string]int // path → bit set of stages present (1, 2, 4)
-	trackedDirs map[string]bool
+	head      map[string]headEntry // HEAD tree, except subtrees known equal to the index
+	cleanDirs map[string]bool      // directories ("a/b/") whose index part equals HEAD
+	unmerged  map[string]int       // path → bit set of stages present (1, 2, 4)
 
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup
@@ -163,20 +161,26 @@ func (n *cacheNode) child(name string) *cacheNode {
 }
 
 func (b *statusBuilder) indexEntries() {
-	b.tracked = make(map[string]*indexEntry, len(b.idx.entries))
 	b.unmerged = map[string]int{}
-	b.trackedDirs = map[string]bool{}
 	b.worktree = map[string]byte{}
 	for _, e := range b.idx.entries {
 		if e.stage != 0 {
 			b.unmerged[e.name] |= 1 << (e.stage - 1)
-		} else {
-			b.tracked[e.name] = e
-		}
-		for d := parentDir(e.name); d != "" && !b.trackedDirs[d]; d = parentDir(d) {
-			b.trackedDirs[d] = true
 		}
 	}
+}
+
+// tracked returns the stage-0 index entry of path p, or nil. The index is
+// sorted by path.
+func (b *statusBuilder) tracked(p string) *indexEntry {
+	entries := b.idx.entries
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
+	for ; i < len(entries) && entries[i].name == p; i++ {
+		if entries[i].stage == 0 {
+			return entries[i]
+		}
+	}
+	return nil
 }
 
 func parentDir(p string) string {
@@ -197,13 +201,16 @@ func (b *statusBuilder) result() *Status {
 		byPath[p] = f
 		return f
 	}
-	for p, e := range b.tracked {
-		if x := b.staged(p, e); x != ' ' {
-			get(p).X = x
+	for _, e := range b.idx.entries {
+		if e.stage != 0 {
+			continue
+		}
+		if x := b.staged(e.name, e); x != ' ' {
+			get(e.name).X = x
 		}
 	}
 	for p := range b.head {
-		if b.tracked[p] == nil && b.unmerged[p] == 0 {
+		if b.tracked(p) == nil && b.unmerged[p] == 0 {
 			get(p).X = 'D'
 		}
 	}

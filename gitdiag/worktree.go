@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -28,19 +30,20 @@ func (b *statusBuilder) walk() error {
 		d.close()
 		return err
 	}
-	b.walkEntries("", d, entries, b.repo.baseIgnore(), false)
+	b.walkEntries(buildTrackedTree(b.idx.entries), d, entries, b.repo.baseIgnore(), false)
 	b.wg.Wait()
 	if b.ctx.Err() != nil {
 		return nil // unseen files were not looked at, not deleted
 	}
-	for p, e := range b.tracked {
+	for _, e := range b.idx.entries {
 		switch {
+		case e.stage != 0:
 		case e.skipWorktree || e.assumeValid:
 			// absent on purpose (sparse checkout) or declared unchanged
 		case !e.seen:
-			b.worktree[p] = 'D'
+			b.worktree[e.name] = 'D'
 		case e.y != 0:
-			b.worktree[p] = e.y
+			b.worktree[e.name] = e.y
 		}
 	}
 	return nil
@@ -55,18 +58,18 @@ func walkers() int {
 	return 4 * runtime.GOMAXPROCS(0)
 }
 
-// listDir opens and lists a directory.
-func (b *statusBuilder) listDir(abs string) (*dirHandle, []dirEntry, error) {
-	d, err := openDir(abs)
+// listAt opens and lists a subdirectory of d.
+func listAt(d *dirHandle, name string) (*dirHandle, []dirEntry, error) {
+	sub, err := d.openAt(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	entries, err := d.list()
+	entries, err := sub.list()
 	if err != nil {
-		d.close()
+		sub.close()
 		return nil, nil, err
 	}
-	return d, entries, nil
+	return sub, entries, nil
 }
 
 func hasEntry(entries []dirEntry, name string) bool {
@@ -80,11 +83,15 @@ func hasEntry(entries []dirEntry, name string) bool {
 
 // withDirRules adds a directory's .gitignore when its listing shows one,
 // sparing a failed open in every directory that has none.
-func withDirRules(rules ignoreRules, abs string, domain []string, entries []dirEntry) ignoreRules {
-	if hasEntry(entries, ".gitignore") {
-		return rules.withFile(filepath.Join(abs, ".gitignore"), domain)
+func withDirRules(rules ignoreRules, d *dirHandle, domain []string, entries []dirEntry) ignoreRules {
+	if !hasEntry(entries, ".gitignore") {
+		return rules
 	}
-	return rules
+	content, err := d.readFile(".gitignore")
+	if err != nil || len(content) == 0 {
+		return rules
+	}
+	return rules.withPatterns(content, domain)
 }
 
 // kindOf resolves an entry's type when the directory listing did not give it.
@@ -98,14 +105,20 @@ func kindOf(d *dirHandle, e dirEntry) entryKind {
 	return kindOther
 }
 
-// descend walks a tracked subdirectory, in a new goroutine when one is free.
-func (b *statusBuilder) descend(rel string, rules ignoreRules, excluded bool) {
+// descend walks a tracked subdirectory of d, in a new goroutine when one
+// is free. It is opened here, while d is still open.
+func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules ignoreRules, excluded bool) {
+	sub, err := d.openAt(name)
+	if err != nil {
+		return // an unreadable directory is skipped, as git does
+	}
 	walk := func() {
-		d, entries, err := b.listDir(filepath.Join(b.repo.Root, filepath.FromSlash(rel)))
+		entries, err := sub.list()
 		if err != nil {
-			return // an unreadable directory is skipped, as git does
+			sub.close()
+			return
 		}
-		b.walkEntries(rel, d, entries, rules, excluded)
+		b.walkEntries(td, sub, entries, rules, excluded)
 	}
 	select {
 	case b.sem <- struct{}{}:
@@ -120,41 +133,44 @@ func (b *statusBuilder) descend(rel string, rules ignoreRules, excluded bool) {
 	}
 }
 
-// walkEntries handles one listed directory and closes it.
-func (b *statusBuilder) walkEntries(rel string, d *dirHandle, entries []dirEntry, rules ignoreRules, excluded bool) {
+// walkEntries handles one listed tracked directory and closes it. The
+// listing is sorted and merged with the index's children of the directory.
+func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirEntry, rules ignoreRules, excluded bool) {
 	defer d.close()
 	if b.ctx.Err() != nil {
 		return
 	}
-	abs := filepath.Join(b.repo.Root, filepath.FromSlash(rel))
-	domain := splitPath(rel)
+	domain := splitPath(td.path)
 	if !excluded {
-		rules = withDirRules(rules, abs, domain, entries)
+		rules = withDirRules(rules, d, domain, entries)
 	}
 	if hasEntry(entries, ".gitattributes") {
 		b.repo.attributes.Store(true)
 	}
+	slices.SortFunc(entries, func(x, y dirEntry) int { return strings.Compare(x.name, y.name) })
 	var newFiles []string
+	j := 0
 	for _, e := range entries {
 		if e.name == ".git" {
 			continue
 		}
-		p := joinPath(rel, e.name)
+		var c trackedChild
+		c, j = child(td.children, j, e.name)
 		kind := kindOf(d, e)
 		switch {
-		case b.tracked[p] != nil:
-			b.checkTracked(d, b.tracked[p], e.name, kind)
-		case kind == kindDir && b.trackedDirs[p]:
-			b.descend(p, rules, excluded || rules.ignored(append(domain, e.name), true))
+		case c.entry != nil:
+			b.checkTracked(d, c.entry, e.name, kind)
+		case kind == kindDir && c.dir != nil:
+			b.descend(d, c.dir, e.name, rules, excluded || rules.ignored(append(domain, e.name), true))
 		case kind == kindDir:
 			if !excluded && b.untracked != "no" && !rules.ignored(append(domain, e.name), true) {
-				newFiles = append(newFiles, b.untrackedDir(p, rules)...)
+				newFiles = append(newFiles, b.untrackedDir(d, e.name, joinPath(td.path, e.name), rules)...)
 			}
 		case kind == kindFile || kind == kindSymlink:
 			// git lists files and links; FIFOs, sockets and devices are
 			// passed over (and never opened).
-			if !excluded && b.untracked != "no" && b.unmerged[p] == 0 && !rules.ignored(append(domain, e.name), false) {
-				newFiles = append(newFiles, p)
+			if !excluded && b.untracked != "no" && !c.unmerged && !rules.ignored(append(domain, e.name), false) {
+				newFiles = append(newFiles, joinPath(td.path, e.name))
 			}
 		}
 	}
@@ -165,16 +181,15 @@ func (b *statusBuilder) walkEntries(rel string, d *dirHandle, entries []dirEntry
 	}
 }
 
-// untrackedDir returns an untracked directory as git shows it: "dir/" when
-// it holds at least one file that is not ignored (or is a nested
-// repository, which is never entered), each file with
+// untrackedDir returns an untracked directory p (named name in parent) as
+// git shows it: "dir/" when it holds at least one file that is not ignored
+// (or is a nested repository, which is never entered), each file with
 // status.showUntrackedFiles=all, nothing when it is empty or all ignored.
-func (b *statusBuilder) untrackedDir(p string, rules ignoreRules) []string {
+func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ignoreRules) []string {
 	if b.ctx.Err() != nil {
 		return nil
 	}
-	abs := filepath.Join(b.repo.Root, filepath.FromSlash(p))
-	d, entries, err := b.listDir(abs)
+	d, entries, err := listAt(parent, name)
 	if err != nil {
 		return nil
 	}
@@ -183,7 +198,7 @@ func (b *statusBuilder) untrackedDir(p string, rules ignoreRules) []string {
 		return []string{p + "/"}
 	}
 	domain := splitPath(p)
-	rules = withDirRules(rules, abs, domain, entries)
+	rules = withDirRules(rules, d, domain, entries)
 	var out []string
 	for _, e := range entries {
 		child := joinPath(p, e.name)
@@ -192,7 +207,7 @@ func (b *statusBuilder) untrackedDir(p string, rules ignoreRules) []string {
 			if rules.ignored(append(domain, e.name), true) {
 				continue
 			}
-			if found := b.untrackedDir(child, rules); len(found) > 0 {
+			if found := b.untrackedDir(d, e.name, child, rules); len(found) > 0 {
 				if b.untracked != "all" {
 					return []string{p + "/"}
 				}

@@ -56,9 +56,11 @@ func (f *fixture) gitIn(dir string, args ...string) string {
 	f.t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr // warnings are not part of what is compared
+	out, err := cmd.Output()
 	if err != nil {
-		f.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		f.t.Fatalf("git %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
 	}
 	return string(out)
 }
@@ -164,6 +166,16 @@ func TestStatusMatchesGit(t *testing.T) {
 		{"clean tree", "", func(f *fixture) {
 			f.write("a.txt", "a\n")
 			f.commit("first")
+		}},
+		{"symlinked .gitignore files are not followed", "", func(f *fixture) {
+			f.write("a.txt", "a\n")
+			f.commit("first")
+			rules := filepath.Join(f.t.TempDir(), "rules")
+			os.WriteFile(rules, []byte("*.txt\n"), 0o644)
+			os.Symlink(rules, f.path(".gitignore"))
+			f.write("sub/b.txt", "b\n")
+			os.Symlink(rules, f.path("sub/.gitignore"))
+			f.write("c.txt", "c\n")
 		}},
 		{"modified deleted and untracked files", "", func(f *fixture) {
 			f.write("a.txt", "a\n")

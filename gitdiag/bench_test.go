@@ -95,3 +95,22 @@ func BenchmarkLog(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunInit times the probes of a session start, as the hook runs
+// them: on a small repository they are most of the hook's own work.
+func BenchmarkRunInit(b *testing.B) {
+	for _, size := range benchSizes {
+		dir := benchRepo(b, size.name, size.spec)
+		b.Run(size.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				results, _ := Run(context.Background(), dir, []Probe{Branch, Log(5, true), StatusShort, DiffStatUpstream})
+				for _, r := range results {
+					if r.Err != nil {
+						b.Fatal(r.Command, r.Err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -9,7 +9,6 @@ package gitdiag
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // ErrNotRepository is returned by Open outside a git work tree. Its text is
@@ -199,77 +197,6 @@ func (r *Repo) Close() {
 		r.store.close()
 		r.store = nil
 	}
-}
-
-// config holds the few settings gitdiag honours, merged from the system,
-// global and repository files in git's order (later wins).
-type config struct {
-	sections map[string]string // "core.excludesfile" → value; subsections as "branch.main.remote"
-}
-
-func (c *config) get(key string) string { return c.sections[strings.ToLower(key)] }
-
-func loadConfig(commonDir string) (*config, error) {
-	c := &config{sections: map[string]string{}}
-	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	files := []string{"/etc/gitconfig"}
-	if xdg != "" {
-		files = append(files, filepath.Join(xdg, "git", "config"))
-	}
-	if home != "" {
-		files = append(files, filepath.Join(home, ".gitconfig"))
-	}
-	files = append(files, filepath.Join(commonDir, "config"))
-	for i, f := range files {
-		if err := c.merge(f); err != nil && i == len(files)-1 {
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-func (c *config) merge(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := c.mergeFrom(f); err != nil {
-		return fmt.Errorf("fatal: bad config file %s: %w", path, err)
-	}
-	return nil
-}
-
-// mergeFrom adds the settings of one config file's content.
-func (c *config) mergeFrom(r io.Reader) error {
-	var raw gitconfig.Config
-	if err := gitconfig.NewDecoder(r).Decode(&raw); err != nil {
-		return err
-	}
-	for _, s := range raw.Sections {
-		for _, o := range s.Options {
-			c.sections[strings.ToLower(s.Name+"."+o.Key)] = o.Value
-		}
-		for _, sub := range s.Subsections {
-			for _, o := range sub.Options {
-				// Subsection names are case-sensitive in git; keys are not.
-				c.sections[strings.ToLower(s.Name)+"."+sub.Name+"."+strings.ToLower(o.Key)] = o.Value
-			}
-		}
-	}
-	return nil
-}
-
-// getSub reads a subsection key such as branch.<name>.remote, keeping the
-// subsection's case.
-func (c *config) getSub(section, sub, key string) string {
-	return c.sections[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)]
 }
 
 // readShallow reads the commit ids of a shallow clone's boundary.

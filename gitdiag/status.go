@@ -59,8 +59,8 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st := &statusBuilder{repo: r, idx: idx, ctx: ctx,
-		fileMode:  r.cfg.get("core.fileMode") != "false",
-		untracked: strings.ToLower(r.cfg.get("status.showUntrackedFiles"))}
+		fileMode:  r.cfg.getBool("core.fileMode", true),
+		untracked: showUntracked(r.cfg)}
 	if err := st.readHEAD(head); err != nil {
 		return nil, err
 	}
@@ -74,6 +74,18 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		status.Incomplete = fmt.Sprintf("the work tree walk stopped after %s, at its deadline; untracked and modified files may be missing", formatSeconds(time.Since(start)))
 	}
 	return status, nil
+}
+
+// showUntracked reads status.showUntrackedFiles: "no", "all" or "normal";
+// git also takes a boolean there (false is "no", true "normal").
+func showUntracked(c *config) string {
+	switch v := strings.ToLower(c.get("status.showUntrackedFiles")); v {
+	case "no", "all":
+		return v
+	case "false", "off", "0":
+		return "no"
+	}
+	return "normal"
 }
 
 // statusBuilder holds the working state of one status computation. The

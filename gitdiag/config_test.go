@@ -1,0 +1,120 @@
+package gitdiag
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitConfigList is `git config --file path --includes --list`, or git's
+// error line.
+func gitConfigList(t *testing.T, path string) []string {
+	t.Helper()
+	out, err := exec.Command("git", "config", "--file", path, "--includes", "--list").CombinedOutput()
+	if err != nil {
+		return []string{strings.TrimSpace(string(out))}
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+}
+
+// ourConfigList lists what parseConfig reads, following include.path, as
+// git's --list does.
+func ourConfigList(path string) []string {
+	var list []string
+	var read func(path string) error
+	read = func(path string) error {
+		b, _ := os.ReadFile(path)
+		return parseConfig(b, func(key string, v configValue) error {
+			if v.implicit {
+				list = append(list, key)
+			} else {
+				list = append(list, key+"="+v.text)
+			}
+			if key == "include.path" {
+				return read(filepath.Join(filepath.Dir(path), v.text))
+			}
+			return nil
+		}, path)
+	}
+	if err := read(path); err != nil {
+		return []string{err.Error()}
+	}
+	return list
+}
+
+func TestConfigParsesAsGitDoes(t *testing.T) {
+	isolateGit(t)
+	tests := []struct{ name, text string }{
+		{"sections and keys fold case", "[Core]\n\tFileMode = false\n\tbare\n"},
+		{"subsection keeps its case", "[branch \"Feature/X\"]\n\tremote = origin\n\tmerge = refs/heads/Feature/X\n"},
+		{"older dotted subsection is lower-cased", "[branch.Main]\n\tremote = up\n"},
+		{"escapes in a subsection", "[a \"q\\\"uo\\\\te\"]\nk = v\n"},
+		{"comments and blank lines", "# top\n; also\n\n[core] ; here\n\tk = v # after\n\tl = \"in # quotes\" ; out\n"},
+		{"quoted value keeps blanks", "[x]\n\tk = \"  padded  \"\n\tm =   inner   blanks   kept  \n"},
+		{"escapes in a value", "[x]\n\tk = a\\tb\\nc\\\\d\\\"e\\bf\n"},
+		{"continuation line", "[x]\n\tk = first \\\n   second\n"},
+		{"empty value", "[x]\n\tk =\n\tl = \"\"\n"},
+		{"section and key on one line", "[core] filemode = false\n"},
+		{"CRLF line ends", "[core]\r\n\tk = v\r\n"},
+		{"byte order mark", "\xef\xbb\xbf[core]\n\tk = v\n"},
+		{"repeated keys all listed", "[x]\n\tk = 1\n\tk = 2\n[x]\n\tk = 3\n"},
+		{"key without section", "k = v\n"},
+		{"no final newline", "[x]\n\tk = v"},
+		{"dashes and digits in names", "[x-1]\n\tk-2 = v\n"},
+		{"bad: unknown escape", "[x]\n\tk = a\\qb\n"},
+		{"bad: unterminated quote", "[x]\n\tk = \"open\n"},
+		{"bad: comment after a bare name", "[core]\n\tk # c\n"},
+		{"bad: unterminated section", "[core\n\tk = v\n"},
+		{"bad: empty section", "[]\nk = v\n"},
+		{"bad: key starting with a digit", "[x]\n\t1k = v\n"},
+		{"bad: newline in a subsection", "[x \"a\nb\"]\n"},
+		{"bad: junk after a subsection", "[x \"a\" ]\n"},
+		{"include", "[include]\n\tpath = other\n[x]\n\tk = v\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "config")
+			os.WriteFile(path, []byte(tt.text), 0o644)
+			os.WriteFile(filepath.Join(dir, "other"), []byte("[inc]\n\tk = from include\n"), 0o644)
+			compare(t, "config", gitConfigList(t, path), ourConfigList(path))
+		})
+	}
+}
+
+func TestConfigIncludesAndLaterFilesWin(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\texcludesFile = a\n[include]\n\tpath = inc\n[status]\n\tshowUntrackedFiles = no\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n[include]\n\tpath = inc\n"), 0o644)
+	c := &config{values: map[string]configValue{}}
+	err := c.mergeFile(filepath.Join(dir, "config"), 0)
+	if err == nil || !strings.Contains(err.Error(), "maximum include depth") {
+		t.Fatalf("a file including itself: err = %v, want the include depth error", err)
+	}
+	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n"), 0o644)
+	c = &config{values: map[string]configValue{}}
+	if err := c.mergeFile(filepath.Join(dir, "config"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.get("core.excludesFile"); got != "b" {
+		t.Errorf("core.excludesFile = %q, want the included b", got)
+	}
+	if got := showUntracked(c); got != "no" {
+		t.Errorf("status.showUntrackedFiles = %q, want no", got)
+	}
+}
+
+func TestConfigBooleans(t *testing.T) {
+	c := &config{values: map[string]configValue{}}
+	parseConfig([]byte("[x]\n\tbare\n\tempty =\n\tyes = YES\n\toff = off\n\tzero = 0\n\tjunk = maybe\n"), func(k string, v configValue) error {
+		c.values[k] = v
+		return nil
+	}, "test")
+	for key, want := range map[string]bool{"x.bare": true, "x.empty": false, "x.yes": true, "x.off": false, "x.zero": false, "x.junk": true, "x.missing": true} {
+		if got := c.getBool(key, true); got != want {
+			t.Errorf("getBool(%s) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -200,10 +200,14 @@ func firstLine(s string) string {
 
 // writeLog writes a log file, and turns a failure into a note for stdout.
 func (h *hookRun) writeLog(name, content string) []string {
+	return h.writeLogWith(h.logs.Write, name, content)
+}
+
+func (h *hookRun) writeLogWith(write func(string, []byte) error, name, content string) []string {
 	if h.noLog {
 		return nil
 	}
-	if err := h.logs.Write(name, []byte(content)); err != nil {
+	if err := write(name, []byte(content)); err != nil {
 		h.ev.Errors = append(h.ev.Errors, events.Error{Type: "log", Message: firstLine(err.Error())})
 		return []string{"log not written: " + firstLine(err.Error())}
 	}

@@ -40,9 +40,11 @@ func handlePreCompact(h *hookRun) string {
 	}
 	text = logs.FitMarkdown(text, logs.LogBudget)
 	notes := append([]string(nil), h.notes...)
-	notes = append(notes, h.writeLog(logs.SnapshotLog, text)...)
+	// The snapshot is what the session gets back after the compaction:
+	// the one log worth waiting for the disk.
+	notes = append(notes, h.writeLogWith(h.logs.WriteDurable, logs.SnapshotLog, text)...)
 	if h.in.SessionID != "" {
-		notes = append(notes, h.writeLog(logs.SessionFile(h.in.SessionID, logs.SnapshotLog), text)...)
+		notes = append(notes, h.writeLogWith(h.logs.WriteDurable, logs.SessionFile(h.in.SessionID, logs.SnapshotLog), text)...)
 	}
 	notes = append(notes, h.keepCheckpoint(text)...)
 	if h.json {

@@ -9,23 +9,27 @@ import (
 )
 
 func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {
-	d := DirFor(t.TempDir())
-	if err := d.Write(SessionFile("s1", SnapshotLog), []byte("hello")); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(d.Path, "sessions", "s1", SnapshotLog)
-	b, err := os.ReadFile(p)
-	if err != nil || string(b) != "hello" {
-		t.Fatalf("got %q, %v", b, err)
-	}
-	for path, want := range map[string]os.FileMode{p: 0o600, d.Path: 0o700 | os.ModeDir} {
-		if fi, _ := os.Stat(path); fi.Mode() != want {
-			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
-		}
-	}
-	entries, _ := os.ReadDir(filepath.Dir(p))
-	if len(entries) != 1 {
-		t.Errorf("temporary files left behind: %v", entries)
+	for name, write := range map[string]func(Dir, string, []byte) error{"Write": Dir.Write, "WriteDurable": Dir.WriteDurable} {
+		t.Run(name, func(t *testing.T) {
+			d := DirFor(t.TempDir())
+			if err := write(d, SessionFile("s1", SnapshotLog), []byte("hello")); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(d.Path, "sessions", "s1", SnapshotLog)
+			b, err := os.ReadFile(p)
+			if err != nil || string(b) != "hello" {
+				t.Fatalf("got %q, %v", b, err)
+			}
+			for path, want := range map[string]os.FileMode{p: 0o600, d.Path: 0o700 | os.ModeDir} {
+				if fi, _ := os.Stat(path); fi.Mode() != want {
+					t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
+				}
+			}
+			entries, _ := os.ReadDir(filepath.Dir(p))
+			if len(entries) != 1 {
+				t.Errorf("temporary files left behind: %v", entries)
+			}
+		})
 	}
 }
 

@@ -102,6 +102,24 @@ func lines(s string) []string {
 
 // assertMatchesGit checks every fact gitdiag derives against the git CLI,
 // from the top of the work tree and from sub (if not empty).
+// parallelStatus is the status with the walk made parallel even in a small
+// tree, as it is from parallelWalkMin directories.
+func parallelStatus(t *testing.T, at string) []string {
+	t.Helper()
+	defer func(old int) { parallelWalkMin = old }(parallelWalkMin)
+	parallelWalkMin = 0
+	r, err := Open(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	st, err := r.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Short(r.Prefix)
+}
+
 func assertMatchesGit(t *testing.T, f *fixture, sub string) {
 	t.Helper()
 	for _, dir := range []string{"", sub} {
@@ -118,7 +136,9 @@ func assertMatchesGit(t *testing.T, f *fixture, sub string) {
 		if err != nil {
 			t.Fatalf("Status: %v", err)
 		}
-		compare(t, "status --short", lines(f.gitIn(at, "status", "--short")), st.Short(r.Prefix))
+		want := lines(f.gitIn(at, "status", "--short"))
+		compare(t, "status --short", want, st.Short(r.Prefix))
+		compare(t, "status --short (parallel walk)", want, parallelStatus(t, at))
 		head, err := r.Head()
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 type trackedDir struct {
 	path     string // slash-separated, "" for the top
 	children []trackedChild
+	count    int // directories in the tree, set on the top one
 }
 
 // trackedChild is a name in a tracked directory. A valid index never holds
@@ -68,6 +69,7 @@ func buildTrackedTree(entries []*indexEntry) *trackedDir {
 		// a listing sorted by name the other way round.
 		slices.SortStableFunc(d.children, func(a, b trackedChild) int { return strings.Compare(a.name, b.name) })
 	}
+	root.count = len(dirs)
 	return root
 }
 

@@ -50,7 +50,7 @@ func defaultAbbrev(count uint64) int {
 }
 
 func openPackIndex(path string) (*packIndex, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func envOr(name, def string) string {
 const maxIncludeDepth = 10
 
 func (c *config) mergeFile(path string, depth int) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {

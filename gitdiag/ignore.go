@@ -40,7 +40,7 @@ func (r *Repo) baseIgnore() ignoreRules {
 // withFile returns rules plus the patterns of one ignore file, whose
 // patterns are relative to domain (the directory holding it).
 func (rules ignoreRules) withFile(path string, domain []string) ignoreRules {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil || len(b) == 0 {
 		return rules
 	}

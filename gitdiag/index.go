@@ -75,7 +75,7 @@ var errIndexCorrupt = errors.New("fatal: index file is corrupt")
 // extension. Its checksum is verified, as git does.
 func (r *Repo) readIndex() (*indexFile, error) {
 	path := filepath.Join(r.GitDir, "index")
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &indexFile{version: 2}, nil // a fresh repository has no index yet
 	} else if err != nil {

@@ -83,7 +83,7 @@ func openObjectStore(objectsDir string) (*objectStore, error) {
 			s.close()
 			return nil, err
 		}
-		data, err := os.Open(n[:len(n)-len(".idx")] + ".pack")
+		data, err := openFile(n[:len(n)-len(".idx")] + ".pack")
 		if err != nil {
 			idx.f.Close()
 			s.close()
@@ -130,7 +130,7 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 	var f *os.File
 	for _, dir := range s.looseDirs {
 		var err error
-		f, err = os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		f, err = openFile(filepath.Join(dir, hex[:2], hex[2:]))
 		if err == nil {
 			break
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -141,11 +141,11 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 		return 0, nil, errObjectNotFound
 	}
 	defer f.Close()
-	zr, err := zlib.NewReader(bufio.NewReader(f))
+	zr, err := newInflater(bufio.NewReader(f))
 	if err != nil {
 		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
 	}
-	defer zr.Close()
+	defer doneInflating(zr)
 	br := bufio.NewReader(zr)
 	header, err := br.ReadString(0)
 	if err != nil {
@@ -175,7 +175,7 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 // alternates lists the object directories objects/info/alternates names;
 // relative entries are relative to objectsDir.
 func alternates(objectsDir string) []string {
-	b, err := os.ReadFile(filepath.Join(objectsDir, "info", "alternates"))
+	b, err := readFile(filepath.Join(objectsDir, "info", "alternates"))
 	if err != nil {
 		return nil
 	}
@@ -313,12 +313,31 @@ func ofsDeltaOffset(r io.ByteReader) (int64, error) {
 	return off, nil
 }
 
+// inflaters recycles zlib readers: each new one allocates about 40 KB of
+// decompressor state, and a log reads a dozen objects.
+var inflaters sync.Pool
+
+func newInflater(r io.Reader) (io.ReadCloser, error) {
+	if zr, ok := inflaters.Get().(io.ReadCloser); ok {
+		if err := zr.(zlib.Resetter).Reset(r, nil); err != nil {
+			return nil, err
+		}
+		return zr, nil
+	}
+	return zlib.NewReader(r)
+}
+
+func doneInflating(zr io.ReadCloser) {
+	zr.Close()
+	inflaters.Put(zr)
+}
+
 func inflate(r io.Reader, size int64) ([]byte, error) {
-	zr, err := zlib.NewReader(r)
+	zr, err := newInflater(r)
 	if err != nil {
 		return nil, err
 	}
-	defer zr.Close()
+	defer doneInflating(zr)
 	data := make([]byte, size)
 	if _, err := io.ReadFull(zr, data); err != nil {
 		return nil, fmt.Errorf("inflating: %w", err)

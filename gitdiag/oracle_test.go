@@ -497,6 +497,12 @@ func TestHeadNamesDetachedAndUnbornStates(t *testing.T) {
 	f.commit("first")
 	f.git("checkout", "-q", "--detach")
 	id := strings.TrimSpace(f.git("rev-parse", "--short=7", "HEAD"))
+	if h, err := r.Head(); err != nil || !h.Unborn {
+		t.Errorf("a Repo is a snapshot: HEAD read again as %q, %v", h.String(), err)
+	}
+	if r, err = Open(f.dir); err != nil {
+		t.Fatal(err)
+	}
 	if h, err := r.Head(); err != nil || h.String() != "(detached HEAD at "+id+")" {
 		t.Errorf("detached: got %q, %v", h.String(), err)
 	}

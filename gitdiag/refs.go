@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,9 +34,18 @@ func (h Head) String() string {
 }
 
 // Head reads HEAD without resolving more than one level of symbolic ref,
-// which is all git allows HEAD to be.
+// which is all git allows HEAD to be. It is read once per Repo: every
+// probe then sees the same HEAD.
 func (r *Repo) Head() (Head, error) {
-	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if !r.headRead {
+		r.head, r.headErr = r.readHead()
+		r.headRead = true
+	}
+	return r.head, r.headErr
+}
+
+func (r *Repo) readHead() (Head, error) {
+	b, err := readFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return Head{}, fmt.Errorf("fatal: cannot read HEAD: %w", err)
 	}
@@ -66,7 +74,7 @@ var errRefNotFound = errors.New("reference not found")
 // through symbolic refs up to git's depth limit.
 func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 	for depth := 0; depth < 5; depth++ {
-		b, err := os.ReadFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
+		b, err := readFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
 		if err == nil {
 			content := strings.TrimSpace(string(b))
 			if target, ok := strings.CutPrefix(content, "ref: "); ok {
@@ -104,9 +112,21 @@ type packedRef struct {
 	peeled plumbing.Hash // the commit an annotated tag points to, when recorded
 }
 
+// packedRefs reads the packed-refs file, once per Repo.
 func (r *Repo) packedRefs() (map[string]packedRef, error) {
+	if r.packed == nil {
+		refs, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
+		if err != nil {
+			return nil, err
+		}
+		r.packed = refs
+	}
+	return r.packed, nil
+}
+
+func readPackedRefs(path string) (map[string]packedRef, error) {
 	refs := map[string]packedRef{}
-	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
+	f, err := openFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return refs, nil
 	} else if err != nil {
@@ -151,7 +171,11 @@ func (r *Repo) allRefs() ([]ref, error) {
 	for name, p := range packed {
 		byName[name] = ref{name: name, hash: p.hash, peeled: p.peeled}
 	}
-	for _, base := range []string{r.CommonDir, r.GitDir} {
+	bases := []string{r.CommonDir}
+	if r.GitDir != r.CommonDir {
+		bases = append(bases, r.GitDir) // a linked worktree's own refs
+	}
+	for _, base := range bases {
 		root := filepath.Join(base, "refs")
 		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -159,7 +183,7 @@ func (r *Repo) allRefs() ([]ref, error) {
 			}
 			rel, _ := filepath.Rel(base, path)
 			name := filepath.ToSlash(rel)
-			b, err := os.ReadFile(path)
+			b, err := readFile(path)
 			if err != nil {
 				return nil
 			}
@@ -186,6 +210,6 @@ func (r *Repo) allRefs() ([]ref, error) {
 }
 
 func readFileString(dir, rel string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	b, err := readFile(filepath.Join(dir, filepath.FromSlash(rel)))
 	return string(b), err
 }

@@ -23,7 +23,8 @@ import (
 var ErrNotRepository = errors.New("fatal: not a git repository (or any of the parent directories): .git")
 
 // Repo is an opened work tree. Its methods may be called from one goroutine
-// at a time; the status walk is computed once and shared.
+// at a time. It is a snapshot: HEAD, packed-refs and the status walk are
+// read once and shared by every probe; open another Repo to see changes.
 type Repo struct {
 	// Root is the top of the work tree; Prefix is the directory the repo was
 	// opened from, relative to Root ("" or ending in "/"), as git's prefix.
@@ -36,6 +37,11 @@ type Repo struct {
 
 	cfg     *config
 	store   *objectStore
+	packed  map[string]packedRef // packed-refs, read on first use
+	// HEAD, read on first use
+	head     Head
+	headErr  error
+	headRead bool
 	status  *Status
 	statErr error
 	once    sync.Once
@@ -107,7 +113,7 @@ func findGitDir(root string) (string, error) {
 		}
 		return dotgit, nil
 	}
-	b, err := os.ReadFile(dotgit)
+	b, err := readFile(dotgit)
 	if err != nil {
 		return "", err
 	}
@@ -127,7 +133,7 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
 		r.Prefix = filepath.ToSlash(rel) + "/"
 	}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if b, err := readFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitDir, c)
@@ -201,7 +207,7 @@ func (r *Repo) Close() {
 
 // readShallow reads the commit ids of a shallow clone's boundary.
 func readShallow(path string) map[plumbing.Hash]bool {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return nil
 	}

@@ -318,7 +318,7 @@ func hashWorktree(path string, isLink bool, size int64) (plumbing.Hash, error) {
 		}
 		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
 	} else {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}

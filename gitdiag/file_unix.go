@@ -1,0 +1,64 @@
+//go:build unix
+
+package gitdiag
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// openFile opens a file for reading. os.Open offers every file to the
+// runtime's network poller, four more system calls that the kernel refuses
+// for regular files anyway; the hook opens a score of small files in a run
+// where git status takes 2.5 ms on a small repository.
+func openFile(path string) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+		return os.NewFile(uintptr(fd), path), nil
+	}
+}
+
+// readFile is os.ReadFile through openFile's cheaper open.
+func readFile(path string) ([]byte, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	size := 0
+	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		size = int(st.Size)
+	}
+	b := make([]byte, 0, size+1) // +1: the read that finds the end needs room
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := syscall.Read(fd, b[len(b):cap(b)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n <= 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
+}

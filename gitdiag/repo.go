@@ -35,16 +35,16 @@ type Repo struct {
 	// (the same directory except in linked worktrees).
 	GitDir, CommonDir string
 
-	cfg     *config
-	store   *objectStore
-	packed  map[string]packedRef // packed-refs, read on first use
+	cfg    *config
+	store  *objectStore
+	packed map[string]packedRef // packed-refs, read on first use
 	// HEAD, read on first use
 	head     Head
 	headErr  error
 	headRead bool
-	status  *Status
-	statErr error
-	once    sync.Once
+	status   *Status
+	statErr  error
+	once     sync.Once
 	// attributes is set when the walk meets a .gitattributes file, whose
 	// filters and line-ending rules gitdiag does not apply.
 	attributes atomic.Bool

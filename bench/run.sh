@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/session-hooks-bench}
 runs=${RUNS:-21}
 mkdir -p "$work"
-CGO_ENABLED=0 go build -o "$work/session-hooks" .
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
 go build -o "$work/compare" ./bench/compare
 go build -o "$work/genrepo" ./bench/genrepo
 for size in large small; do

@@ -106,13 +106,12 @@ func lines(s string) []string {
 // tree, as it is from parallelWalkMin directories.
 func parallelStatus(t *testing.T, at string) []string {
 	t.Helper()
-	defer func(old int) { parallelWalkMin = old }(parallelWalkMin)
-	parallelWalkMin = 0
 	r, err := Open(at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	r.forceParallel = true
 	st, err := r.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)

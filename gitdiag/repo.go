@@ -39,12 +39,13 @@ type Repo struct {
 	store  *objectStore
 	packed map[string]packedRef // packed-refs, read on first use
 	// HEAD, read on first use
-	head     Head
-	headErr  error
-	headRead bool
-	status   *Status
-	statErr  error
-	once     sync.Once
+	head          Head
+	headErr       error
+	headRead      bool
+	status        *Status
+	statErr       error
+	once          sync.Once
+	forceParallel bool // tests: walk a small tree in parallel too
 	// attributes is set when the walk meets a .gitattributes file, whose
 	// filters and line-ending rules gitdiag does not apply.
 	attributes atomic.Bool

@@ -21,7 +21,11 @@ import (
 // records the result on the entry itself.
 func (b *statusBuilder) walk() error {
 	tree := buildTrackedTree(b.idx.entries)
-	b.sem = make(chan struct{}, walkers(tree.count))
+	n := walkers(tree.count)
+	if b.repo.forceParallel {
+		n = walkers(parallelWalkMin)
+	}
+	b.sem = make(chan struct{}, n)
 	d, err := openDir(b.repo.Root)
 	if err != nil {
 		return err
@@ -51,8 +55,9 @@ func (b *statusBuilder) walk() error {
 }
 
 // parallelWalkMin is the number of tracked directories from which the walk
-// is parallel; a variable so that the tests check both walks.
-var parallelWalkMin = 64
+// is parallel (Repo.forceParallel makes it parallel for any tree, so that
+// the tests check both walks).
+const parallelWalkMin = 64
 
 // walkers is how many more directories are read at once, for a tree of
 // dirs tracked directories. More than the cores: a goroutine blocked in a

@@ -158,8 +158,12 @@ func FuzzIgnoreRules(f *testing.F) {
 	f.Add([]byte("*.log\n!keep.log\nbuild/\n/root\n**/deep\nfoo/**\n[!a]x\n\\#hash\ntrailing \\ \n"), "src/a.log", true)
 	f.Add([]byte("\xef\xbb\xbf*.o\r\n"), "x.o", false)
 	f.Fuzz(func(t *testing.T, content []byte, path string, isDir bool) {
-		rules := ignoreRules(nil).withPatterns(content, []string{"sub"})
-		rules.ignored(splitPath("sub/"+path), isDir)
+		rules := ignoreRules(nil).withPatterns(content, "sub")
+		dir, name := "sub", path
+		if i := strings.LastIndexByte(path, '/'); i >= 0 {
+			dir, name = "sub/"+path[:i], path[i+1:]
+		}
+		rules.ignored(dir, name, isDir)
 	})
 }
 

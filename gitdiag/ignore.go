@@ -1,20 +1,31 @@
 package gitdiag
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // ignoreRules is an ordered list of exclude patterns, lowest precedence
 // first: core.excludesFile, .git/info/exclude, then .gitignore files from
 // the top down. Each directory level appends to a copy, so siblings never
 // see each other's patterns.
-type ignoreRules []gitignore.Pattern
+type ignoreRules []ignorePattern
+
+// ignorePattern is one line of an ignore file, parsed as git's dir.c
+// (parse_path_pattern) does and matched with git's wildmatch. go-git's
+// matcher, used before, differed from git on "foo/**" and brought a config
+// parser and encoding/gob into every run.
+type ignorePattern struct {
+	pattern   string // without a leading '!' and a trailing '/'
+	base      string // the directory of the ignore file: "" or "a/b/"
+	literal   int    // length of the leading part without glob characters
+	negative  bool   // "!pattern": re-includes
+	mustBeDir bool   // "pattern/": directories only
+	noDir     bool   // no '/' inside: matched against the base name at any depth
+	endsWith  bool   // "*literal": a suffix test
+}
 
 // baseIgnore returns the patterns that apply everywhere in the work tree.
 func (r *Repo) baseIgnore() ignoreRules {
@@ -32,51 +43,141 @@ func (r *Repo) baseIgnore() ignoreRules {
 		}
 	}
 	if global != "" {
-		rules = rules.withFile(global, nil)
+		rules = rules.withFile(global)
 	}
-	return rules.withFile(filepath.Join(r.CommonDir, "info", "exclude"), nil)
+	return rules.withFile(filepath.Join(r.CommonDir, "info", "exclude"))
 }
 
-// withFile returns rules plus the patterns of one ignore file, whose
-// patterns are relative to domain (the directory holding it).
-func (rules ignoreRules) withFile(path string, domain []string) ignoreRules {
+// withFile returns rules plus the patterns of an ignore file that applies
+// to the whole work tree.
+func (rules ignoreRules) withFile(path string) ignoreRules {
 	b, err := readFile(path)
 	if err != nil || len(b) == 0 {
 		return rules
 	}
-	return rules.withPatterns(b, domain)
+	return rules.withPatterns(b, "")
 }
 
 // withPatterns parses the content of an ignore file as git does: a BOM
-// skipped, CR before LF dropped, blank lines and # comments ignored.
-func (rules ignoreRules) withPatterns(b []byte, domain []string) ignoreRules {
+// skipped, CR before LF dropped, blank lines and # comments ignored,
+// trailing blanks dropped unless escaped. base is the directory holding
+// the file ("" or "a/b").
+func (rules ignoreRules) withPatterns(b []byte, base string) ignoreRules {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if base != "" {
+		base += "/"
+	}
 	out := rules[:len(rules):len(rules)] // appending must copy, never share
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if line == "" || line[0] == '#' {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i] // git reads each line as a C string
+		}
+		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		// git spells a negated class [!x]; filepath.Match only knows [^x].
-		line = strings.ReplaceAll(line, "[!", "[^")
-		if strings.TrimRight(line, " ") == "" {
-			continue
+		if p, ok := parseIgnorePattern(trimTrailingSpaces(string(line)), base); ok {
+			out = append(out, p)
 		}
-		out = append(out, gitignore.ParsePattern(line, domain))
 	}
 	return out
 }
 
-// ignored reports whether the last pattern matching path excludes it.
-func (rules ignoreRules) ignored(path []string, isDir bool) bool {
-	for i := len(rules) - 1; i >= 0; i-- {
-		switch rules[i].Match(path, isDir) {
-		case gitignore.Exclude:
-			return true
-		case gitignore.Include:
+// trimTrailingSpaces drops unescaped trailing spaces (dir.c's
+// trim_trailing_spaces).
+func trimTrailingSpaces(s string) string {
+	lastSpace := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			if lastSpace < 0 {
+				lastSpace = i
+			}
+		case '\\':
+			i++
+			if i >= len(s) {
+				return s
+			}
+			fallthrough
+		default:
+			lastSpace = -1
+		}
+	}
+	if lastSpace >= 0 {
+		return s[:lastSpace]
+	}
+	return s
+}
+
+func parseIgnorePattern(s, base string) (ignorePattern, bool) {
+	p := ignorePattern{base: base}
+	if strings.HasPrefix(s, "!") {
+		p.negative, s = true, s[1:]
+	}
+	if strings.HasSuffix(s, "/") {
+		p.mustBeDir, s = true, s[:len(s)-1]
+	}
+	if s == "" {
+		return p, false
+	}
+	p.noDir = !strings.Contains(s, "/")
+	p.literal = strings.IndexAny(s, "*?[\\")
+	if p.literal < 0 {
+		p.literal = len(s)
+	}
+	p.endsWith = s[0] == '*' && strings.IndexAny(s[1:], "*?[\\") < 0
+	p.pattern = s
+	return p, true
+}
+
+// matches reports whether the pattern matches path (slash-separated, from
+// the top of the work tree; name is its last part), as dir.c's
+// match_basename and match_pathname do.
+func (p *ignorePattern) matches(path, name string, isDir bool) bool {
+	if p.mustBeDir && !isDir {
+		return false
+	}
+	if p.noDir {
+		switch {
+		case p.literal == len(p.pattern):
+			return name == p.pattern
+		case p.endsWith:
+			return strings.HasSuffix(name, p.pattern[1:])
+		}
+		return wildmatch(p.pattern, name, false)
+	}
+	pattern, literal := p.pattern, p.literal
+	if pattern[0] == '/' {
+		pattern, literal = pattern[1:], literal-1
+	}
+	rel, ok := strings.CutPrefix(path, p.base)
+	if !ok {
+		return false
+	}
+	if literal > 0 {
+		if literal > len(rel) || rel[:literal] != pattern[:literal] {
 			return false
+		}
+		if literal == len(pattern) {
+			return literal == len(rel)
+		}
+	}
+	return wildmatch(pattern, rel, true)
+}
+
+// ignored reports whether the last pattern matching the entry name of the
+// directory dir ("" or "a/b") excludes it.
+func (rules ignoreRules) ignored(dir, name string, isDir bool) bool {
+	path := ""
+	for i := len(rules) - 1; i >= 0; i-- {
+		r := &rules[i]
+		if !r.noDir && path == "" {
+			path = joinPath(dir, name)
+		}
+		if r.matches(path, name, isDir) {
+			return !r.negative
 		}
 	}
 	return false

@@ -98,7 +98,7 @@ func hasEntry(entries []dirEntry, name string) bool {
 
 // withDirRules adds a directory's .gitignore when its listing shows one,
 // sparing a failed open in every directory that has none.
-func withDirRules(rules ignoreRules, d *dirHandle, domain []string, entries []dirEntry) ignoreRules {
+func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntry) ignoreRules {
 	if !hasEntry(entries, ".gitignore") {
 		return rules
 	}
@@ -106,7 +106,7 @@ func withDirRules(rules ignoreRules, d *dirHandle, domain []string, entries []di
 	if err != nil || len(content) == 0 {
 		return rules
 	}
-	return rules.withPatterns(content, domain)
+	return rules.withPatterns(content, dir)
 }
 
 // kindOf resolves an entry's type when the directory listing did not give it.
@@ -155,9 +155,8 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 	if b.ctx.Err() != nil {
 		return
 	}
-	domain := splitPath(td.path)
 	if !excluded {
-		rules = withDirRules(rules, d, domain, entries)
+		rules = withDirRules(rules, d, td.path, entries)
 	}
 	if hasEntry(entries, ".gitattributes") {
 		b.repo.attributes.Store(true)
@@ -176,15 +175,15 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		case c.entry != nil:
 			b.checkTracked(d, c.entry, e.name, kind)
 		case kind == kindDir && c.dir != nil:
-			b.descend(d, c.dir, e.name, rules, excluded || rules.ignored(append(domain, e.name), true))
+			b.descend(d, c.dir, e.name, rules, excluded || rules.ignored(td.path, e.name, true))
 		case kind == kindDir:
-			if !excluded && b.untracked != "no" && !rules.ignored(append(domain, e.name), true) {
+			if !excluded && b.untracked != "no" && !rules.ignored(td.path, e.name, true) {
 				newFiles = append(newFiles, b.untrackedDir(d, e.name, joinPath(td.path, e.name), rules)...)
 			}
 		case kind == kindFile || kind == kindSymlink:
 			// git lists files and links; FIFOs, sockets and devices are
 			// passed over (and never opened).
-			if !excluded && b.untracked != "no" && !c.unmerged && !rules.ignored(append(domain, e.name), false) {
+			if !excluded && b.untracked != "no" && !c.unmerged && !rules.ignored(td.path, e.name, false) {
 				newFiles = append(newFiles, joinPath(td.path, e.name))
 			}
 		}
@@ -212,14 +211,13 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 	if hasEntry(entries, ".git") {
 		return []string{p + "/"}
 	}
-	domain := splitPath(p)
-	rules = withDirRules(rules, d, domain, entries)
+	rules = withDirRules(rules, d, p, entries)
 	var out []string
 	for _, e := range entries {
 		child := joinPath(p, e.name)
 		switch kindOf(d, e) {
 		case kindDir:
-			if rules.ignored(append(domain, e.name), true) {
+			if rules.ignored(p, e.name, true) {
 				continue
 			}
 			if found := b.untrackedDir(d, e.name, child, rules); len(found) > 0 {
@@ -229,7 +227,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 				out = append(out, found...)
 			}
 		case kindFile, kindSymlink:
-			if rules.ignored(append(domain, e.name), false) {
+			if rules.ignored(p, e.name, false) {
 				continue
 			}
 			if b.untracked != "all" {

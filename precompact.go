@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
@@ -13,6 +14,14 @@ import (
 // output to the summariser as additional instructions, not to the agent.
 const summaryInstruction = "When you write the summary, keep these facts recorded by session-hooks just before compaction: " +
 	"the branch, the uncommitted files, the task list, the user's last request and what was being worked on."
+
+// A snapshot reads the transcript once it has been still for
+// transcriptQuiet, waiting at most transcriptSettleMax: Claude Code may
+// start the hook just before writing its last batch (transcript.Settle).
+const (
+	transcriptQuiet     = 40 * time.Millisecond
+	transcriptSettleMax = 300 * time.Millisecond
+)
 
 // handlePreCompact is PreCompact: a snapshot of the work in progress,
 // saved for the SessionStart "compact" hook that follows.
@@ -77,6 +86,9 @@ func (h *hookRun) addTranscript(snap *logs.Snapshot) {
 	path := h.in.TranscriptPath
 	for _, t := range transcript.Tasks(transcript.ConfigDir(path), h.in.SessionID) {
 		snap.Todos = append(snap.Todos, logs.Todo{Content: t.Content, Status: t.Status})
+	}
+	if !transcript.Settle(h.ctx, path, transcriptQuiet, transcriptSettleMax) {
+		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}
 	facts, err := transcript.Read(h.ctx, path, transcript.DefaultOptions)
 	if err != nil {

@@ -48,21 +48,7 @@ func (d *dirHandle) readFile(name string) ([]byte, error) {
 		return nil, &pathError{"open", name, err}
 	}
 	defer syscall.Close(fd)
-	var out []byte
-	buf := make([]byte, 4096)
-	for {
-		n, err := syscall.Read(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return out, nil
-		}
-		out = append(out, buf[:n]...)
-	}
+	return readAll(fd, name)
 }
 
 func (d *dirHandle) close() { syscall.Close(d.fd) }

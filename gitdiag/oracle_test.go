@@ -100,25 +100,26 @@ func lines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// assertMatchesGit checks every fact gitdiag derives against the git CLI,
-// from the top of the work tree and from sub (if not empty).
-// parallelStatus is the status with the walk made parallel even in a small
-// tree, as it is from parallelWalkMin directories.
-func parallelStatus(t *testing.T, at string) []string {
+// openStatus opens the repository at dir and computes its status; with
+// parallel, the walk is parallel even in a small tree, as it is from
+// parallelWalkMin directories.
+func openStatus(t *testing.T, dir string, parallel bool) (*Repo, *Status) {
 	t.Helper()
-	r, err := Open(at)
+	r, err := Open(dir)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Open(%s): %v", dir, err)
 	}
-	defer r.Close()
-	r.forceParallel = true
+	t.Cleanup(r.Close)
+	r.forceParallel = parallel
 	st, err := r.Status(context.Background())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Status: %v", err)
 	}
-	return st.Short(r.Prefix)
+	return r, st
 }
 
+// assertMatchesGit checks every fact gitdiag derives against the git CLI,
+// from the top of the work tree and from sub (if not empty).
 func assertMatchesGit(t *testing.T, f *fixture, sub string) {
 	t.Helper()
 	for _, dir := range []string{"", sub} {
@@ -126,18 +127,12 @@ func assertMatchesGit(t *testing.T, f *fixture, sub string) {
 			continue
 		}
 		at := f.path(dir)
-		r, err := Open(at)
-		if err != nil {
-			t.Fatalf("Open(%s): %v", at, err)
-		}
 		ctx := context.Background()
-		st, err := r.Status(ctx)
-		if err != nil {
-			t.Fatalf("Status: %v", err)
-		}
+		r, st := openStatus(t, at, false)
+		_, parallel := openStatus(t, at, true)
 		want := lines(f.gitIn(at, "status", "--short"))
 		compare(t, "status --short", want, st.Short(r.Prefix))
-		compare(t, "status --short (parallel walk)", want, parallelStatus(t, at))
+		compare(t, "status --short (parallel walk)", want, parallel.Short(r.Prefix))
 		head, err := r.Head()
 		if err != nil {
 			t.Fatal(err)
@@ -470,14 +465,7 @@ func TestSameSizeEditWithRestoredMtimeIsModified(t *testing.T) {
 	if indexed == onDisk {
 		t.Fatal("the scenario did not change the content")
 	}
-	r, err := Open(f.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.Status(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st := openStatus(t, f.dir, false)
 	compare(t, "status --short", []string{" M a.txt"}, st.Short(""))
 	compare(t, "diff --name-only HEAD", []string{"a.txt"}, st.NamesAgainstHEAD())
 }

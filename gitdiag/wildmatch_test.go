@@ -1,7 +1,6 @@
 package gitdiag
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -258,14 +257,7 @@ func TestRandomIgnorePatternsMatchGit(t *testing.T) {
 				}
 			}
 			want := strings.Split(strings.TrimSuffix(f.git("ls-files", "-z", "--others", "--exclude-standard"), "\x00"), "\x00")
-			r, err := Open(f.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := r.Status(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, st := openStatus(t, f.dir, false)
 			var got []string
 			for _, fs := range st.Files {
 				if fs.X == '?' {

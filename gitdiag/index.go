@@ -56,8 +56,9 @@ type indexEntry struct {
 
 	// Set by the one goroutine that walks the entry's directory, read
 	// after the walk.
-	seen bool // found in the work tree
-	y    byte // work tree letter, 0 when unchanged
+	seen bool            // found in the work tree
+	y    byte            // work tree letter, 0 when unchanged
+	sub  *submoduleState // a checked-out submodule's state
 }
 
 // Index entry flags.

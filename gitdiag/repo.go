@@ -46,6 +46,7 @@ type Repo struct {
 	statErr       error
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
+	noUntracked   bool // git status -uno: a submodule whose untracked files do not count
 	// attributes is set when the walk meets a .gitattributes file, whose
 	// filters and line-ending rules gitdiag does not apply.
 	attributes atomic.Bool

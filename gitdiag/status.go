@@ -15,13 +15,15 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// FileStatus is one line of `git status --porcelain` (v1).
+// FileStatus is one line of `git status --short` (the porcelain v1 layout;
+// only a submodule's m and ? letters differ from --porcelain).
 type FileStatus struct {
 	// Path is relative to the top of the work tree, slash-separated; an
 	// untracked directory shown whole ends in "/".
 	Path string
 	// X is the index against HEAD, Y the work tree against the index, with
-	// git's letters: ' ', M, A, D, T, U; "??" for untracked.
+	// git's letters: ' ', M, A, D, T, U; "??" for untracked; a submodule's
+	// Y is also m (modified content) or ? (untracked content only).
 	X, Y byte
 
 	// differsFromHEAD says whether `git diff HEAD` lists the path.
@@ -61,13 +63,24 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	st := &statusBuilder{repo: r, idx: idx, ctx: ctx,
 		fileMode:  r.cfg.getBool("core.fileMode", true),
 		untracked: showUntracked(r.cfg)}
+	if r.noUntracked {
+		st.untracked = "no"
+	}
 	if err := st.readHEAD(head); err != nil {
 		return nil, err
 	}
 	st.indexEntries()
+	if st.submodules {
+		if err := st.loadSubmoduleRules(); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	if err := st.walk(); err != nil {
 		return nil, err
+	}
+	if st.err != nil {
+		return nil, st.err
 	}
 	status := st.result()
 	if ctx.Err() != nil {
@@ -101,10 +114,14 @@ type statusBuilder struct {
 	cleanDirs map[string]bool      // directories ("a/b/") whose index part equals HEAD
 	unmerged  map[string]int       // path → bit set of stages present (1, 2, 4)
 
+	submodules bool            // the index records a submodule
+	subRules   *submoduleRules // their settings, when it does
+
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup
-	mu       sync.Mutex      // guards newFiles
+	mu       sync.Mutex      // guards newFiles and err
 	newFiles []string        // untracked paths, directories ending in "/"
+	err      error           // the first failure that stops the status, as git stops
 	worktree map[string]byte // tracked path → Y letter, filled after the walk
 }
 
@@ -172,6 +189,15 @@ func (n *cacheNode) child(name string) *cacheNode {
 	return n.children[name]
 }
 
+// fail records the first error of the walk's goroutines.
+func (b *statusBuilder) fail(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err == nil {
+		b.err = err
+	}
+}
+
 func (b *statusBuilder) indexEntries() {
 	b.unmerged = map[string]int{}
 	b.worktree = map[string]byte{}
@@ -179,6 +205,7 @@ func (b *statusBuilder) indexEntries() {
 		if e.stage != 0 {
 			b.unmerged[e.name] |= 1 << (e.stage - 1)
 		}
+		b.submodules = b.submodules || e.mode == filemode.Submodule
 	}
 }
 
@@ -311,6 +338,13 @@ func unmergedLetters(stages int) (byte, byte) {
 // tree content against the HEAD tree.
 func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	unmerged := b.unmerged[f.Path] != 0
+	if e := b.tracked(f.Path); !unmerged && e != nil && e.sub != nil && e.y != 'T' {
+		h, inHEAD := b.head[f.Path]
+		if !inHEAD && b.underCleanDir(f.Path) {
+			h, inHEAD = headEntry{mode: e.mode, hash: e.hash}, true // not read: HEAD has what the index has
+		}
+		return e.sub.differsFromHEAD(h, inHEAD)
+	}
 	switch {
 	case !unmerged && f.X == ' ' && f.Y == ' ':
 		return false

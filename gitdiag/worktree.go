@@ -254,8 +254,8 @@ func (b *statusBuilder) checkTracked(d *dirHandle, e *indexEntry, name string, k
 		e.seen = true
 		if kind != kindDir {
 			e.y = 'T'
-		} else if b.submoduleMoved(e) {
-			e.y = 'M'
+		} else if err := b.checkSubmodule(e); err != nil {
+			b.fail(err)
 		}
 		return
 	}
@@ -336,17 +336,4 @@ func hashWorktree(path string, isLink bool, size int64) (plumbing.Hash, error) {
 	var id plumbing.Hash
 	copy(id[:], h.Sum(nil))
 	return id, nil
-}
-
-// submoduleMoved compares a submodule's checked-out commit with the one
-// recorded in the index. Changes inside the submodule are not looked at.
-func (b *statusBuilder) submoduleMoved(e *indexEntry) bool {
-	root := filepath.Join(b.repo.Root, filepath.FromSlash(e.name))
-	gitDir, err := findGitDir(root)
-	if err != nil {
-		return false // not checked out: git shows nothing either
-	}
-	sub := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir}
-	h, err := sub.Head()
-	return err == nil && h.Hash != e.hash
 }

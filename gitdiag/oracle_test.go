@@ -594,26 +594,6 @@ func TestUnreadableFeaturesAreRefusedClearly(t *testing.T) {
 	}
 }
 
-func TestEngineNamesFiltersItDoesNotApply(t *testing.T) {
-	f := newFixture(t)
-	f.write("a.txt", "a")
-	f.write("sub/.gitattributes", "*.txt text eol=crlf\n")
-	f.commit("first")
-	_, engine := Run(context.Background(), f.dir, []Probe{StatusShort})
-	if !strings.HasPrefix(engine, "fast (not applied: .gitattributes filters;") {
-		t.Errorf("engine %q", engine)
-	}
-	f.git("config", "core.autocrlf", "input")
-	os.Remove(f.path("sub/.gitattributes"))
-	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); !strings.HasPrefix(engine, "fast (not applied: core.autocrlf;") {
-		t.Errorf("engine %q", engine)
-	}
-	os.WriteFile(f.path(".git/config"), []byte("[core]\n"), 0o644)
-	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast" {
-		t.Errorf("engine %q", engine)
-	}
-}
-
 func TestSubjectsLoseControlCharacters(t *testing.T) {
 	tests := map[string]string{
 		"plain subject":                       "plain subject",

@@ -9,11 +9,12 @@ package gitdiag
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -47,9 +48,12 @@ type Repo struct {
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
 	noUntracked   bool // git status -uno: a submodule whose untracked files do not count
-	// attributes is set when the walk meets a .gitattributes file, whose
-	// filters and line-ending rules gitdiag does not apply.
-	attributes atomic.Bool
+	attrOnce      sync.Once
+	attributes    *attributes // read on the first file hashed
+	// unapplied names the conversions (filters, encodings) of hashed
+	// files that gitdiag cannot apply.
+	unappliedMu sync.Mutex
+	unapplied   map[string]bool
 }
 
 // Open finds the repository containing dir, as git does: dir itself or the
@@ -163,25 +167,35 @@ func unsupported(feature string) error {
 }
 
 // Engine describes how the facts were read: "fast" (in-process, every
-// probe compared with git's output in the tests), with what it did not
-// apply when the repository uses it.
+// probe compared with git's output in the tests), with what it could not
+// apply to the files it had to hash.
 func (r *Repo) Engine() string {
-	var skipped []string
-	switch strings.ToLower(r.cfg.get("core.autocrlf")) {
-	case "true", "input":
-		skipped = append(skipped, "core.autocrlf")
-	}
-	_, err := os.Stat(filepath.Join(r.CommonDir, "info", "attributes"))
-	if err == nil || r.attributes.Load() {
-		skipped = append(skipped, ".gitattributes filters")
-	}
+	r.unappliedMu.Lock()
+	skipped := slices.Sorted(maps.Keys(r.unapplied))
+	r.unappliedMu.Unlock()
 	if r.Bare {
 		skipped = append(skipped, "no work tree")
 	}
 	if len(skipped) == 0 {
 		return "fast"
 	}
-	return "fast (not applied: " + strings.Join(skipped, ", ") + "; files whose stat data changed may show as modified)"
+	return "fast (not applied: " + strings.Join(skipped, ", ") + "; the files concerned may show as modified)"
+}
+
+// notApplied records a conversion gitdiag could not apply to a file.
+func (r *Repo) notApplied(what string) {
+	r.unappliedMu.Lock()
+	defer r.unappliedMu.Unlock()
+	if r.unapplied == nil {
+		r.unapplied = map[string]bool{}
+	}
+	r.unapplied[what] = true
+}
+
+// attrs returns the repository's attributes, read on first use.
+func (r *Repo) attrs() *attributes {
+	r.attrOnce.Do(func() { r.attributes = r.newAttributes() })
+	return r.attributes
 }
 
 // objects opens the object store lazily: only the probes that read

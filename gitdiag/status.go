@@ -119,6 +119,7 @@ type statusBuilder struct {
 
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup
+	storeMu  sync.Mutex      // the object store is read by one goroutine at a time
 	mu       sync.Mutex      // guards newFiles and err
 	newFiles []string        // untracked paths, directories ending in "/"
 	err      error           // the first failure that stops the status, as git stops
@@ -348,18 +349,23 @@ func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	switch {
 	case !unmerged && f.X == ' ' && f.Y == ' ':
 		return false
+	case !unmerged && f.X == ' ' && f.Y == 'M' && !b.repo.cleanRulesFor(f.Path).plain():
+		// A new size made the file modified, but git diff compares the
+		// converted content: new line endings alone are no difference.
+		e := b.tracked(f.Path)
+		return b.worktreeDiffers(f.Path, headEntry{mode: e.mode, hash: e.hash}, true)
 	case !unmerged && (f.X == ' ' || f.Y == ' '):
 		return true // only one side changed, so HEAD and the work tree differ
 	case !unmerged && f.X == 'A' && f.Y == 'D':
 		return false // git skips an index-only entry missing from disk
 	}
-	return b.worktreeDiffersFromHEAD(f.Path)
+	h, inHEAD := b.head[f.Path]
+	return b.worktreeDiffers(f.Path, h, inHEAD)
 }
 
-// worktreeDiffersFromHEAD compares the file on disk with HEAD's blob,
-// for paths changed on both sides, where neither letter settles it.
-func (b *statusBuilder) worktreeDiffersFromHEAD(p string) bool {
-	h, inHEAD := b.head[p]
+// worktreeDiffers compares the file on disk with the blob h (inHEAD false
+// when there is none), where the status letters do not settle it.
+func (b *statusBuilder) worktreeDiffers(p string, h headEntry, inHEAD bool) bool {
 	abs := filepath.Join(b.repo.Root, filepath.FromSlash(p))
 	fi, err := os.Lstat(abs)
 	if err != nil || fi.IsDir() {
@@ -368,7 +374,7 @@ func (b *statusBuilder) worktreeDiffersFromHEAD(p string) bool {
 	if !inHEAD {
 		return true
 	}
-	id, err := hashWorktree(abs, fi.Mode()&fs.ModeSymlink != 0, fi.Size())
+	id, err := b.hashWorktree(p, fi.Mode()&fs.ModeSymlink != 0, fi.Size())
 	if err != nil || id != h.hash {
 		return true
 	}

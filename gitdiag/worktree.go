@@ -158,9 +158,6 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 	if !excluded {
 		rules = withDirRules(rules, d, td.path, entries)
 	}
-	if hasEntry(entries, ".gitattributes") {
-		b.repo.attributes.Store(true)
-	}
 	slices.SortFunc(entries, func(x, y dirEntry) int { return strings.Compare(x.name, y.name) })
 	var newFiles []string
 	j := 0
@@ -289,7 +286,7 @@ func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
 	if b.statClean(e, st) {
 		return ' '
 	}
-	h, err := hashWorktree(filepath.Join(b.repo.Root, filepath.FromSlash(e.name)), isLink, st.size)
+	h, err := b.hashWorktree(e.name, isLink, st.size)
 	if err != nil || h != e.hash {
 		return 'M'
 	}
@@ -311,29 +308,77 @@ func (b *statusBuilder) statClean(e *indexEntry, st fileStat) bool {
 	return uint32(im.Unix()) > e.mtimeSec || uint32(im.Unix()) == e.mtimeSec && uint32(im.Nanosecond()) > e.mtimeNsec
 }
 
-// hashWorktree computes the blob id of a file or symlink as git stores it.
-func hashWorktree(path string, isLink bool, size int64) (plumbing.Hash, error) {
-	h := sha1.New()
+// hashWorktree computes the blob id git would give the file or symlink p
+// (from the top of the work tree), the file's content converted as its
+// attributes and core.autocrlf ask.
+func (b *statusBuilder) hashWorktree(p string, isLink bool, size int64) (plumbing.Hash, error) {
+	path := filepath.Join(b.repo.Root, filepath.FromSlash(p))
 	if isLink {
 		target, err := os.Readlink(path)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
-	} else {
-		f, err := openFile(path)
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		defer f.Close()
-		// The size is the one just stat'ed; a file growing meanwhile hashes
-		// to something else, which reads as modified, as it is.
-		fmt.Fprintf(h, "blob %d\x00", size)
-		if _, err := io.Copy(h, io.LimitReader(f, size)); err != nil {
-			return plumbing.ZeroHash, err
-		}
+		return blobID([]byte(target)), nil
+	}
+	rules := b.repo.cleanRulesFor(p)
+	if rules.filter != "" {
+		b.repo.notApplied("the " + rules.filter + " filter")
+	}
+	if rules.encoding != "" {
+		b.repo.notApplied("working-tree-encoding")
+	}
+	if rules.plain() {
+		return hashFile(path, size)
+	}
+	content, err := readFile(path)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return blobID(rules.clean(content, func() bool { return b.indexHasCRLF(p) })), nil
+}
+
+// hashFile hashes a file as it is, without holding it in memory.
+func hashFile(path string, size int64) (plumbing.Hash, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer f.Close()
+	h := sha1.New()
+	// The size is the one just stat'ed; a file growing meanwhile hashes
+	// to something else, which reads as modified, as it is.
+	fmt.Fprintf(h, "blob %d\x00", size)
+	if _, err := io.Copy(h, io.LimitReader(f, size)); err != nil {
+		return plumbing.ZeroHash, err
 	}
 	var id plumbing.Hash
 	copy(id[:], h.Sum(nil))
 	return id, nil
+}
+
+// blobID is the id of a blob with this content.
+func blobID(content []byte) plumbing.Hash {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write(content)
+	var id plumbing.Hash
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// indexHasCRLF is convert.c's has_crlf_in_index: whether the index's copy
+// of p is text with CRLF line endings.
+func (b *statusBuilder) indexHasCRLF(p string) bool {
+	e := b.tracked(p)
+	if e == nil {
+		return false
+	}
+	b.storeMu.Lock()
+	defer b.storeMu.Unlock()
+	store, err := b.repo.objects()
+	if err != nil {
+		return false
+	}
+	content, err := store.readAs(e.hash, objBlob)
+	return err == nil && hasCRLFText(content)
 }

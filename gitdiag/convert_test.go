@@ -1,0 +1,240 @@
+package gitdiag
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// checkoutAgain writes the files back from the index, as git writes them
+// (line endings, $Id$), and makes their stat data stale, so that status
+// must hash them through the clean conversion.
+func (f *fixture) checkoutAgain(paths ...string) {
+	f.t.Helper()
+	for _, p := range paths {
+		os.Remove(f.path(p))
+	}
+	f.git(append([]string{"checkout", "--"}, paths...)...)
+	f.touch(paths...)
+}
+
+// touch moves the files' mtime, so that their stat data no longer matches
+// the index and git hashes them.
+func (f *fixture) touch(paths ...string) {
+	f.t.Helper()
+	later := time.Now().Add(3 * time.Second)
+	for _, p := range paths {
+		if err := os.Chtimes(f.path(p), later, later); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+}
+
+// Files whose stat data does not settle their status are hashed after the
+// conversion git applies on the way in, and `git diff HEAD` compares
+// converted content (new line endings alone are no difference); each case
+// is compared with git.
+func TestConvertedFilesMatchGit(t *testing.T) {
+	crlf := "one\r\ntwo\r\n"
+	tests := []struct {
+		name  string
+		setup func(f *fixture)
+	}{
+		{"eol=crlf files written by git", func(f *fixture) {
+			f.write(".gitattributes", "*.bat text eol=crlf\n")
+			f.write("run.bat", "echo one\necho two\n")
+			f.write("edited.bat", "a\nb\n")
+			f.commit("first")
+			f.checkoutAgain("run.bat", "edited.bat")
+			f.write("edited.bat", "a\r\nc\r\n")
+			f.touch("edited.bat")
+		}},
+		{"core.autocrlf=true", func(f *fixture) {
+			f.write("a.txt", "a\nb\n")
+			f.write("b.txt", "b\n")
+			f.commit("first")
+			f.git("config", "core.autocrlf", "true")
+			f.checkoutAgain("a.txt", "b.txt")
+		}},
+		{"core.autocrlf=input and CRLF written over LF", func(f *fixture) {
+			f.write("a.txt", "one\ntwo\n")
+			f.write("b.txt", "one\ntwo\n")
+			f.commit("first")
+			f.git("config", "core.autocrlf", "input")
+			f.write("a.txt", crlf) // a new size: modified for status, equal for diff
+			f.write("b.txt", "one\r\ntwo\n")
+		}},
+		{"text=auto keeps CRLF files committed with CRLF", func(f *fixture) {
+			f.write("dos.txt", crlf)
+			f.commit("first")
+			f.write(".gitattributes", "* text=auto\n")
+			f.commit("attributes")
+			f.touch("dos.txt")
+		}},
+		{"text=auto leaves binary files alone", func(f *fixture) {
+			f.write(".gitattributes", "* text=auto\n")
+			f.write("lone-cr.bin", "a\rb\r\n")
+			f.write("nul.bin", "a\x00b\r\n")
+			f.commit("first")
+			f.touch("lone-cr.bin", "nul.bin")
+		}},
+		{"text converts even a file that looks binary", func(f *fixture) {
+			f.write("data.txt", "a\x00b\n")
+			f.commit("first")
+			f.write(".gitattributes", "data.txt text\n")
+			f.commit("attributes")
+			f.write("data.txt", "a\x00b\r\n")
+			f.touch("data.txt")
+		}},
+		{"binary macro and -text switch conversion off", func(f *fixture) {
+			f.write(".gitattributes", "*.dat binary\n*.raw -text\n")
+			f.write("a.dat", "a\nb\n")
+			f.write("a.raw", "a\nb\n")
+			f.commit("first")
+			f.git("config", "core.autocrlf", "true")
+			f.write("a.dat", "a\r\nb\n")
+			f.write("a.raw", "a\nb\r\n")
+		}},
+		{"legacy crlf attribute", func(f *fixture) {
+			f.write(".gitattributes", "*.in crlf=input\n*.no -crlf\n")
+			f.write("a.in", "a\n")
+			f.write("a.no", "a\n")
+			f.commit("first")
+			f.write("a.in", "a\r\n")
+			f.write("a.no", "a\r\n")
+		}},
+		{"ident", func(f *fixture) {
+			f.write(".gitattributes", "*.c ident\n")
+			f.write("main.c", "/* $Id$ */\nint main;\n")
+			f.write("broken.c", "/* $Id: not\nclosed $ */\n")
+			f.commit("first")
+			f.checkoutAgain("main.c", "broken.c")
+		}},
+		{"a subdirectory's attributes override the top's", func(f *fixture) {
+			f.write(".gitattributes", "*.txt text eol=crlf\n")
+			f.write("sub/.gitattributes", "*.txt -text\n")
+			f.write("top.txt", "a\n")
+			f.write("sub/low.txt", "a\n")
+			f.commit("first")
+			f.checkoutAgain("top.txt", "sub/low.txt")
+			f.write("sub/low.txt", "a\r\n")
+		}},
+		{".git/info/attributes overrides the work tree", func(f *fixture) {
+			f.write(".gitattributes", "*.txt -text\n")
+			f.write("a.txt", "a\n")
+			f.commit("first")
+			f.write(".git/info/attributes", "*.txt text\n")
+			f.write("a.txt", "a\r\n")
+		}},
+		{"core.attributesFile is below the work tree's files", func(f *fixture) {
+			global := filepath.Join(t.TempDir(), "attributes")
+			os.WriteFile(global, []byte("*.txt text\n*.md text\n"), 0o644)
+			f.git("config", "core.attributesFile", global)
+			f.write(".gitattributes", "*.md -text\n")
+			f.write("a.txt", "a\n")
+			f.write("a.md", "a\n")
+			f.commit("first")
+			f.write("a.txt", "a\r\n")
+			f.write("a.md", "a\r\n")
+		}},
+		{"macros from the top, not from subdirectories", func(f *fixture) {
+			f.write(".gitattributes", "[attr]dos text eol=crlf\n*.top dos\n")
+			f.write("sub/.gitattributes", "[attr]unix -text\n*.top unix\n")
+			f.write("a.top", "a\n")
+			f.write("sub/b.top", "b\n")
+			f.commit("first")
+			f.checkoutAgain("a.top", "sub/b.top")
+		}},
+		{"patterns: path, quoted, directory-only and negative", func(f *fixture) {
+			f.write(".gitattributes", "docs/*.txt text eol=crlf\n\"with space.txt\" text eol=crlf\nbuild/ text eol=crlf\n!plain.txt text eol=crlf\n")
+			f.write("docs/a.txt", "a\n")
+			f.write("docs/deeper/b.txt", "b\n")
+			f.write("with space.txt", "s\n")
+			f.write("build/c.txt", "c\n")
+			f.write("plain.txt", "p\n")
+			f.commit("first")
+			f.checkoutAgain("docs/a.txt", "docs/deeper/b.txt", "with space.txt", "build/c.txt", "plain.txt")
+		}},
+		{"the last matching line and the last assignment win", func(f *fixture) {
+			f.write(".gitattributes", "*.txt text eol=crlf\na.txt -text\nb.txt -text text eol=crlf\nc.txt !text\n")
+			f.write("a.txt", "a\n")
+			f.write("b.txt", "b\n")
+			f.write("c.txt", "c\n")
+			f.commit("first")
+			f.git("config", "core.autocrlf", "true")
+			f.checkoutAgain("a.txt", "b.txt", "c.txt")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tt.setup(f)
+			assertMatchesGit(t, f, "")
+		})
+	}
+}
+
+func TestEngineNamesConversionsItCannotApply(t *testing.T) {
+	f := newFixture(t)
+	f.write(".gitattributes", "*.psd filter=lfs\n*.utf16 working-tree-encoding=UTF-16LE\n*.txt text eol=crlf\n")
+	f.write("a.psd", "pointer\n")
+	f.write("a.utf16", "t\x00x\x00\n\x00")
+	f.write("a.txt", "text\n")
+	f.commit("first")
+	f.touch("a.txt")
+	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast" {
+		t.Errorf("line endings are applied, yet the engine is %q", engine)
+	}
+	f.touch("a.psd", "a.utf16")
+	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast (not applied: working-tree-encoding; the files concerned may show as modified)" {
+		t.Errorf("an unconfigured filter is no filter, as in git; engine %q", engine)
+	}
+	f.git("config", "filter.lfs.clean", "git-lfs clean -- %f")
+	f.touch("a.psd")
+	_, engine := Run(context.Background(), f.dir, []Probe{StatusShort})
+	if !strings.HasPrefix(engine, "fast (not applied: the lfs filter, working-tree-encoding;") {
+		t.Errorf("engine %q", engine)
+	}
+}
+
+func TestAttributeLinesParseAsGitParsesThem(t *testing.T) {
+	tests := []struct {
+		name, line string
+		macros     bool
+		want       string // pattern or [macro], then assignments; "" for a dropped line
+	}{
+		{"plain", "*.txt text eol=crlf", false, "*.txt text=set eol=crlf"},
+		{"unset and unspecified", "a -text !eol", false, "a text=unset eol=unspecified"},
+		{"blanks and CR", "  a\ttext\r", false, "a text=set"},
+		{"comment", "# *.txt text", false, ""},
+		{"quoted pattern", `"a b\t\101.txt" text`, false, "a b\tA.txt text=set"},
+		{"bad quote reads as a word", `"a text`, false, `"a text=set`},
+		{"invalid name drops the line", "a text b@d", false, ""},
+		{"reserved name drops the line", "a builtin_objectmode", false, ""},
+		{"negative pattern dropped", "!a text", false, ""},
+		{"macro where allowed", "[attr]dos text eol=crlf", true, "[dos] text=set eol=crlf"},
+		{"macro not allowed in a subdirectory", "[attr]dos text", false, ""},
+		{"[attr] alone is a pattern", "[attr] text", false, "[attr] text=set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, ok := parseAttrLine(tt.line, "", tt.macros)
+			got := ""
+			if ok {
+				got = l.pattern.pattern
+				if l.macro != "" {
+					got = "[" + l.macro + "]"
+				}
+				for _, a := range l.assigns {
+					got += " " + a.name + "=" + map[byte]string{attrSet: "set", attrUnset: "unset", attrUnspecified: "unspecified", attrValue: a.state.value}[a.state.kind]
+				}
+			}
+			if got != tt.want {
+				t.Errorf("parseAttrLine(%q) = %q, want %q", tt.line, got, tt.want)
+			}
+		})
+	}
+}

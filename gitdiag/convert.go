@@ -8,9 +8,9 @@ import (
 // Before hashing a work tree file, git converts it as it would on `git
 // add` (convert.c's convert_to_git): the clean filter, the
 // working-tree-encoding, line endings, then $Id$. gitdiag applies the line
-// endings and ident itself, as git does; it runs no filter program and
-// converts no encoding, and says so in Repo.Engine when a file that needs
-// one had to be hashed.
+// endings, ident and Git LFS's filter itself; it runs no other filter
+// program and converts no encoding, and says so in Repo.Engine when a file
+// that needs one had to be hashed.
 
 // crlfAction is git's crlf_action, reduced to what the clean direction
 // distinguishes.
@@ -26,13 +26,14 @@ const (
 type cleanRules struct {
 	crlf     crlfAction
 	ident    bool
+	lfs      bool   // git-lfs's clean filter, which gitdiag applies itself
 	filter   string // a configured clean filter gitdiag cannot run
 	encoding string // a working-tree-encoding gitdiag does not convert
 }
 
 // plain says the content is hashed as it is.
 func (c cleanRules) plain() bool {
-	return c.crlf == crlfBinary && !c.ident && c.filter == "" && c.encoding == ""
+	return c.crlf == crlfBinary && !c.ident && !c.lfs && c.filter == "" && c.encoding == ""
 }
 
 // cleanRulesFor is convert.c's convert_attrs for path.
@@ -57,7 +58,11 @@ func (r *Repo) cleanRulesFor(path string) cleanRules {
 	}
 	c := cleanRules{crlf: action, ident: at["ident"].kind == attrSet}
 	if f := at["filter"]; f.kind == attrValue && (r.cfg.getSub("filter", f.value, "clean") != "" || r.cfg.getSub("filter", f.value, "process") != "") {
-		c.filter = f.value
+		if r.isLFSFilter(f.value) && !r.lfsExtensions() {
+			c.lfs = true
+		} else {
+			c.filter = f.value
+		}
 	}
 	if e := at["working-tree-encoding"]; e.kind == attrValue && !strings.EqualFold(e.value, "UTF-8") {
 		c.encoding = e.value

@@ -1,6 +1,7 @@
 package gitdiag
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -179,8 +180,8 @@ func TestConvertedFilesMatchGit(t *testing.T) {
 
 func TestEngineNamesConversionsItCannotApply(t *testing.T) {
 	f := newFixture(t)
-	f.write(".gitattributes", "*.psd filter=lfs\n*.utf16 working-tree-encoding=UTF-16LE\n*.txt text eol=crlf\n")
-	f.write("a.psd", "pointer\n")
+	f.write(".gitattributes", "*.secret filter=git-crypt\n*.utf16 working-tree-encoding=UTF-16LE\n*.txt text eol=crlf\n")
+	f.write("a.secret", "plain\n")
 	f.write("a.utf16", "t\x00x\x00\n\x00")
 	f.write("a.txt", "text\n")
 	f.commit("first")
@@ -188,14 +189,14 @@ func TestEngineNamesConversionsItCannotApply(t *testing.T) {
 	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast" {
 		t.Errorf("line endings are applied, yet the engine is %q", engine)
 	}
-	f.touch("a.psd", "a.utf16")
+	f.touch("a.secret", "a.utf16")
 	if _, engine := Run(context.Background(), f.dir, []Probe{StatusShort}); engine != "fast (not applied: working-tree-encoding; the files concerned may show as modified)" {
 		t.Errorf("an unconfigured filter is no filter, as in git; engine %q", engine)
 	}
-	f.git("config", "filter.lfs.clean", "git-lfs clean -- %f")
-	f.touch("a.psd")
+	f.git("config", "filter.git-crypt.clean", "git-crypt clean")
+	f.touch("a.secret")
 	_, engine := Run(context.Background(), f.dir, []Probe{StatusShort})
-	if !strings.HasPrefix(engine, "fast (not applied: the lfs filter, working-tree-encoding;") {
+	if !strings.HasPrefix(engine, "fast (not applied: the git-crypt filter, working-tree-encoding;") {
 		t.Errorf("engine %q", engine)
 	}
 }
@@ -236,5 +237,65 @@ func TestAttributeLinesParseAsGitParsesThem(t *testing.T) {
 				t.Errorf("parseAttrLine(%q) = %q, want %q", tt.line, got, tt.want)
 			}
 		})
+	}
+}
+
+// The pointers of testdata/lfs were written by the real git-lfs
+// (record.sh): pointers kept as they are, anything else replaced by a
+// pointer to its SHA-256.
+func TestLFSPointersMatchRecordedGitLFS(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/lfs/*.in")
+	if err != nil || len(inputs) < 20 {
+		t.Fatalf("the recorded inputs are missing: %v, %d found", err, len(inputs))
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			content, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(strings.TrimSuffix(in, ".in") + ".out")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := lfsClean(bytes.NewReader(content))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("got %q, %v\nwant %q", got, err, want)
+			}
+		})
+	}
+}
+
+// git would run git-lfs's clean filter; gitdiag computes its pointer. The
+// index holds the pointer the real git-lfs wrote for "hello\n"
+// (testdata/lfs/text.out), as after `git lfs track` and `git add`.
+func TestLFSFilesAreComparedByTheirPointer(t *testing.T) {
+	f := newFixture(t)
+	f.write(".gitattributes", "*.psd filter=lfs diff=lfs merge=lfs -text\n")
+	f.git("add", ".gitattributes")
+	pointer, err := filepath.Abs("testdata/lfs/text.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(f.git("hash-object", "-w", "--no-filters", pointer))
+	f.git("update-index", "--add", "--cacheinfo", "100644,"+id+",image.psd")
+	f.git("update-index", "--add", "--cacheinfo", "100644,"+id+",edited.psd")
+	f.git("commit", "-q", "-m", "track with LFS")
+	f.git("config", "filter.lfs.process", "git-lfs filter-process")
+	f.git("config", "filter.lfs.clean", "git-lfs clean -- %f")
+	f.git("config", "filter.lfs.required", "true")
+	f.write("image.psd", "hello\n") // what git-lfs's smudge writes back
+	f.write("edited.psd", "hellO\n")
+	f.touch("image.psd", "edited.psd")
+
+	res, engine := Run(context.Background(), f.dir, []Probe{StatusShort})
+	compare(t, "status --short (by the pointers git-lfs recorded)", []string{" M edited.psd"}, res[0].Lines)
+	if engine != "fast" {
+		t.Errorf("engine %q: git-lfs's filter is applied", engine)
+	}
+	f.git("config", "lfs.extension.foo.clean", "foo clean %f")
+	_, engine = Run(context.Background(), f.dir, []Probe{StatusShort})
+	if !strings.HasPrefix(engine, "fast (not applied: the lfs filter;") {
+		t.Errorf("engine %q: extensions run programs gitdiag cannot", engine)
 	}
 }

@@ -330,11 +330,25 @@ func (b *statusBuilder) hashWorktree(p string, isLink bool, size int64) (plumbin
 	if rules.plain() {
 		return hashFile(path, size)
 	}
-	content, err := readFile(path)
+	content, err := readForHashing(path, rules)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return blobID(rules.clean(content, func() bool { return b.indexHasCRLF(p) })), nil
+}
+
+// readForHashing reads a file whole, or as the pointer git-lfs would make
+// of it (read in a stream, however large the file).
+func readForHashing(path string, rules cleanRules) ([]byte, error) {
+	if !rules.lfs {
+		return readFile(path)
+	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return lfsClean(f)
 }
 
 // hashFile hashes a file as it is, without holding it in memory.

@@ -182,3 +182,53 @@ func FuzzQuotePath(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseAttributes(f *testing.F) {
+	f.Add([]byte("*.txt text eol=crlf\n[attr]dos text eol=crlf\n\"a\\tb\" -diff !merge\n# c\n!neg text\n"), true)
+	f.Add([]byte("docs/**/*.md filter=lfs diff=lfs merge=lfs -text\r\n"), false)
+	f.Fuzz(func(t *testing.T, b []byte, macros bool) {
+		for _, l := range parseAttributes(b, "dir", macros) {
+			if l.macro != "" && !macros {
+				t.Fatalf("macro %q defined where macros are not allowed", l.macro)
+			}
+			for _, a := range l.assigns {
+				if !validAttrName(a.name) {
+					t.Fatalf("invalid attribute name %q kept", a.name)
+				}
+			}
+		}
+	})
+}
+
+// What git-lfs writes is itself a pointer: cleaning it again keeps it.
+func FuzzLFSClean(f *testing.F) {
+	for _, in := range []string{"hello\n", "", "version https://git-lfs.github.com/spec/v1\noid sha256:" + strings.Repeat("ab", 32) + "\nsize 6\n"} {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		out, err := lfsClean(bytes.NewReader(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := lfsClean(bytes.NewReader(out))
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("a pointer was not kept: %q became %q", out, again)
+		}
+	})
+}
+
+func FuzzCleanLineEndings(f *testing.F) {
+	f.Add([]byte("a\r\nb\r\n"), byte(crlfAuto), false)
+	f.Add([]byte("a\rb\x00\r\n"), byte(crlfText), true)
+	f.Add([]byte("$Id: x $\r\n"), byte(crlfText), false)
+	f.Fuzz(func(t *testing.T, content []byte, action byte, indexCRLF bool) {
+		c := cleanRules{crlf: crlfAction(action % 3), ident: action&4 != 0}
+		out := c.clean(content, func() bool { return indexCRLF })
+		if c.crlf != crlfBinary && !indexCRLF && gatherStats(out).crlf > 0 && !gatherStats(content).binary() {
+			t.Fatalf("CRLF left in converted text: %q → %q", content, out)
+		}
+		if len(out) > len(content) {
+			t.Fatalf("cleaning grew %q to %q", content, out)
+		}
+	})
+}

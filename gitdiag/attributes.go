@@ -61,16 +61,17 @@ var builtinMacros = []attrLine{{macro: "binary", assigns: []attrAssign{
 // attributes finds the attributes of work tree paths for one Repo. It is
 // safe for the walk's goroutines.
 type attributes struct {
-	root   string
-	base   *attrFrame            // built-in, system, global: below the work tree's files
-	info   *attrFrame            // .git/info/attributes: above them
-	macros map[string]*attrLine  // the winning definition of each macro
-	mu     sync.Mutex            // guards dirs
-	dirs   map[string]*attrFrame // "" or "a/b" → the chain up to that directory
+	root      string
+	fromIndex func(path string) ([]byte, bool) // the index's copy of a file
+	base      *attrFrame                       // built-in, system, global: below the work tree's files
+	info      *attrFrame                       // .git/info/attributes: above them
+	macros    map[string]*attrLine             // the winning definition of each macro
+	mu        sync.Mutex                       // guards dirs
+	dirs      map[string]*attrFrame            // "" or "a/b" → the chain up to that directory
 }
 
-func (r *Repo) newAttributes() *attributes {
-	a := &attributes{root: r.Root, dirs: map[string]*attrFrame{}}
+func (r *Repo) newAttributes(fromIndex func(path string) ([]byte, bool)) *attributes {
+	a := &attributes{root: r.Root, fromIndex: fromIndex, dirs: map[string]*attrFrame{}}
 	var files []string
 	if os.Getenv("GIT_ATTR_NOSYSTEM") == "" {
 		files = append(files, "/etc/gitattributes")
@@ -114,7 +115,8 @@ func (r *Repo) globalAttributesFile() string {
 
 // frame returns the chain of attribute files that applies in directory dir
 // ("" or "a/b"), reading each directory's .gitattributes once. As git, it
-// does not follow a .gitattributes that is a symbolic link.
+// does not follow a .gitattributes that is a symbolic link, and reads the
+// index's copy when the work tree has none it can read.
 func (a *attributes) frame(dir string) *attrFrame {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -130,15 +132,22 @@ func (a *attributes) frameLocked(dir string) *attrFrame {
 		parent = a.frameLocked(parentDir(dir))
 	}
 	f := parent
-	path := filepath.Join(a.root, filepath.FromSlash(dir), ".gitattributes")
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-		if b, err := readFile(path); err == nil {
-			// Macros may only be defined at the top of the tree.
-			f = &attrFrame{parent: parent, lines: parseAttributes(b, dir, dir == "")}
-		}
+	if b, ok := a.readDirFile(dir); ok {
+		// Macros may only be defined at the top of the tree.
+		f = &attrFrame{parent: parent, lines: parseAttributes(b, dir, dir == "")}
 	}
 	a.dirs[dir] = f
 	return f
+}
+
+func (a *attributes) readDirFile(dir string) ([]byte, bool) {
+	path := filepath.Join(a.root, filepath.FromSlash(dir), ".gitattributes")
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		if b, err := readFile(path); err == nil {
+			return b, true
+		}
+	}
+	return a.fromIndex(joinPath(dir, ".gitattributes"))
 }
 
 // lookup returns the settings of the attributes named in want for the

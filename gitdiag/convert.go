@@ -37,8 +37,9 @@ func (c cleanRules) plain() bool {
 }
 
 // cleanRulesFor is convert.c's convert_attrs for path.
-func (r *Repo) cleanRulesFor(path string) cleanRules {
-	at := r.attrs().lookup(path, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding")
+func (b *statusBuilder) cleanRulesFor(path string) cleanRules {
+	r := b.repo
+	at := b.attributes().lookup(path, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding")
 	action, defined := crlfFromAttr(at["text"])
 	if !defined {
 		action, defined = crlfFromAttr(at["crlf"])

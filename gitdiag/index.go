@@ -59,6 +59,9 @@ type indexEntry struct {
 	seen bool            // found in the work tree
 	y    byte            // work tree letter, 0 when unchanged
 	sub  *submoduleState // a checked-out submodule's state
+	// sizeOnly: y is M because the size differs from the one recorded
+	// when the file was added, which a conversion may explain.
+	sizeOnly bool
 }
 
 // Index entry flags.

@@ -1,17 +1,21 @@
 package gitdiag
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestRandomOperationsMatchGit applies random sequences of file operations
 // and compares gitdiag with the git CLI after every step. Contents are
 // random and distinct so git never pairs a deletion with an addition as a
-// rename, the one difference documented.
+// rename, the one difference documented. Line endings, attributes and
+// stale stat data exercise the conversions applied before hashing.
 func TestRandomOperationsMatchGit(t *testing.T) {
 	steps := 40
 	if testing.Short() {
@@ -37,8 +41,9 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 }
 
 type randomWorld struct {
-	f   *fixture
-	rng *rand.Rand
+	f                *fixture
+	rng              *rand.Rand
+	attributeChanges int
 }
 
 var randomDirs = []string{"", "src", "src/pkg", "docs", "build", "tmp/deep/er"}
@@ -77,8 +82,13 @@ func (w *randomWorld) existing() string {
 	return files[w.rng.Intn(len(files))]
 }
 
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
 func (w *randomWorld) step() string {
-	switch p := w.existing(); w.rng.Intn(11) {
+	switch p := w.existing(); w.rng.Intn(14) {
 	case 0, 1:
 		q := w.newPath()
 		w.write(q)
@@ -130,6 +140,42 @@ func (w *randomWorld) step() string {
 		dir := randomDirs[1+w.rng.Intn(len(randomDirs)-1)]
 		os.RemoveAll(w.f.path(dir))
 		return "remove directory " + dir
+	case 11:
+		if p != "" && !isSymlink(w.f.path(p)) {
+			b, _ := os.ReadFile(w.f.path(p))
+			if bytes.Contains(b, []byte("\r\n")) {
+				b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+			} else {
+				b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+			}
+			os.WriteFile(w.f.path(p), b, 0o644)
+			return "switch the line endings of " + p
+		}
+	case 12:
+		rule := []string{"*.txt text eol=crlf", "*.txt -text", "src/** text", "* text=auto", "docs/*.txt ident", "*.md binary"}[w.rng.Intn(6)]
+		b, _ := os.ReadFile(w.f.path(".gitattributes"))
+		os.WriteFile(w.f.path(".gitattributes"), append(b, rule+"\n"...), 0o644)
+		// New attributes change what a file hashes to, not its stat data,
+		// and git compares mtimes to the second, gitdiag to the
+		// nanosecond: an mtime in a second of its own makes both hash
+		// every file.
+		w.attributeChanges++
+		earlier := time.Now().Add(-time.Duration(w.attributeChanges) * time.Minute).Truncate(time.Second)
+		filepath.WalkDir(w.f.dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && !strings.Contains(p, "/.git/") {
+				os.Chtimes(p, earlier, earlier)
+			}
+			return nil
+		})
+		return "attributes " + rule
+	case 13:
+		if p != "" && !isSymlink(w.f.path(p)) {
+			// Stale stat data: git and gitdiag must hash, through the
+			// conversions the attributes ask for.
+			later := time.Now().Add(time.Duration(1+w.rng.Intn(5)) * time.Second)
+			os.Chtimes(w.f.path(p), later, later)
+			return "touch " + p
+		}
 	}
 	q := w.newPath()
 	w.write(q)

@@ -48,8 +48,6 @@ type Repo struct {
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
 	noUntracked   bool // git status -uno: a submodule whose untracked files do not count
-	attrOnce      sync.Once
-	attributes    *attributes // read on the first file hashed
 	// unapplied names the conversions (filters, encodings) of hashed
 	// files that gitdiag cannot apply.
 	unappliedMu sync.Mutex
@@ -190,12 +188,6 @@ func (r *Repo) notApplied(what string) {
 		r.unapplied = map[string]bool{}
 	}
 	r.unapplied[what] = true
-}
-
-// attrs returns the repository's attributes, read on first use.
-func (r *Repo) attrs() *attributes {
-	r.attrOnce.Do(func() { r.attributes = r.newAttributes() })
-	return r.attributes
 }
 
 // objects opens the object store lazily: only the probes that read

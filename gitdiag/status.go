@@ -119,7 +119,9 @@ type statusBuilder struct {
 
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup
-	storeMu  sync.Mutex      // the object store is read by one goroutine at a time
+	storeMu  sync.Mutex // the object store is read by one goroutine at a time
+	attrOnce sync.Once
+	attrs    *attributes     // read when the first file is hashed
 	mu       sync.Mutex      // guards newFiles and err
 	newFiles []string        // untracked paths, directories ending in "/"
 	err      error           // the first failure that stops the status, as git stops
@@ -349,9 +351,10 @@ func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	switch {
 	case !unmerged && f.X == ' ' && f.Y == ' ':
 		return false
-	case !unmerged && f.X == ' ' && f.Y == 'M' && !b.repo.cleanRulesFor(f.Path).plain():
-		// A new size made the file modified, but git diff compares the
-		// converted content: new line endings alone are no difference.
+	case !unmerged && f.X == ' ' && f.Y == 'M' && b.tracked(f.Path).sizeOnly:
+		// git status calls a file whose size changed modified, but git
+		// diff compares content: a file converted when it was added (new
+		// line endings) may have the size of another content than its blob.
 		e := b.tracked(f.Path)
 		return b.worktreeDiffers(f.Path, headEntry{mode: e.mode, hash: e.hash}, true)
 	case !unmerged && (f.X == ' ' || f.Y == ' '):

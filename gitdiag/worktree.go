@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -281,6 +282,7 @@ func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
 		return 'M'
 	}
 	if uint32(st.size) != e.size && e.size != 0 {
+		e.sizeOnly = true
 		return 'M'
 	}
 	if b.statClean(e, st) {
@@ -320,7 +322,7 @@ func (b *statusBuilder) hashWorktree(p string, isLink bool, size int64) (plumbin
 		}
 		return blobID([]byte(target)), nil
 	}
-	rules := b.repo.cleanRulesFor(p)
+	rules := b.cleanRulesFor(p)
 	if rules.filter != "" {
 		b.repo.notApplied("the " + rules.filter + " filter")
 	}
@@ -383,16 +385,38 @@ func blobID(content []byte) plumbing.Hash {
 // indexHasCRLF is convert.c's has_crlf_in_index: whether the index's copy
 // of p is text with CRLF line endings.
 func (b *statusBuilder) indexHasCRLF(p string) bool {
+	content, ok := b.indexBlob(p)
+	return ok && hasCRLFText(content)
+}
+
+// indexBlob reads the index's copy of p as git's read_blob_data_from_index
+// does: the stage-0 entry, or in a conflict "ours" (stage 2).
+func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 	e := b.tracked(p)
 	if e == nil {
-		return false
+		entries := b.idx.entries
+		i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
+		for ; i < len(entries) && entries[i].name == p; i++ {
+			if entries[i].stage == 2 {
+				e = entries[i]
+			}
+		}
+	}
+	if e == nil {
+		return nil, false
 	}
 	b.storeMu.Lock()
 	defer b.storeMu.Unlock()
 	store, err := b.repo.objects()
 	if err != nil {
-		return false
+		return nil, false
 	}
 	content, err := store.readAs(e.hash, objBlob)
-	return err == nil && hasCRLFText(content)
+	return content, err == nil
+}
+
+// attributes returns the attributes of the work tree, read on first use.
+func (b *statusBuilder) attributes() *attributes {
+	b.attrOnce.Do(func() { b.attrs = b.repo.newAttributes(b.indexBlob) })
+	return b.attrs
 }

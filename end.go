@@ -11,7 +11,7 @@ import (
 // next session and for people. Claude Code shows its output to no one, but
 // it is printed all the same, as the Node script did.
 func handleEnd(h *hookRun) string {
-	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
+	results, engine := h.git.Run(h.ctx, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	h.record(results, engine)
 	h.notes = append(h.notes, h.observe(true)...)
 	report := logs.Report{Title: "Session End", Meta: h.meta(engine), Notes: h.notes, Commands: commands(results), Total: time.Since(h.start)}

@@ -27,6 +27,7 @@ type hookRun struct {
 	ctx     context.Context
 	in      Input
 	project string
+	git     *gitdiag.Shared // the project's repository, read once for the whole run
 	logs    logs.Dir
 	cfg     config.Config
 	notes   []string // what was skipped before the handler ran
@@ -62,6 +63,8 @@ func runHook(stdin io.Reader, stdout io.Writer, event string, opt hookOptions, h
 	h := &hookRun{ctx: ctx, in: in, start: start, notes: append(opt.notes, inputNotes...), noLog: opt.noLog, json: opt.json}
 	h.ev = newEvent(event, in, start)
 	h.project = projectDir(in)
+	h.git = gitdiag.NewShared(h.project)
+	defer h.git.Close()
 	h.logs = logs.DirFor(h.project)
 	var cfgNotes []string
 	h.cfg, cfgNotes = config.Load(h.project, opt.configPath, os.Getenv)

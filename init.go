@@ -28,7 +28,7 @@ func handleInit(h *hookRun, recovery bool) string {
 	} else {
 		probes = append(probes, gitdiag.DiffStatUpstream)
 	}
-	results, engine := gitdiag.Run(h.ctx, h.project, probes)
+	results, engine := h.git.Run(h.ctx, probes)
 	h.record(results, engine)
 	h.notes = append(h.notes, h.observe(false)...)
 

@@ -48,12 +48,12 @@ func (h *hookRun) longRunning(withWork bool) *lrFacts {
 	}
 	if withWork && f.session != nil {
 		start := plumbing.NewHash(f.session.StartHead)
-		err := gitdiag.With(h.ctx, h.project, func(r *gitdiag.Repo) error {
+		err := h.git.With(h.ctx, func(r *gitdiag.Repo) error {
 			var err error
 			if f.work, err = r.WorkSince(h.ctx, start, 20); err != nil {
 				return err
 			}
-			st, err := r.Status(h.ctx) // computed once per repository: WorkSince read it
+			st, err := r.Status(h.ctx) // the walk the probes did, shared
 			for _, file := range st.Files {
 				if !longrun.Ignored(file.Path, h.cfg.LongRunning.IgnorePaths) {
 					f.uncommitted++
@@ -91,7 +91,7 @@ func (h *hookRun) loadSession(notes *[]string) *state.Session {
 		return s
 	}
 	var head string
-	gitdiag.With(h.ctx, h.project, func(r *gitdiag.Repo) error {
+	h.git.With(h.ctx, func(r *gitdiag.Repo) error {
 		if hd, err := r.Head(); err == nil && !hd.Unborn {
 			head = hd.Hash.String()
 		}

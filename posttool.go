@@ -53,7 +53,7 @@ func (h *hookRun) featureListEdits() []string {
 		return nil
 	}
 	var atHEAD []byte
-	gitdiag.With(h.ctx, h.project, func(r *gitdiag.Repo) error {
+	h.git.With(h.ctx, func(r *gitdiag.Repo) error {
 		rel, err := filepath.Rel(r.Root, path)
 		if err != nil || r.Bare {
 			return err

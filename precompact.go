@@ -26,7 +26,7 @@ const (
 // handlePreCompact is PreCompact: a snapshot of the work in progress,
 // saved for the SessionStart "compact" hook that follows.
 func handlePreCompact(h *hookRun) string {
-	results, engine := gitdiag.Run(h.ctx, h.project, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
+	results, engine := h.git.Run(h.ctx, []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
 	h.record(results, engine)
 	h.notes = append(h.notes, h.observe(false)...)
 	snap := logs.Snapshot{

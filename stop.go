@@ -61,7 +61,7 @@ func (h *hookRun) decideStop() (string, []string) {
 func (h *hookRun) stopFacts() (longrun.StopFacts, error) {
 	lr := h.cfg.LongRunning
 	f := longrun.StopFacts{ProgressFile: lr.ProgressFile, ProgressTouched: true}
-	err := gitdiag.With(h.ctx, h.project, func(r *gitdiag.Repo) error {
+	err := h.git.With(h.ctx, func(r *gitdiag.Repo) error {
 		st, err := r.Status(h.ctx)
 		if err != nil {
 			return err

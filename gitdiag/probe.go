@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -117,6 +118,58 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 // It also returns how the repository was read (Repo.Engine), or "" when it
 // could not be opened.
 func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
+	s := NewShared(dir)
+	defer s.Close()
+	return s.Run(ctx, probes)
+}
+
+// With opens the repository at dir and runs fn on it, giving up at ctx's
+// deadline (fn may go on in the background; its result is dropped).
+func With(ctx context.Context, dir string, fn func(r *Repo) error) error {
+	s := NewShared(dir)
+	defer s.Close()
+	return s.With(ctx, fn)
+}
+
+// Shared is one repository opened on first use and shared by the calls of
+// one hook run, so that the work tree is walked once however many facts
+// are asked of it (a Repo is a snapshot). The calls take turns; each gives
+// up at its context's end, and one still running then keeps the Repo until
+// it returns.
+type Shared struct {
+	dir    string
+	mu     sync.Mutex // held by the call using repo
+	opened bool
+	repo   *Repo
+	err    error
+}
+
+// NewShared prepares the repository containing dir; nothing is read yet.
+func NewShared(dir string) *Shared { return &Shared{dir: dir} }
+
+// open returns the Repo, opening it on the first call; s.mu is held.
+func (s *Shared) open() (*Repo, error) {
+	if !s.opened {
+		s.repo, s.err = Open(s.dir)
+		s.opened = true
+	}
+	return s.repo, s.err
+}
+
+// Close releases the files of the Repo, unless a call abandoned at its
+// deadline still uses it (the process is about to end anyway).
+func (s *Shared) Close() {
+	if !s.mu.TryLock() {
+		return
+	}
+	defer s.mu.Unlock()
+	if s.repo != nil {
+		s.repo.Close()
+	}
+}
+
+// Run is the package's Run on the shared Repo.
+func (s *Shared) Run(ctx context.Context, probes []Probe) ([]Result, string) {
 	type done struct {
 		i   int
 		res Result
@@ -128,8 +181,10 @@ func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 	ch := make(chan done, len(probes))
 	engine := make(chan string, 1)
 	go func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		start := time.Now()
-		r, err := Open(dir)
+		r, err := s.open()
 		for i, p := range probes {
 			if err != nil {
 				ch <- done{i, Result{Command: p.Command, Err: err, Duration: time.Since(start)}}
@@ -139,7 +194,6 @@ func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 		}
 		if err == nil {
 			engine <- r.Engine()
-			r.Close()
 		} else {
 			engine <- ""
 		}
@@ -159,6 +213,33 @@ func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 		return results, e
 	case <-ctx.Done():
 		return results, "fast"
+	}
+}
+
+// With runs fn on the shared Repo, giving up at ctx's deadline (fn may go
+// on in the background; its result is dropped).
+func (s *Shared) With(ctx context.Context, fn func(r *Repo) error) error {
+	done := make(chan error, 1)
+	go func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		defer func() {
+			if v := recover(); v != nil {
+				done <- fmt.Errorf("internal error: %v", v)
+			}
+		}()
+		r, err := s.open()
+		if err != nil {
+			done <- err
+			return
+		}
+		done <- fn(r)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errors.New("stopped: the hook's deadline passed")
 	}
 }
 
@@ -189,30 +270,4 @@ func runOne(ctx context.Context, r *Repo, p Probe) (res Result) {
 	}
 	res.Lines, res.Note, res.Err = out.Lines, out.Note, err
 	return res
-}
-
-// With opens the repository at dir and runs fn on it, giving up at ctx's
-// deadline (fn may go on in the background; its result is dropped).
-func With(ctx context.Context, dir string, fn func(r *Repo) error) error {
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- fmt.Errorf("internal error: %v", v)
-			}
-		}()
-		r, err := Open(dir)
-		if err != nil {
-			done <- err
-			return
-		}
-		defer r.Close()
-		done <- fn(r)
-	}()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return errors.New("stopped: the hook's deadline passed")
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -95,5 +96,57 @@ func TestCorruptIndexIsReportedNotMisread(t *testing.T) {
 	res, _ := Run(context.Background(), f.dir, []Probe{StatusShort})
 	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "fatal: index file is corrupt: bad checksum") {
 		t.Errorf("got %v", res[0].Err)
+	}
+}
+
+// One hook run asks for the status through several calls (the probes,
+// then the long-running checks): the work tree is walked once.
+func TestSharedRepoWalksTheWorkTreeOnce(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("first")
+	f.write("a.txt", "changed\n")
+	s := NewShared(f.dir)
+	defer s.Close()
+	ctx := context.Background()
+	var first, second *Status
+	if err := s.With(ctx, func(r *Repo) (err error) { first, err = r.Status(ctx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := s.Run(ctx, []Probe{StatusShort})
+	compare(t, "status --short", []string{" M a.txt"}, res[0].Lines)
+	f.write("new.txt", "written after the walk\n")
+	if err := s.With(ctx, func(r *Repo) (err error) { second, err = r.Status(ctx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if first != second {
+		t.Error("the second call walked the work tree again")
+	}
+}
+
+// A call abandoned at its deadline keeps the Repo until it returns: the
+// next call waits its turn (giving up at its own deadline), and Close does
+// not wait for it.
+func TestSharedRepoCallCutByTheDeadlineKeepsItsTurn(t *testing.T) {
+	f := newFixture(t)
+	s := NewShared(f.dir)
+	release := make(chan struct{})
+	var released atomic.Bool
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	err := s.With(ctx, func(r *Repo) error { <-release; return nil })
+	if err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("got %v, want the deadline", err)
+	}
+	secondRan := make(chan bool, 1)
+	err = s.With(ctx, func(r *Repo) error { secondRan <- released.Load(); return nil })
+	if err == nil {
+		t.Error("the second call did not give up at the deadline")
+	}
+	s.Close() // returns at once: the first call still holds the Repo
+	released.Store(true)
+	close(release)
+	if after := <-secondRan; !after {
+		t.Error("the second call ran beside the first")
 	}
 }

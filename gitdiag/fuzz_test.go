@@ -3,6 +3,7 @@ package gitdiag
 import (
 	"bytes"
 	"crypto/sha1"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,6 +230,32 @@ func FuzzCleanLineEndings(f *testing.F) {
 		}
 		if len(out) > len(content) {
 			t.Fatalf("cleaning grew %q to %q", content, out)
+		}
+	})
+}
+
+func FuzzEWAHBitmap(f *testing.F) {
+	// Two bitmaps as git wrote them in a split index's link extension.
+	b, _ := hex.DecodeString("0000002000000002000000020000000000000000840000000000000000000022000000020000000200000000000000037bfffff000000000")
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for len(b) > 0 {
+			bm, rest, err := decodeEWAH(b)
+			if err != nil {
+				return
+			}
+			last, n := -1, 0
+			eachBit(bm, func(pos int) error {
+				if pos <= last {
+					t.Fatalf("position %d after %d", pos, last)
+				}
+				if n++; n > 1<<16 {
+					return errIndexCorrupt // a long run: enough seen
+				}
+				last = pos
+				return nil
+			})
+			b = rest
 		}
 	})
 }

@@ -21,6 +21,7 @@ type indexFile struct {
 	version uint32
 	entries []*indexEntry
 	tree    []byte    // the cache-tree extension, decoded on demand (cacheTree)
+	link    []byte    // the split index's link extension (splitindex.go)
 	modTime time.Time // when the index was written, for the racy-git check
 	// unsupported names a feature this decoder does not handle (a split or
 	// sparse index, an unknown required extension).
@@ -92,6 +93,11 @@ func (r *Repo) readIndex() (*indexFile, error) {
 	idx, err := decodeIndex(b)
 	if err != nil {
 		return nil, err
+	}
+	if idx.link != nil && idx.unsupported == "" {
+		if err := idx.mergeShared(r.GitDir); err != nil {
+			return nil, err
+		}
 	}
 	idx.modTime = fi.ModTime()
 	return idx, nil
@@ -195,7 +201,7 @@ func (idx *indexFile) decodeExtensions(b []byte) error {
 		case sig == "TREE":
 			idx.tree = data
 		case sig == "link":
-			idx.unsupported = "split index"
+			idx.link = data
 		case sig == "sdir":
 			idx.unsupported = "sparse index"
 		case sig[0] < 'A' || sig[0] > 'Z':

@@ -389,7 +389,6 @@ func (b *statusBuilder) worktreeDiffers(p string, h headEntry, inHEAD bool) bool
 // turn it off; go-git cannot decode these indexes either.
 func unsupportedIndex(feature string) error {
 	remedy := map[string]string{
-		"split index":  "; `git update-index --no-split-index` turns it off",
 		"sparse index": "; `git sparse-checkout disable` or `git config index.sparse false` turns it off",
 	}[feature]
 	return fmt.Errorf("fatal: the index is a %s, which session-hooks cannot read%s", feature, remedy)

@@ -53,7 +53,10 @@ func (c *config) getBool(key string, def bool) bool {
 	return def
 }
 
-func loadConfig(commonDir string) (*config, error) {
+// loadConfig reads the system, global and repository files, then, when
+// extensions.worktreeConfig is on, the work tree's own config.worktree
+// (where git sparse-checkout writes its settings).
+func loadConfig(commonDir, gitDir string) (*config, error) {
 	c := &config{values: map[string]configValue{}}
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -77,6 +80,11 @@ func loadConfig(commonDir string) (*config, error) {
 	files = append(files, filepath.Join(commonDir, "config"))
 	for i, f := range files {
 		if err := c.mergeFile(f, 0); err != nil && i == len(files)-1 {
+			return nil, err
+		}
+	}
+	if c.getBool("extensions.worktreeConfig", false) {
+		if err := c.mergeFile(filepath.Join(gitDir, "config.worktree"), 0); err != nil {
 			return nil, err
 		}
 	}

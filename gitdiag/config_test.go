@@ -118,3 +118,24 @@ func TestConfigBooleans(t *testing.T) {
 		}
 	}
 }
+
+// git sparse-checkout writes its settings to the work tree's own
+// config.worktree, read after the repository's config once
+// extensions.worktreeConfig is on.
+func TestWorktreeConfigIsReadWhenEnabled(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config.worktree"), []byte("[status]\n\tshowUntrackedFiles = no\n"), 0o644)
+	for _, tt := range []struct {
+		extension, want string
+	}{{"", "all"}, {"[extensions]\n\tworktreeConfig = true\n", "no"}} {
+		os.WriteFile(filepath.Join(dir, "config"), []byte("[status]\n\tshowUntrackedFiles = all\n"+tt.extension), 0o644)
+		c, err := loadConfig(dir, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := showUntracked(c); got != tt.want {
+			t.Errorf("with %q: status.showUntrackedFiles = %q, want %q", tt.extension, got, tt.want)
+		}
+	}
+}

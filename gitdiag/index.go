@@ -22,9 +22,10 @@ type indexFile struct {
 	entries []*indexEntry
 	tree    []byte    // the cache-tree extension, decoded on demand (cacheTree)
 	link    []byte    // the split index's link extension (splitindex.go)
+	sparse  bool      // a sparse index: directories outside the cone are entries (sparse.go)
 	modTime time.Time // when the index was written, for the racy-git check
-	// unsupported names a feature this decoder does not handle (a split or
-	// sparse index, an unknown required extension).
+	// unsupported names a feature this decoder does not handle (an index
+	// version or a required extension newer than it).
 	unsupported string
 }
 
@@ -130,7 +131,10 @@ func decodeIndex(b []byte) (*indexFile, error) {
 			return nil, err
 		}
 		if e.mode == filemode.Dir {
-			idx.unsupported = "sparse index"
+			idx.sparse = true
+			if !e.isSparseDir() || !e.skipWorktree || e.stage != 0 {
+				return nil, fmt.Errorf("%w: a directory entry that is not a sparse directory", errIndexCorrupt)
+			}
 		}
 		idx.entries = append(idx.entries, e)
 		pos, prev = next, e.name
@@ -203,7 +207,8 @@ func (idx *indexFile) decodeExtensions(b []byte) error {
 		case sig == "link":
 			idx.link = data
 		case sig == "sdir":
-			idx.unsupported = "sparse index"
+			// Marks the directory entries as allowed: they are checked
+			// for what they are when decoded.
 		case sig[0] < 'A' || sig[0] > 'Z':
 			// Extensions starting with a lower-case letter must be understood.
 			idx.unsupported = "index extension " + strconv.Quote(sig)

@@ -600,6 +600,17 @@ func TestUnreadableFeaturesAreRefusedClearly(t *testing.T) {
 			os.RemoveAll(filepath.Join(f.dir, ".git"))
 			f.git("init", "-q", "--object-format=sha256")
 		}, "this repository uses SHA-256 object names, which session-hooks cannot read"},
+		{"index extension a newer git requires", func(f *fixture) {
+			f.write("a.txt", "a")
+			f.commit("first")
+			b, err := os.ReadFile(f.path(".git/index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Lower-case extension names must be understood by a reader.
+			body := append(b[:len(b)-20:len(b)-20], "zzzz\x00\x00\x00\x00"...)
+			os.WriteFile(f.path(".git/index"), withChecksum(body), 0o644)
+		}, `fatal: the index uses index extension "zzzz", which session-hooks cannot read`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

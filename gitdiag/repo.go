@@ -144,7 +144,7 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 		}
 		r.CommonDir = filepath.Clean(c)
 	}
-	cfg, err := loadConfig(r.CommonDir)
+	cfg, err := loadConfig(r.CommonDir, gitDir)
 	if err != nil {
 		return nil, err
 	}

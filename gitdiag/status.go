@@ -60,11 +60,14 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &statusBuilder{repo: r, idx: idx, ctx: ctx,
+	st := &statusBuilder{repo: r, idx: idx, ctx: ctx, sparseDirs: map[string]plumbing.Hash{},
 		fileMode:  r.cfg.getBool("core.fileMode", true),
 		untracked: showUntracked(r.cfg)}
 	if r.noUntracked {
 		st.untracked = "no"
+	}
+	if err := st.prepareSparse(head); err != nil {
+		return nil, err
 	}
 	if err := st.readHEAD(head); err != nil {
 		return nil, err
@@ -110,9 +113,10 @@ type statusBuilder struct {
 	fileMode  bool   // core.fileMode: the executable bit counts
 	untracked string // status.showUntrackedFiles: "no", "all", or normal
 
-	head      map[string]headEntry // HEAD tree, except subtrees known equal to the index
-	cleanDirs map[string]bool      // directories ("a/b/") whose index part equals HEAD
-	unmerged  map[string]int       // path → bit set of stages present (1, 2, 4)
+	head       map[string]headEntry     // HEAD tree, except subtrees known equal to the index
+	sparseDirs map[string]plumbing.Hash // "dir/" → tree id, a sparse index's directories equal to HEAD's
+	cleanDirs  map[string]bool          // directories ("a/b/") whose index part equals HEAD
+	unmerged   map[string]int           // path → bit set of stages present (1, 2, 4)
 
 	submodules bool            // the index records a submodule
 	subRules   *submoduleRules // their settings, when it does
@@ -151,7 +155,7 @@ func (b *statusBuilder) readHEAD(head Head) error {
 	}
 	var walk func(hash plumbing.Hash, prefix string, cache *cacheNode) error
 	walk = func(hash plumbing.Hash, prefix string, cache *cacheNode) error {
-		if cache != nil && cache.valid && cache.hash == hash {
+		if cache != nil && cache.valid && cache.hash == hash || prefix != "" && b.sparseDirs[prefix] == hash {
 			b.cleanDirs[prefix] = true
 			return nil
 		}
@@ -278,7 +282,7 @@ func (b *statusBuilder) result() *Status {
 
 // staged compares one index entry with HEAD.
 func (b *statusBuilder) staged(p string, e *indexEntry) byte {
-	if e.intentToAdd || b.underCleanDir(p) {
+	if e.intentToAdd || e.isSparseDir() || b.underCleanDir(p) {
 		return ' '
 	}
 	h, ok := b.head[p]
@@ -385,11 +389,8 @@ func (b *statusBuilder) worktreeDiffers(p string, h headEntry, inHEAD bool) bool
 	return b.fileMode && fi.Mode().IsRegular() && exec != (h.mode == filemode.Executable)
 }
 
-// unsupportedIndex says which index feature stops the status and how to
-// turn it off; go-git cannot decode these indexes either.
+// unsupportedIndex says which index feature (a version or a required
+// extension newer than this decoder) stops the status.
 func unsupportedIndex(feature string) error {
-	remedy := map[string]string{
-		"sparse index": "; `git sparse-checkout disable` or `git config index.sparse false` turns it off",
-	}[feature]
-	return fmt.Errorf("fatal: the index is a %s, which session-hooks cannot read%s", feature, remedy)
+	return fmt.Errorf("fatal: the index uses %s, which session-hooks cannot read", feature)
 }

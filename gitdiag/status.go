@@ -345,7 +345,8 @@ func unmergedLetters(stages int) (byte, byte) {
 // tree content against the HEAD tree.
 func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	unmerged := b.unmerged[f.Path] != 0
-	if e := b.tracked(f.Path); !unmerged && e != nil && e.sub != nil && e.y != 'T' {
+	e := b.tracked(f.Path)
+	if !unmerged && e != nil && e.sub != nil && e.y != 'T' {
 		h, inHEAD := b.head[f.Path]
 		if !inHEAD && b.underCleanDir(f.Path) {
 			h, inHEAD = headEntry{mode: e.mode, hash: e.hash}, true // not read: HEAD has what the index has
@@ -355,11 +356,10 @@ func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	switch {
 	case !unmerged && f.X == ' ' && f.Y == ' ':
 		return false
-	case !unmerged && f.X == ' ' && f.Y == 'M' && b.tracked(f.Path).sizeOnly:
+	case !unmerged && f.X == ' ' && f.Y == 'M' && e.sizeOnly:
 		// git status calls a file whose size changed modified, but git
 		// diff compares content: a file converted when it was added (new
 		// line endings) may have the size of another content than its blob.
-		e := b.tracked(f.Path)
 		return b.worktreeDiffers(f.Path, headEntry{mode: e.mode, hash: e.hash}, true)
 	case !unmerged && (f.X == ' ' || f.Y == ' '):
 		return true // only one side changed, so HEAD and the work tree differ

@@ -171,14 +171,14 @@ type submoduleState struct {
 // --short` shows it: M for another commit checked out, m for modified
 // content, ? for untracked content only.
 func (b *statusBuilder) checkSubmodule(e *indexEntry) error {
+	status, diff := b.subRules.forStatus(e.name), b.subRules.forDiff(e.name)
+	// Until it is found checked out, its commit is the index's.
+	s := &submoduleState{head: e.hash, diff: diff}
+	e.sub = s
 	root := filepath.Join(b.repo.Root, filepath.FromSlash(e.name))
 	gitDir, err := findGitDir(root)
-	if err != nil {
-		return nil // not checked out: git shows nothing either
-	}
-	status, diff := b.subRules.forStatus(e.name), b.subRules.forDiff(e.name)
-	if status.all && diff.all {
-		return nil
+	if err != nil || status.all && diff.all {
+		return nil // not checked out (git shows nothing either), or not compared
 	}
 	// git cannot read a submodule it cannot open either: its status fails.
 	sub, err := newRepo(root, root, gitDir)
@@ -192,8 +192,9 @@ func (b *statusBuilder) checkSubmodule(e *indexEntry) error {
 	}
 	// Without a commit checked out there is no commit to compare, but git
 	// still looks at the content.
-	s := &submoduleState{head: h.Hash, moved: !h.Unborn && h.Hash != e.hash, diff: diff}
-	e.sub = s
+	if !h.Unborn {
+		s.head, s.moved = h.Hash, h.Hash != e.hash
+	}
 	if !s.moved && !(status.dirty && diff.dirty) {
 		sub.noUntracked = status.untracked && diff.untracked
 		if err := s.lookInside(b, sub); err != nil {

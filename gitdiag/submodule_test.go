@@ -97,6 +97,19 @@ func TestSubmodulesMatchGit(t *testing.T) {
 			f.inSub("lib", "add", "c.txt")
 			f.inSub("lib", "commit", "-q", "-m", "more")
 		}},
+		{"ignore=all in .gitmodules with a new commit staged", func(f *fixture) {
+			f.git("config", "-f", ".gitmodules", "submodule.lib.ignore", "all")
+			f.commit("ignore lib")
+			f.write("lib/c.txt", "c\n")
+			f.inSub("lib", "add", "c.txt")
+			f.inSub("lib", "commit", "-q", "-m", "more")
+			id := strings.TrimSpace(f.gitIn(f.path("lib"), "rev-parse", "HEAD"))
+			f.git("update-index", "--cacheinfo", "160000,"+id+",lib")
+		}},
+		{"submodule not checked out with another commit staged", func(f *fixture) {
+			f.git("submodule", "deinit", "-q", "-f", "lib")
+			f.git("update-index", "--cacheinfo", "160000,"+strings.Repeat("1", 40)+",lib")
+		}},
 		{"ignore=dirty in .gitmodules", func(f *fixture) {
 			f.git("config", "-f", ".gitmodules", "submodule.lib.ignore", "dirty")
 			f.commit("ignore lib")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -102,7 +103,7 @@ func isLFSPointer(data []byte) bool {
 		line++
 	}
 	size, err := strconv.ParseInt(values["size"], 10, 64)
-	return line == len(keys) && contains(lfsVersions, values["version"]) &&
+	return line == len(keys) && slices.Contains(lfsVersions, values["version"]) &&
 		validLFSOid(values["oid"]) && err == nil && size >= 0
 }
 
@@ -129,13 +130,4 @@ func validLFSOid(v string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

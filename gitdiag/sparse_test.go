@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -51,7 +52,7 @@ func TestSparseCheckoutsMatchGit(t *testing.T) {
 			if tt.index == "sparse" {
 				f.git("config", "index.sparse", "true")
 				f.git("sparse-checkout", "reapply")
-				if out := f.git("ls-files", "--sparse"); !contains(lines(out), "out/") {
+				if out := f.git("ls-files", "--sparse"); !slices.Contains(lines(out), "out/") {
 					t.Fatalf("the index is not sparse:\n%s", out)
 				}
 			}

@@ -63,6 +63,7 @@ var builtinMacros = []attrLine{{macro: "binary", assigns: []attrAssign{
 type attributes struct {
 	root      string
 	fromIndex func(path string) ([]byte, bool) // the index's copy of a file
+	fold      bool                             // core.ignoreCase
 	base      *attrFrame                       // built-in, system, global: below the work tree's files
 	info      *attrFrame                       // .git/info/attributes: above them
 	macros    map[string]*attrLine             // the winning definition of each macro
@@ -71,7 +72,7 @@ type attributes struct {
 }
 
 func (r *Repo) newAttributes(fromIndex func(path string) ([]byte, bool)) *attributes {
-	a := &attributes{root: r.Root, fromIndex: fromIndex, dirs: map[string]*attrFrame{}}
+	a := &attributes{root: r.Root, fromIndex: fromIndex, fold: r.ignoreCase(), dirs: map[string]*attrFrame{}}
 	var files []string
 	if os.Getenv("GIT_ATTR_NOSYSTEM") == "" {
 		files = append(files, "/etc/gitattributes")
@@ -82,11 +83,11 @@ func (r *Repo) newAttributes(fromIndex func(path string) ([]byte, bool)) *attrib
 	a.base = &attrFrame{lines: builtinMacros}
 	for _, f := range files {
 		if b, err := readFile(f); err == nil {
-			a.base = &attrFrame{parent: a.base, lines: parseAttributes(b, "", true)}
+			a.base = &attrFrame{parent: a.base, lines: parseAttributes(b, "", true, a.fold)}
 		}
 	}
 	if b, err := readFile(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
-		a.info = &attrFrame{lines: parseAttributes(b, "", true)}
+		a.info = &attrFrame{lines: parseAttributes(b, "", true, a.fold)}
 	}
 	return a
 }
@@ -134,7 +135,7 @@ func (a *attributes) frameLocked(dir string) *attrFrame {
 	f := parent
 	if b, ok := a.readDirFile(dir); ok {
 		// Macros may only be defined at the top of the tree.
-		f = &attrFrame{parent: parent, lines: parseAttributes(b, dir, dir == "")}
+		f = &attrFrame{parent: parent, lines: parseAttributes(b, dir, dir == "", a.fold)}
 	}
 	a.dirs[dir] = f
 	return f
@@ -217,7 +218,7 @@ func fillAttributes(found map[string]attrState, assigns []attrAssign, macros map
 // double quote) then assignments, separated by blanks; a line with an
 // invalid attribute name, a negative pattern or an unallowed macro is
 // dropped whole, as git drops it (with a warning).
-func parseAttributes(b []byte, dir string, macrosAllowed bool) []attrLine {
+func parseAttributes(b []byte, dir string, macrosAllowed, fold bool) []attrLine {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	base := dir
 	if base != "" {
@@ -230,7 +231,7 @@ func parseAttributes(b []byte, dir string, macrosAllowed bool) []attrLine {
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			raw = raw[:i]
 		}
-		if l, ok := parseAttrLine(string(raw), base, macrosAllowed); ok {
+		if l, ok := parseAttrLine(string(raw), base, macrosAllowed, fold); ok {
 			lines = append(lines, l)
 		}
 	}
@@ -242,7 +243,7 @@ const attrBlank = " \t\r\n"
 // maxAttrLine is git's ATTR_MAX_LINE_LENGTH.
 const maxAttrLine = 2048
 
-func parseAttrLine(line, base string, macrosAllowed bool) (attrLine, bool) {
+func parseAttrLine(line, base string, macrosAllowed, fold bool) (attrLine, bool) {
 	s := strings.TrimLeft(line, attrBlank)
 	if s == "" || s[0] == '#' || len(line) >= maxAttrLine {
 		return attrLine{}, false
@@ -264,7 +265,7 @@ func parseAttrLine(line, base string, macrosAllowed bool) (attrLine, bool) {
 		}
 		l.macro = macro
 	} else {
-		p, ok := parseIgnorePattern(name, base)
+		p, ok := parseIgnorePattern(name, base, fold)
 		if !ok || p.negative {
 			return l, false
 		}

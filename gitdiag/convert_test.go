@@ -222,7 +222,7 @@ func TestAttributeLinesParseAsGitParsesThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, ok := parseAttrLine(tt.line, "", tt.macros)
+			l, ok := parseAttrLine(tt.line, "", tt.macros, false)
 			got := ""
 			if ok {
 				got = l.pattern.pattern

@@ -25,11 +25,13 @@ type ignorePattern struct {
 	mustBeDir bool   // "pattern/": directories only
 	noDir     bool   // no '/' inside: matched against the base name at any depth
 	endsWith  bool   // "*literal": a suffix test
+	fold      bool   // core.ignoreCase: ASCII letters match in either case
 }
 
 // baseIgnore returns the patterns that apply everywhere in the work tree.
 func (r *Repo) baseIgnore() ignoreRules {
 	var rules ignoreRules
+	fold := r.ignoreCase()
 	global := r.cfg.get("core.excludesFile")
 	if global == "" {
 		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
@@ -43,26 +45,31 @@ func (r *Repo) baseIgnore() ignoreRules {
 		}
 	}
 	if global != "" {
-		rules = rules.withFile(global)
+		rules = rules.withFile(global, fold)
 	}
-	return rules.withFile(filepath.Join(r.CommonDir, "info", "exclude"))
+	return rules.withFile(filepath.Join(r.CommonDir, "info", "exclude"), fold)
 }
+
+// ignoreCase is core.ignoreCase, which git sets on case-insensitive file
+// systems (macOS, Windows): names then match patterns and the index in
+// either case.
+func (r *Repo) ignoreCase() bool { return r.cfg.getBool("core.ignoreCase", false) }
 
 // withFile returns rules plus the patterns of an ignore file that applies
 // to the whole work tree.
-func (rules ignoreRules) withFile(path string) ignoreRules {
+func (rules ignoreRules) withFile(path string, fold bool) ignoreRules {
 	b, err := readFile(path)
 	if err != nil || len(b) == 0 {
 		return rules
 	}
-	return rules.withPatterns(b, "")
+	return rules.withPatterns(b, "", fold)
 }
 
 // withPatterns parses the content of an ignore file as git does: a BOM
 // skipped, CR before LF dropped, blank lines and # comments ignored,
 // trailing blanks dropped unless escaped. base is the directory holding
-// the file ("" or "a/b").
-func (rules ignoreRules) withPatterns(b []byte, base string) ignoreRules {
+// the file ("" or "a/b"); fold is core.ignoreCase.
+func (rules ignoreRules) withPatterns(b []byte, base string, fold bool) ignoreRules {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if base != "" {
 		base += "/"
@@ -78,7 +85,7 @@ func (rules ignoreRules) withPatterns(b []byte, base string) ignoreRules {
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		if p, ok := parseIgnorePattern(trimTrailingSpaces(string(line)), base); ok {
+		if p, ok := parseIgnorePattern(trimTrailingSpaces(string(line)), base, fold); ok {
 			out = append(out, p)
 		}
 	}
@@ -111,8 +118,8 @@ func trimTrailingSpaces(s string) string {
 	return s
 }
 
-func parseIgnorePattern(s, base string) (ignorePattern, bool) {
-	p := ignorePattern{base: base}
+func parseIgnorePattern(s, base string, fold bool) (ignorePattern, bool) {
+	p := ignorePattern{base: base, fold: fold}
 	if strings.HasPrefix(s, "!") {
 		p.negative, s = true, s[1:]
 	}
@@ -142,29 +149,59 @@ func (p *ignorePattern) matches(path, name string, isDir bool) bool {
 	if p.noDir {
 		switch {
 		case p.literal == len(p.pattern):
-			return name == p.pattern
+			return p.equal(name, p.pattern)
 		case p.endsWith:
-			return strings.HasSuffix(name, p.pattern[1:])
+			suffix := p.pattern[1:]
+			return len(name) >= len(suffix) && p.equal(name[len(name)-len(suffix):], suffix)
 		}
-		return wildmatch(p.pattern, name, false)
+		return p.wildmatch(p.pattern, name, false)
 	}
 	pattern, literal := p.pattern, p.literal
 	if pattern[0] == '/' {
 		pattern, literal = pattern[1:], literal-1
 	}
-	rel, ok := strings.CutPrefix(path, p.base)
-	if !ok {
+	if len(path) < len(p.base) || !p.equal(path[:len(p.base)], p.base) {
 		return false
 	}
+	rel := path[len(p.base):]
 	if literal > 0 {
-		if literal > len(rel) || rel[:literal] != pattern[:literal] {
+		if literal > len(rel) || !p.equal(rel[:literal], pattern[:literal]) {
 			return false
 		}
 		if literal == len(pattern) {
 			return literal == len(rel)
 		}
 	}
-	return wildmatch(pattern, rel, true)
+	return p.wildmatch(pattern, rel, true)
+}
+
+// equal compares names as git's fspatheq: byte for byte, or ignoring
+// ASCII case under core.ignoreCase.
+func (p *ignorePattern) equal(a, b string) bool {
+	if p.fold {
+		return equalFoldASCII(a, b)
+	}
+	return a == b
+}
+
+func (p *ignorePattern) wildmatch(pattern, text string, pathname bool) bool {
+	if p.fold {
+		return wildmatchFold(pattern, text, pathname)
+	}
+	return wildmatch(pattern, text, pathname)
+}
+
+// equalFoldASCII is strcasecmp's equality: only ASCII letters fold.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if foldCase(a[i], true) != foldCase(b[i], true) {
+			return false
+		}
+	}
+	return true
 }
 
 // ignored reports whether the last pattern matching the entry name of the

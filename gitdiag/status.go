@@ -61,8 +61,9 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st := &statusBuilder{repo: r, idx: idx, ctx: ctx, sparseDirs: map[string]plumbing.Hash{},
-		fileMode:  r.cfg.getBool("core.fileMode", true),
-		untracked: showUntracked(r.cfg)}
+		fileMode:   r.cfg.getBool("core.fileMode", true),
+		ignoreCase: r.ignoreCase(),
+		untracked:  showUntracked(r.cfg)}
 	if r.noUntracked {
 		st.untracked = "no"
 	}
@@ -107,11 +108,12 @@ func showUntracked(c *config) string {
 // statusBuilder holds the working state of one status computation. The
 // work tree walk runs in several goroutines; mu guards what they report.
 type statusBuilder struct {
-	repo      *Repo
-	idx       *indexFile
-	ctx       context.Context
-	fileMode  bool   // core.fileMode: the executable bit counts
-	untracked string // status.showUntrackedFiles: "no", "all", or normal
+	repo       *Repo
+	idx        *indexFile
+	ctx        context.Context
+	fileMode   bool   // core.fileMode: the executable bit counts
+	ignoreCase bool   // core.ignoreCase: names match in either case
+	untracked  string // status.showUntrackedFiles: "no", "all", or normal
 
 	head       map[string]headEntry     // HEAD tree, except subtrees known equal to the index
 	sparseDirs map[string]plumbing.Hash // "dir/" → tree id, a sparse index's directories equal to HEAD's

@@ -1,8 +1,10 @@
 package gitdiag
 
 import (
+	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // trackedDir is one directory of the index with its direct children sorted
@@ -13,6 +15,41 @@ type trackedDir struct {
 	path     string // slash-separated, "" for the top
 	children []trackedChild
 	count    int // directories in the tree, set on the top one
+
+	foldOnce sync.Once
+	folded   map[string]trackedChild // children by lower-cased name (core.ignoreCase)
+}
+
+// foldChild finds a child whose name equals name but for ASCII case, as
+// git's index lookups do under core.ignoreCase.
+func (td *trackedDir) foldChild(name string) (trackedChild, bool) {
+	td.foldOnce.Do(func() {
+		td.folded = make(map[string]trackedChild, len(td.children))
+		for j := 0; j < len(td.children); {
+			var c trackedChild
+			c, j = child(td.children, j, td.children[j].name)
+			key := lowerASCII(c.name)
+			if prev, ok := td.folded[key]; ok {
+				c.dir, c.entry = cmp.Or(c.dir, prev.dir), cmp.Or(c.entry, prev.entry)
+			}
+			td.folded[key] = c
+		}
+	})
+	c, ok := td.folded[lowerASCII(name)]
+	return c, ok
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = foldCase(b[j], true)
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // trackedChild is a name in a tracked directory. A valid index never holds

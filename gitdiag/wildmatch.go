@@ -2,11 +2,29 @@ package gitdiag
 
 import "strings"
 
-// wildmatch is git's wildmatch.c (without WM_CASEFOLD), transcribed: the
-// glob matcher behind .gitignore. With pathname set, '*' and '?' do not
-// match '/', and "**" between slashes matches any number of directories.
+// wildmatch is git's wildmatch.c, transcribed: the glob matcher behind
+// .gitignore. With pathname set, '*' and '?' do not match '/', and "**"
+// between slashes matches any number of directories.
 func wildmatch(pattern, text string, pathname bool) bool {
-	return dowild(pattern, 0, text, 0, pathname) == wmMatch
+	return dowild(pattern, 0, text, 0, wmFlags{pathname: pathname}) == wmMatch
+}
+
+// wildmatchFold is wildmatch with WM_CASEFOLD (core.ignoreCase): ASCII
+// letters match in either case, with git's exceptions (an escaped
+// upper-case letter, or one alone in brackets, matches neither case).
+func wildmatchFold(pattern, text string, pathname bool) bool {
+	return dowild(pattern, 0, text, 0, wmFlags{pathname: pathname, fold: true}) == wmMatch
+}
+
+// wmFlags are wildmatch.c's WM_PATHNAME and WM_CASEFOLD.
+type wmFlags struct{ pathname, fold bool }
+
+// foldCase lowers an ASCII upper-case letter when fold is set.
+func foldCase(c byte, fold bool) byte {
+	if fold && c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 const (
@@ -27,12 +45,13 @@ func at(s string, i int) byte {
 
 func isGlobSpecial(c byte) bool { return c == '*' || c == '?' || c == '[' || c == '\\' }
 
-func dowild(p string, pi int, t string, ti int, pathname bool) int {
+func dowild(p string, pi int, t string, ti int, fl wmFlags) int {
 	for ; at(p, pi) != 0; pi, ti = pi+1, ti+1 {
 		pch, tch := p[pi], at(t, ti)
 		if tch == 0 && pch != '*' {
 			return wmAbortAll
 		}
+		tch, pch = foldCase(tch, fl.fold), foldCase(pch, fl.fold)
 		switch pch {
 		case '\\':
 			// A literal match with the next character; a trailing
@@ -46,17 +65,17 @@ func dowild(p string, pi int, t string, ti int, pathname bool) int {
 				return wmNoMatch
 			}
 		case '?':
-			if pathname && tch == '/' {
+			if fl.pathname && tch == '/' {
 				return wmNoMatch
 			}
 		case '*':
 			var r int
-			if pi, ti, r = star(p, pi, t, ti, pathname); r != starGoOn {
+			if pi, ti, r = star(p, pi, t, ti, fl); r != starGoOn {
 				return r
 			}
 		case '[':
 			var r int
-			if pi, r = class(p, pi, tch, pathname); r != wmMatch {
+			if pi, r = class(p, pi, tch, fl); r != wmMatch {
 				return r
 			}
 		}
@@ -70,7 +89,8 @@ func dowild(p string, pi int, t string, ti int, pathname bool) int {
 // star matches a run of '*' at p[pi]. It returns the final result, or -1
 // with the positions from which the main loop goes on ("*/" consuming one
 // directory).
-func star(p string, pi int, t string, ti int, pathname bool) (int, int, int) {
+func star(p string, pi int, t string, ti int, fl wmFlags) (int, int, int) {
+	pathname := fl.pathname
 	var matchSlash bool
 	pi++
 	if at(p, pi) == '*' {
@@ -82,7 +102,7 @@ func star(p string, pi int, t string, ti int, pathname bool) (int, int, int) {
 			matchSlash = true
 		} else if (prev < 0 || p[prev] == '/') && (next == 0 || next == '/' || next == '\\' && at(p, pi+1) == '/') {
 			// "**/" may match no directory at all: try the rest here.
-			if next == '/' && dowild(p, pi+1, t, ti, pathname) == wmMatch {
+			if next == '/' && dowild(p, pi+1, t, ti, fl) == wmMatch {
 				return pi, ti, wmMatch
 			}
 			matchSlash = true
@@ -111,14 +131,15 @@ func star(p string, pi int, t string, ti int, pathname bool) (int, int, int) {
 		// Skip ahead to the next occurrence of a literal that follows the
 		// star: the text before it belongs to the star.
 		if pch := p[pi]; !isGlobSpecial(pch) {
-			for tch = at(t, ti); tch != 0 && (matchSlash || tch != '/') && tch != pch; tch = at(t, ti) {
+			pch = foldCase(pch, fl.fold)
+			for tch = foldCase(at(t, ti), fl.fold); tch != 0 && (matchSlash || tch != '/') && tch != pch; tch = foldCase(at(t, ti), fl.fold) {
 				ti++
 			}
 			if tch != pch {
 				return pi, ti, wmNoMatch
 			}
 		}
-		if r := dowild(p, pi, t, ti, pathname); r != wmNoMatch {
+		if r := dowild(p, pi, t, ti, fl); r != wmNoMatch {
 			if !matchSlash || r != wmAbortToStarStar {
 				return pi, ti, r
 			}
@@ -133,7 +154,7 @@ func star(p string, pi int, t string, ti int, pathname bool) (int, int, int) {
 
 // class matches the bracket expression at p[pi] ('[') against tch. It
 // returns the position of its closing ']' and wmMatch, or the final result.
-func class(p string, pi int, tch byte, pathname bool) (int, int) {
+func class(p string, pi int, tch byte, fl wmFlags) (int, int) {
 	pi++
 	pch := at(p, pi)
 	if pch == '^' {
@@ -166,6 +187,9 @@ func class(p string, pi int, tch byte, pathname bool) (int, int) {
 				}
 			}
 			matched = matched || tch <= pch && tch >= prev
+			if up := tch - 'a' + 'A'; fl.fold && tch >= 'a' && tch <= 'z' {
+				matched = matched || up <= pch && up >= prev
+			}
 			pch = 0 // a range ends: the next '-' is literal
 		case pch == '[' && at(p, pi+1) == ':':
 			s := pi + 2
@@ -185,7 +209,8 @@ func class(p string, pi int, tch byte, pathname bool) (int, int) {
 			if !ok {
 				return end, wmAbortAll // an unknown [:class:]
 			}
-			matched = matched || in
+			// Folded, a lower-case letter is also [:upper:].
+			matched = matched || in || fl.fold && p[s:end-1] == "upper" && tch >= 'a' && tch <= 'z'
 			pi, pch = end, 0
 		default:
 			matched = matched || tch == pch
@@ -196,7 +221,7 @@ func class(p string, pi int, tch byte, pathname bool) (int, int) {
 			break
 		}
 	}
-	if matched == negated || pathname && tch == '/' {
+	if matched == negated || fl.pathname && tch == '/' {
 		return pi, wmNoMatch
 	}
 	return pi, wmMatch

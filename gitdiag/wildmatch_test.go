@@ -219,14 +219,20 @@ func TestWildmatchPassesGitsOwnCases(t *testing.T) {
 // TestRandomIgnorePatternsMatchGit writes random .gitignore patterns and
 // random file names (glob characters included) into many directories of
 // one repository and compares the untracked files gitdiag finds with
-// `git ls-files --others --exclude-standard`.
+// `git ls-files --others --exclude-standard`. Seeds 4 and 5 mix cases
+// under core.ignoreCase.
 func TestRandomIgnorePatternsMatchGit(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
+	for seed := int64(1); seed <= 5; seed++ {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
 			f := newFixture(t)
 			f.write("README", "r\n")
 			f.commit("first")
 			f.git("config", "status.showUntrackedFiles", "all")
+			letters := "ab"
+			if seed > 3 {
+				f.git("config", "core.ignoreCase", "true")
+				letters = "aAbB"
+			}
 			rng := rand.New(rand.NewSource(seed))
 			word := func(alphabet string, n int) string {
 				b := make([]byte, 1+rng.Intn(n))
@@ -239,21 +245,21 @@ func TestRandomIgnorePatternsMatchGit(t *testing.T) {
 				dir := fmt.Sprintf("c%02d", d)
 				var rules []string
 				for n := 1 + rng.Intn(3); n > 0; n-- {
-					rules = append(rules, word("ab.*?/[]!-\\ ", 7))
+					rules = append(rules, word(letters+".*?/[]!-\\ ", 7))
 				}
 				f.write(dir+"/.gitignore", strings.Join(rules, "\n")+"\n")
 				for n := 1 + rng.Intn(4); n > 0; n-- {
 					p := dir
 					for depth := 1 + rng.Intn(3); depth > 0; depth-- {
-						p += "/" + word("ab.*?[]!-\\", 3)
+						p += "/" + word(letters+".*?[]!-\\", 3)
 					}
 					if _, err := os.Stat(f.path(p)); err == nil {
 						continue // the name is taken by a directory already
 					}
-					if fi, err := os.Stat(f.path(filepath.Dir(p))); err == nil && !fi.IsDir() {
+					if os.MkdirAll(filepath.Dir(f.path(p)), 0o755) != nil {
 						continue // a file where this path needs a directory
 					}
-					f.write(p, "x\n")
+					os.WriteFile(f.path(p), []byte("x\n"), 0o644)
 				}
 			}
 			want := strings.Split(strings.TrimSuffix(f.git("ls-files", "-z", "--others", "--exclude-standard"), "\x00"), "\x00")

@@ -41,6 +41,9 @@ func (b *statusBuilder) walk() error {
 	if b.ctx.Err() != nil {
 		return nil // unseen files were not looked at, not deleted
 	}
+	if b.ignoreCase {
+		b.checkUnseenByPath()
+	}
 	for _, e := range b.idx.entries {
 		switch {
 		case e.stage != 0:
@@ -99,7 +102,7 @@ func hasEntry(entries []dirEntry, name string) bool {
 
 // withDirRules adds a directory's .gitignore when its listing shows one,
 // sparing a failed open in every directory that has none.
-func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntry) ignoreRules {
+func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntry, fold bool) ignoreRules {
 	if !hasEntry(entries, ".gitignore") {
 		return rules
 	}
@@ -107,7 +110,7 @@ func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntr
 	if err != nil || len(content) == 0 {
 		return rules
 	}
-	return rules.withPatterns(content, dir)
+	return rules.withPatterns(content, dir, fold)
 }
 
 // kindOf resolves an entry's type when the directory listing did not give it.
@@ -157,7 +160,7 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		return
 	}
 	if !excluded {
-		rules = withDirRules(rules, d, td.path, entries)
+		rules = withDirRules(rules, d, td.path, entries, b.ignoreCase)
 	}
 	slices.SortFunc(entries, func(x, y dirEntry) int { return strings.Compare(x.name, y.name) })
 	var newFiles []string
@@ -169,6 +172,16 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		var c trackedChild
 		c, j = child(td.children, j, e.name)
 		kind := kindOf(d, e)
+		if b.ignoreCase && c.entry == nil && c.dir == nil && !c.unmerged {
+			if fc, ok := td.foldChild(e.name); ok {
+				// Tracked under another case: not untracked, and compared
+				// by its own name after the walk, as git lstat()s it.
+				if kind == kindDir && fc.dir != nil && !excluded {
+					newFiles = append(newFiles, b.foldedDir(d, e.name, joinPath(td.path, e.name), fc.dir, rules)...)
+				}
+				continue
+			}
+		}
 		switch {
 		case c.entry != nil:
 			b.checkTracked(d, c.entry, e.name, kind)
@@ -193,6 +206,64 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 	}
 }
 
+// foldedDir looks for untracked files in a tracked directory listed under
+// another case (core.ignoreCase): git enters it as the index's directory
+// and matches its names against the index in either case. Tracked files
+// in it are compared after the walk (checkUnseenByPath).
+func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *trackedDir, rules ignoreRules) []string {
+	if b.ctx.Err() != nil {
+		return nil
+	}
+	d, entries, err := listAt(parent, name)
+	if err != nil {
+		return nil
+	}
+	defer d.close()
+	rules = withDirRules(rules, d, p, entries, true)
+	var out []string
+	for _, e := range entries {
+		if e.name == ".git" {
+			continue
+		}
+		kind, child := kindOf(d, e), joinPath(p, e.name)
+		if c, ok := td.foldChild(e.name); ok {
+			if kind == kindDir && c.dir != nil {
+				out = append(out, b.foldedDir(d, e.name, child, c.dir, rules)...)
+			}
+			continue
+		}
+		switch {
+		case b.untracked == "no" || rules.ignored(p, e.name, kind == kindDir):
+		case kind == kindDir:
+			out = append(out, b.untrackedDir(d, e.name, child, rules)...)
+		case kind == kindFile || kind == kindSymlink:
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// checkUnseenByPath compares the tracked entries the walk did not meet
+// under their own names by those names, as git lstat()s each index path:
+// under core.ignoreCase, a case-insensitive file system finds a file
+// renamed in case only, a case-sensitive one does not (it is deleted).
+func (b *statusBuilder) checkUnseenByPath() {
+	for _, e := range b.idx.entries {
+		if e.seen || e.stage != 0 || e.skipWorktree || e.assumeValid || e.isSparseDir() {
+			continue
+		}
+		dir, name := parentDir(e.name), e.name[strings.LastIndexByte(e.name, '/')+1:]
+		d, err := openDir(filepath.Join(b.repo.Root, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		if st, err := d.lstat(name); err == nil {
+			b.checkTracked(d, e, name, st.kind)
+		}
+		d.close()
+	}
+}
+
 // untrackedDir returns an untracked directory p (named name in parent) as
 // git shows it: "dir/" when it holds at least one file that is not ignored
 // (or is a nested repository, which is never entered), each file with
@@ -209,7 +280,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 	if hasEntry(entries, ".git") {
 		return []string{p + "/"}
 	}
-	rules = withDirRules(rules, d, p, entries)
+	rules = withDirRules(rules, d, p, entries, b.ignoreCase)
 	var out []string
 	for _, e := range entries {
 		child := joinPath(p, e.name)

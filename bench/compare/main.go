@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command compare times commands side by side in one run: it alternates
 // them, so machine noise hits all alike, and prints each one's median wall
 // time, its ratio to the first command, and its peak RSS.

@@ -254,7 +254,7 @@ func TestLFSPointersMatchRecordedGitLFS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := os.ReadFile(strings.TrimSuffix(in, ".in") + ".out")
+			want, err := os.ReadFile(strings.TrimSuffix(in, ".in") + ".want")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,12 +268,12 @@ func TestLFSPointersMatchRecordedGitLFS(t *testing.T) {
 
 // git would run git-lfs's clean filter; gitdiag computes its pointer. The
 // index holds the pointer the real git-lfs wrote for "hello\n"
-// (testdata/lfs/text.out), as after `git lfs track` and `git add`.
+// (testdata/lfs/text.want), as after `git lfs track` and `git add`.
 func TestLFSFilesAreComparedByTheirPointer(t *testing.T) {
 	f := newFixture(t)
 	f.write(".gitattributes", "*.psd filter=lfs diff=lfs merge=lfs -text\n")
 	f.git("add", ".gitattributes")
-	pointer, err := filepath.Abs("testdata/lfs/text.out")
+	pointer, err := filepath.Abs("testdata/lfs/text.want")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@
 # Needs git-lfs (recorded with 3.3.0); run from this directory.
 set -euo pipefail
 cd "$(dirname "$0")"
-rm -f ./*.in ./*.out
+rm -f ./*.in ./*.want
 H=5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03
 V=https://git-lfs.github.com/spec/v1
 input() { printf "$2" > "$1.in"; }
@@ -39,5 +39,5 @@ input not-pointer-duplicate-priority "version $V\next-0-foo sha256:$H\next-0-bar
 (printf "version $V\noid sha256:$H\nsize 6\n"; head -c 898 /dev/zero | tr '\0' ' ') > not-pointer-padded-to-1024-bytes.in
 head -c 3000 /dev/urandom > binary.in
 for f in ./*.in; do
-  git lfs clean -- "$f" < "$f" > "${f%.in}.out"
+  git lfs clean -- "$f" < "$f" > "${f%.in}.want"
 done

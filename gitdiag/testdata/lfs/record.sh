@@ -38,6 +38,11 @@ input not-pointer-duplicate-priority "version $V\next-0-foo sha256:$H\next-0-bar
 (printf "version $V\noid sha256:$H\nsize 6\n"; head -c 897 /dev/zero | tr '\0' ' ') > pointer-padded-to-1023-bytes.in
 (printf "version $V\noid sha256:$H\nsize 6\n"; head -c 898 /dev/zero | tr '\0' ' ') > not-pointer-padded-to-1024-bytes.in
 head -c 3000 /dev/urandom > binary.in
+# git-lfs installs its hooks into the repository it runs in: run it in a
+# directory of its own, outside this one.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp ./*.in "$tmp"
 for f in ./*.in; do
-  git lfs clean -- "$f" < "$f" > "${f%.in}.want"
+  (cd "$tmp" && git lfs clean -- "$f" < "$f") > "${f%.in}.want"
 done

@@ -19,6 +19,7 @@ import (
 // neither includes nor some of git's spellings.
 type config struct {
 	values map[string]configValue // "core.excludesfile"; subsections keep their case: "branch.Main.remote"
+	gitDir string                 // the repository's, for includeIf conditions
 }
 
 type configValue struct {
@@ -57,7 +58,7 @@ func (c *config) getBool(key string, def bool) bool {
 // extensions.worktreeConfig is on, the work tree's own config.worktree
 // (where git sparse-checkout writes its settings).
 func loadConfig(commonDir, gitDir string) (*config, error) {
-	c := &config{values: map[string]configValue{}}
+	c := &config{values: map[string]configValue{}, gitDir: gitDir}
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
@@ -116,7 +117,7 @@ func (c *config) mergeFile(path string, depth int) error {
 func (c *config) merge(b []byte, path string, depth int) error {
 	return parseConfig(b, func(key string, v configValue) error {
 		c.values[key] = v
-		if key != "include.path" || v.implicit {
+		if v.implicit || key != "include.path" && !c.includeIf(key, path) {
 			return nil
 		}
 		if depth >= maxIncludeDepth {
@@ -354,4 +355,96 @@ func (p *configParser) value() (string, bool) {
 		}
 		v = append(v, c)
 	}
+}
+
+// includeIf evaluates the condition of an includeIf.<condition>.path key
+// as git does: gitdir: and gitdir/i: (the repository's git directory,
+// matched with wildmatch), onbranch: (the checked-out branch). A
+// hasconfig: condition is not evaluated, and includes nothing.
+func (c *config) includeIf(key, configPath string) bool {
+	rest, ok := strings.CutPrefix(key, "includeif.")
+	cond, isPath := strings.CutSuffix(rest, ".path")
+	if !ok || !isPath || c.gitDir == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(cond, "gitdir:"):
+		return c.gitDirMatches(cond[len("gitdir:"):], false, configPath)
+	case strings.HasPrefix(cond, "gitdir/i:"):
+		return c.gitDirMatches(cond[len("gitdir/i:"):], true, configPath)
+	case strings.HasPrefix(cond, "onbranch:"):
+		return c.onBranch(cond[len("onbranch:"):])
+	}
+	return false
+}
+
+// gitDirMatches is git's include_by_gitdir: "~/" expanded, "./" relative
+// to the config file's real directory (matched literally), any other
+// relative pattern matched at any depth ("**/"), a trailing slash meaning
+// everything below; tried against the real path of the git directory, then
+// against its path as given.
+func (c *config) gitDirMatches(pattern string, icase bool, configPath string) bool {
+	if rest, ok := strings.CutPrefix(pattern, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return false
+		}
+		pattern = filepath.ToSlash(home) + "/" + rest
+	}
+	prefix := 0
+	if strings.HasPrefix(pattern, "./") {
+		real, err := filepath.EvalSymlinks(configPath)
+		if err != nil {
+			return false
+		}
+		dir := filepath.ToSlash(filepath.Dir(real))
+		pattern = dir + pattern[1:]
+		prefix = len(dir) + 1
+	} else if !strings.HasPrefix(pattern, "/") {
+		pattern = "**/" + pattern
+	}
+	if strings.HasSuffix(pattern, "/") {
+		pattern += "**"
+	}
+	texts := []string{}
+	if real, err := filepath.EvalSymlinks(c.gitDir); err == nil {
+		texts = append(texts, filepath.ToSlash(real))
+	}
+	if abs, err := filepath.Abs(c.gitDir); err == nil {
+		texts = append(texts, filepath.ToSlash(abs))
+	}
+	for _, text := range texts {
+		if len(text) < prefix {
+			continue
+		}
+		head, want := text[:prefix], pattern[:prefix]
+		if icase && !equalFoldASCII(head, want) || !icase && head != want {
+			continue
+		}
+		match := wildmatch
+		if icase {
+			match = wildmatchFold
+		}
+		if match(pattern[prefix:], text[prefix:], true) {
+			return true
+		}
+	}
+	return false
+}
+
+// onBranch is git's include_by_branch: HEAD names a branch that matches
+// the pattern (a trailing slash meaning every branch below).
+func (c *config) onBranch(pattern string) bool {
+	b, err := readFile(filepath.Join(c.gitDir, "HEAD"))
+	if err != nil {
+		return false
+	}
+	branch, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+	if !ok {
+		return false
+	}
+	if strings.HasSuffix(pattern, "/") {
+		pattern += "**"
+	}
+	return wildmatch(pattern, branch, true)
 }

@@ -1,6 +1,7 @@
 package gitdiag
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,4 +139,54 @@ func TestWorktreeConfigIsReadWhenEnabled(t *testing.T) {
 			t.Errorf("with %q: status.showUntrackedFiles = %q, want %q", tt.extension, got, tt.want)
 		}
 	}
+}
+
+// includeIf sections, as people use them to keep work and personal
+// settings apart, compared with what git reads in the same repository.
+func TestConfigIncludeIfMatchesGit(t *testing.T) {
+	home := isolateGit(t)
+	f := &fixture{t: t, dir: filepath.Join(t.TempDir(), "Work", "proj")}
+	f.gitIn(filepath.Dir(filepath.Dir(f.dir)), "init", "-q", "-b", "main", f.dir)
+	inc := func(name, key string) string {
+		p := filepath.Join(home, name)
+		os.WriteFile(p, []byte("[test]\n\t"+key+" = yes\n"), 0o644)
+		return p
+	}
+	gitDir := filepath.Join(f.dir, ".git")
+	var global strings.Builder
+	for i, cond := range []string{
+		"gitdir:" + gitDir,                    // the git directory itself
+		"gitdir:" + filepath.Dir(f.dir) + "/", // everything below a directory
+		"gitdir:proj/.git",                    // relative: at any depth
+		"gitdir:other/",                       // no match
+		"gitdir/i:" + strings.ToUpper(filepath.Dir(f.dir)) + "/", // either case
+		"gitdir:" + strings.ToUpper(filepath.Dir(f.dir)) + "/",   // case matters
+		"gitdir:~/", // home expanded: no match here
+		"gitdir:./", // relative to this config file
+		"onbranch:main",
+		"onbranch:feature/",
+		"hasconfig:remote.*.url:https://example.com/**",
+	} {
+		fmt.Fprintf(&global, "[includeIf %q]\n\tpath = %s\n", cond, inc(fmt.Sprintf("inc%d", i), fmt.Sprintf("k%d", i)))
+	}
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(global.String()), 0o644)
+	c, err := loadConfig(gitDir, gitDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 11; i++ {
+		key := fmt.Sprintf("test.k%d", i)
+		want := strings.TrimSpace(f.gitMayFailOutput("config", "--get", key))
+		if got := c.get(key); got != want {
+			t.Errorf("%s = %q, git reads %q", key, got, want)
+		}
+	}
+}
+
+// gitMayFailOutput runs git and returns its output, whatever its exit.
+func (f *fixture) gitMayFailOutput(args ...string) string {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.dir
+	out, _ := cmd.Output()
+	return string(out)
 }

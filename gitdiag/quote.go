@@ -12,7 +12,11 @@ import (
 func (s *Status) Short(prefix string) []string {
 	out := make([]string, 0, len(s.Files))
 	for _, f := range s.Files {
-		out = append(out, string([]byte{f.X, f.Y})+" "+quotePath(relativePath(f.Path, prefix), true))
+		line := string([]byte{f.X, f.Y}) + " "
+		if f.From != "" {
+			line += quotePath(relativePath(f.From, prefix), true) + " -> "
+		}
+		out = append(out, line+quotePath(relativePath(f.Path, prefix), true))
 	}
 	return out
 }
@@ -20,10 +24,8 @@ func (s *Status) Short(prefix string) []string {
 // NamesAgainstHEAD formats the paths `git diff --name-only HEAD` lists.
 func (s *Status) NamesAgainstHEAD() []string {
 	var out []string
-	for _, f := range s.Files {
-		if f.differsFromHEAD {
-			out = append(out, quotePath(f.Path, false))
-		}
+	for _, p := range s.diffNames {
+		out = append(out, quotePath(p, false))
 	}
 	return out
 }

@@ -13,9 +13,9 @@ import (
 
 // TestRandomOperationsMatchGit applies random sequences of file operations
 // and compares gitdiag with the git CLI after every step. Contents are
-// random and distinct so git never pairs a deletion with an addition as a
-// rename, the one difference documented. Line endings, attributes and
-// stale stat data exercise the conversions applied before hashing.
+// random and distinct, so that renames are the ones git mv makes (and
+// git's similarity finds or not after an edit). Line endings, attributes
+// and stale stat data exercise the conversions applied before hashing.
 func TestRandomOperationsMatchGit(t *testing.T) {
 	steps := 40
 	if testing.Short() {
@@ -38,7 +38,11 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 			w.write("README.md")
 			f.commit("first")
 			for step := 0; step < steps; step++ {
+				attrs, _ := os.ReadFile(f.path(".gitattributes"))
 				op := w.step()
+				if now, _ := os.ReadFile(f.path(".gitattributes")); !bytes.Equal(now, attrs) {
+					w.backdate()
+				}
 				t.Logf("step %d: %s", step, op)
 				assertMatchesGit(t, f, "")
 				if t.Failed() {
@@ -91,13 +95,29 @@ func (w *randomWorld) existing() string {
 	return files[w.rng.Intn(len(files))]
 }
 
+// backdate gives every file an mtime in a second of its own, after the
+// attributes changed. New attributes change what a file hashes to, not its
+// stat data, and git compares mtimes to the second, gitdiag to the
+// nanosecond: within the second of a write git hashes where gitdiag
+// trusts the stat data. With new mtimes both hash every file.
+func (w *randomWorld) backdate() {
+	w.attributeChanges++
+	earlier := time.Now().Add(-time.Duration(w.attributeChanges) * time.Minute).Truncate(time.Second)
+	filepath.WalkDir(w.f.dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.Contains(p, "/.git/") {
+			os.Chtimes(p, earlier, earlier)
+		}
+		return nil
+	})
+}
+
 func isSymlink(p string) bool {
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 func (w *randomWorld) step() string {
-	switch p := w.existing(); w.rng.Intn(15) {
+	switch p := w.existing(); w.rng.Intn(16) {
 	case 0, 1:
 		q := w.newPath()
 		w.write(q)
@@ -164,18 +184,6 @@ func (w *randomWorld) step() string {
 		rule := []string{"*.txt text eol=crlf", "*.txt -text", "src/** text", "* text=auto", "docs/*.txt ident", "*.md binary"}[w.rng.Intn(6)]
 		b, _ := os.ReadFile(w.f.path(".gitattributes"))
 		os.WriteFile(w.f.path(".gitattributes"), append(b, rule+"\n"...), 0o644)
-		// New attributes change what a file hashes to, not its stat data,
-		// and git compares mtimes to the second, gitdiag to the
-		// nanosecond: an mtime in a second of its own makes both hash
-		// every file.
-		w.attributeChanges++
-		earlier := time.Now().Add(-time.Duration(w.attributeChanges) * time.Minute).Truncate(time.Second)
-		filepath.WalkDir(w.f.dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() && !strings.Contains(p, "/.git/") {
-				os.Chtimes(p, earlier, earlier)
-			}
-			return nil
-		})
 		return "attributes " + rule
 	case 14:
 		if p != "" && !isSymlink(w.f.path(p)) {
@@ -187,6 +195,17 @@ func (w *randomWorld) step() string {
 			os.Rename(w.f.path(p), w.f.path(renamed))
 			w.write(renamed) // new content: git would pair equal blobs as a rename
 			return "rename " + p + " to " + renamed + ", new content"
+		}
+	case 15:
+		if p != "" {
+			q := w.newPath()
+			os.MkdirAll(filepath.Dir(w.f.path(q)), 0o755)
+			w.f.gitMayFail("mv", "--", p, q) // refused for an untracked or ignored p
+			if w.rng.Intn(2) == 0 && !isSymlink(w.f.path(q)) {
+				b, _ := os.ReadFile(w.f.path(q))
+				os.WriteFile(w.f.path(q), append(b, w.content()...), 0o644)
+			}
+			return "git mv " + p + " " + q
 		}
 	case 13:
 		if p != "" && !isSymlink(w.f.path(p)) {

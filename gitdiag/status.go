@@ -21,6 +21,9 @@ type FileStatus struct {
 	// Path is relative to the top of the work tree, slash-separated; an
 	// untracked directory shown whole ends in "/".
 	Path string
+	// From is the source of a rename staged as Path (X is R), as git
+	// status detects renames.
+	From string
 	// X is the index against HEAD, Y the work tree against the index, with
 	// git's letters: ' ', M, A, D, T, U; "??" for untracked; a submodule's
 	// Y is also m (modified content) or ? (untracked content only).
@@ -33,6 +36,9 @@ type FileStatus struct {
 // Status is the state of the work tree against the index and HEAD.
 type Status struct {
 	Files []FileStatus // tracked changes by path, then untracked by path
+	// diffNames are the paths `git diff --name-only HEAD` lists: renames
+	// by their new name only.
+	diffNames []string
 	// Incomplete says what was not looked at when the walk stopped early.
 	Incomplete string
 }
@@ -275,11 +281,15 @@ func (b *statusBuilder) result() *Status {
 		files = append(files, *f)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	diffNames := b.diffNames(files)
+	if renameSettingsFor(b.repo.cfg, true).on {
+		files = b.stagedRenames(files, renameSettingsFor(b.repo.cfg, true).limit)
+	}
 	sort.Strings(b.newFiles)
 	for _, p := range b.newFiles {
 		files = append(files, FileStatus{Path: p, X: '?', Y: '?'})
 	}
-	return &Status{Files: files}
+	return &Status{Files: files, diffNames: diffNames}
 }
 
 // staged compares one index entry with HEAD.

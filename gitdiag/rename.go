@@ -387,7 +387,8 @@ func (b *statusBuilder) stagedRenames(files []FileStatus, limit int) []FileStatu
 // paired with a new one) by its new name only.
 func (b *statusBuilder) diffNames(files []FileStatus) []string {
 	rs := renameSettingsFor(b.repo.cfg, false)
-	var srcs, dsts []*renameFile
+	var srcs []*renameFile
+	var added []FileStatus
 	for _, f := range files {
 		if !f.differsFromHEAD || !rs.on || b.unmerged[f.Path] != 0 {
 			continue
@@ -400,11 +401,16 @@ func (b *statusBuilder) diffNames(files []FileStatus) []string {
 		case inHEAD && (f.X == 'D' || f.Y == 'D'):
 			srcs = append(srcs, b.renameFile(f.Path, h.mode, h.hash))
 		case !inHEAD && f.X == 'A' && f.Y != 'D':
-			dsts = append(dsts, b.worktreeRenameFile(f))
+			added = append(added, f)
 		}
 	}
 	hidden := map[string]bool{}
-	if len(srcs) > 0 && len(dsts) > 0 {
+	if len(srcs) > 0 && len(added) > 0 {
+		// Only now are the added files read: most runs have no deletion.
+		dsts := make([]*renameFile, len(added))
+		for i, f := range added {
+			dsts[i] = b.worktreeRenameFile(f)
+		}
 		for _, r := range detectRenames(srcs, dsts, rs.limit) {
 			hidden[srcs[r.src].path] = true
 		}

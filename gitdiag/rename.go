@@ -55,7 +55,7 @@ type renameSettings struct {
 	limit int
 }
 
-// renameSettingsFor reads the settings of `git status` (statusKeys) or
+// renameSettingsFor reads the settings of `git status` (status set) or
 // `git diff`: status.renames and status.renameLimit fall back to diff's.
 func renameSettingsFor(c *config, status bool) renameSettings {
 	s := renameSettings{on: true, limit: 1000}

@@ -282,8 +282,8 @@ func (b *statusBuilder) result() *Status {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	diffNames := b.diffNames(files)
-	if renameSettingsFor(b.repo.cfg, true).on {
-		files = b.stagedRenames(files, renameSettingsFor(b.repo.cfg, true).limit)
+	if rs := renameSettingsFor(b.repo.cfg, true); rs.on {
+		files = b.stagedRenames(files, rs.limit)
 	}
 	sort.Strings(b.newFiles)
 	for _, p := range b.newFiles {

@@ -23,8 +23,11 @@ func (s *Status) Short(prefix string) []string {
 
 // NamesAgainstHEAD formats the paths `git diff --name-only HEAD` lists.
 func (s *Status) NamesAgainstHEAD() []string {
+	if s.diffNames == nil {
+		return nil
+	}
 	var out []string
-	for _, p := range s.diffNames {
+	for _, p := range s.diffNames() {
 		out = append(out, quotePath(p, false))
 	}
 	return out

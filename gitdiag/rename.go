@@ -389,8 +389,14 @@ func (b *statusBuilder) diffNames(files []FileStatus) []string {
 	rs := renameSettingsFor(b.repo.cfg, false)
 	var srcs []*renameFile
 	var added []FileStatus
+	var differ []FileStatus
 	for _, f := range files {
-		if !f.differsFromHEAD || !rs.on || b.unmerged[f.Path] != 0 {
+		if b.differsFromHEAD(&f) {
+			differ = append(differ, f)
+		}
+	}
+	for _, f := range differ {
+		if !rs.on || b.unmerged[f.Path] != 0 {
 			continue
 		}
 		h, inHEAD := b.head[f.Path]
@@ -416,8 +422,8 @@ func (b *statusBuilder) diffNames(files []FileStatus) []string {
 		}
 	}
 	var out []string
-	for _, f := range files {
-		if f.differsFromHEAD && !hidden[f.Path] {
+	for _, f := range differ {
+		if !hidden[f.Path] {
 			out = append(out, f.Path)
 		}
 	}

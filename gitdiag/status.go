@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,17 +29,14 @@ type FileStatus struct {
 	// git's letters: ' ', M, A, D, T, U; "??" for untracked; a submodule's
 	// Y is also m (modified content) or ? (untracked content only).
 	X, Y byte
-
-	// differsFromHEAD says whether `git diff HEAD` lists the path.
-	differsFromHEAD bool
 }
 
 // Status is the state of the work tree against the index and HEAD.
 type Status struct {
 	Files []FileStatus // tracked changes by path, then untracked by path
-	// diffNames are the paths `git diff --name-only HEAD` lists: renames
-	// by their new name only.
-	diffNames []string
+	// diffNames returns the paths `git diff --name-only HEAD` lists,
+	// computed on first use: only pre-compact asks, and it may hash files.
+	diffNames func() []string
 	// Incomplete says what was not looked at when the walk stopped early.
 	Incomplete string
 }
@@ -277,11 +275,11 @@ func (b *statusBuilder) result() *Status {
 	}
 	var files []FileStatus
 	for _, f := range byPath {
-		f.differsFromHEAD = b.differsFromHEAD(f)
 		files = append(files, *f)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	diffNames := b.diffNames(files)
+	tracked := slices.Clone(files) // before staged renames fold pairs into one line
+	diffNames := sync.OnceValue(func() []string { return b.diffNames(tracked) })
 	if rs := renameSettingsFor(b.repo.cfg, true); rs.on {
 		files = b.stagedRenames(files, rs.limit)
 	}

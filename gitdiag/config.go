@@ -18,8 +18,17 @@ import (
 // initialisation (it brings encoding/gob) in every run of the hook and knew
 // neither includes nor some of git's spellings.
 type config struct {
-	values map[string]configValue // "core.excludesfile"; subsections keep their case: "branch.Main.remote"
-	gitDir string                 // the repository's, for includeIf conditions
+	values    map[string]configValue // "core.excludesfile"; subsections keep their case: "branch.Main.remote"
+	gitDir    string                 // the repository's, for includeIf conditions
+	commonDir string                 // where the repository's config file is
+
+	// remoteURLs are the remote.<name>.url values of the whole
+	// configuration, read on the first hasconfig:remote.*.url: condition.
+	remoteURLs     []string
+	remoteURLsRead bool
+	// listingURLs marks the pass that reads them: every hasconfig:
+	// condition holds in it, as in git's populate_remote_urls.
+	listingURLs bool
 }
 
 type configValue struct {
@@ -58,7 +67,14 @@ func (c *config) getBool(key string, def bool) bool {
 // extensions.worktreeConfig is on, the work tree's own config.worktree
 // (where git sparse-checkout writes its settings).
 func loadConfig(commonDir, gitDir string) (*config, error) {
-	c := &config{values: map[string]configValue{}, gitDir: gitDir}
+	c := &config{values: map[string]configValue{}, gitDir: gitDir, commonDir: commonDir}
+	if err := c.load(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *config) load() error {
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
@@ -78,18 +94,16 @@ func loadConfig(commonDir, gitDir string) (*config, error) {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	files = append(files, filepath.Join(commonDir, "config"))
+	files = append(files, filepath.Join(c.commonDir, "config"))
 	for i, f := range files {
-		if err := c.mergeFile(f, 0); err != nil && i == len(files)-1 {
-			return nil, err
+		if err := c.mergeFile(f, 0, false); err != nil && i == len(files)-1 {
+			return err
 		}
 	}
 	if c.getBool("extensions.worktreeConfig", false) {
-		if err := c.mergeFile(filepath.Join(gitDir, "config.worktree"), 0); err != nil {
-			return nil, err
-		}
+		return c.mergeFile(filepath.Join(c.gitDir, "config.worktree"), 0, false)
 	}
-	return c, nil
+	return nil
 }
 
 func envOr(name, def string) string {
@@ -102,23 +116,41 @@ func envOr(name, def string) string {
 // maxIncludeDepth is git's limit on nested include.path files.
 const maxIncludeDepth = 10
 
-func (c *config) mergeFile(path string, depth int) error {
+// errURLInHasconfigInclude is git's answer to a file that a
+// hasconfig:remote.*.url: condition includes and that sets a remote URL
+// itself (which could change whether it is included).
+var errURLInHasconfigInclude = errors.New("fatal: remote URLs cannot be configured in file directly or indirectly included by includeIf.hasconfig:remote.*.url")
+
+// mergeFile adds the settings of the file at path. noURLs is set below an
+// include made by a hasconfig: condition while the remote URLs are listed.
+func (c *config) mergeFile(path string, depth int, noURLs bool) error {
 	b, err := readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	return c.merge(b, path, depth)
+	return c.merge(b, path, depth, noURLs)
 }
 
 // merge adds one file's settings; path names it in errors and anchors its
 // relative include paths.
-func (c *config) merge(b []byte, path string, depth int) error {
+func (c *config) merge(b []byte, path string, depth int, noURLs bool) error {
 	return parseConfig(b, func(key string, v configValue) error {
 		c.values[key] = v
-		if v.implicit || key != "include.path" && !c.includeIf(key, path) {
+		if isRemoteURL(key) && !v.implicit && c.listingURLs {
+			if noURLs {
+				return errURLInHasconfigInclude
+			}
+			c.remoteURLs = append(c.remoteURLs, v.text)
+		}
+		if v.implicit {
 			return nil
+		}
+		if key != "include.path" {
+			if ok, err := c.includeIf(key, path); !ok || err != nil {
+				return err
+			}
 		}
 		if depth >= maxIncludeDepth {
 			return fmt.Errorf("fatal: exceeded maximum include depth (%d) while including %s", maxIncludeDepth, v.text)
@@ -133,8 +165,14 @@ func (c *config) merge(b []byte, path string, depth int) error {
 		} else if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(path), target)
 		}
-		return c.mergeFile(target, depth+1) // a missing include is no error, as in git
+		noURLs := noURLs || c.listingURLs && strings.HasPrefix(key, "includeif.hasconfig:")
+		return c.mergeFile(target, depth+1, noURLs) // a missing include is no error, as in git
 	}, path)
+}
+
+// isRemoteURL says whether key is remote.<name>.url.
+func isRemoteURL(key string) bool {
+	return strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".url") && len(key) > len("remote.url")
 }
 
 // configParser walks one config file's bytes as git's get_next_char does:
@@ -359,23 +397,50 @@ func (p *configParser) value() (string, bool) {
 
 // includeIf evaluates the condition of an includeIf.<condition>.path key
 // as git does: gitdir: and gitdir/i: (the repository's git directory,
-// matched with wildmatch), onbranch: (the checked-out branch). A
-// hasconfig: condition is not evaluated, and includes nothing.
-func (c *config) includeIf(key, configPath string) bool {
+// matched with wildmatch), onbranch: (the checked-out branch),
+// hasconfig:remote.*.url: (a remote URL anywhere in the configuration).
+// Other conditions are false, as in git.
+func (c *config) includeIf(key, configPath string) (bool, error) {
 	rest, ok := strings.CutPrefix(key, "includeif.")
 	cond, isPath := strings.CutSuffix(rest, ".path")
 	if !ok || !isPath || c.gitDir == "" {
-		return false
+		return false, nil
 	}
 	switch {
 	case strings.HasPrefix(cond, "gitdir:"):
-		return c.gitDirMatches(cond[len("gitdir:"):], false, configPath)
+		return c.gitDirMatches(cond[len("gitdir:"):], false, configPath), nil
 	case strings.HasPrefix(cond, "gitdir/i:"):
-		return c.gitDirMatches(cond[len("gitdir/i:"):], true, configPath)
+		return c.gitDirMatches(cond[len("gitdir/i:"):], true, configPath), nil
 	case strings.HasPrefix(cond, "onbranch:"):
-		return c.onBranch(cond[len("onbranch:"):])
+		return c.onBranch(cond[len("onbranch:"):]), nil
+	case strings.HasPrefix(cond, "hasconfig:remote.*.url:"):
+		return c.hasRemoteURL(cond[len("hasconfig:remote.*.url:"):])
 	}
-	return false
+	return false, nil
+}
+
+// hasRemoteURL is git's include_by_remote_url: some remote.<name>.url of
+// the whole configuration (files read later included) matches the pattern,
+// with wildmatch's WM_PATHNAME. The URLs are listed by a first pass over
+// the configuration in which every hasconfig: condition holds, and which
+// fails when a file included that way sets a remote URL.
+func (c *config) hasRemoteURL(pattern string) (bool, error) {
+	if c.listingURLs {
+		return true, nil
+	}
+	if !c.remoteURLsRead {
+		pass := &config{values: map[string]configValue{}, gitDir: c.gitDir, commonDir: c.commonDir, listingURLs: true}
+		if err := pass.load(); err != nil {
+			return false, err
+		}
+		c.remoteURLs, c.remoteURLsRead = pass.remoteURLs, true
+	}
+	for _, url := range c.remoteURLs {
+		if wildmatch(pattern, url, true) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // gitDirMatches is git's include_by_gitdir: "~/" expanded, "./" relative

@@ -90,13 +90,13 @@ func TestConfigIncludesAndLaterFilesWin(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\texcludesFile = a\n[include]\n\tpath = inc\n[status]\n\tshowUntrackedFiles = no\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n[include]\n\tpath = inc\n"), 0o644)
 	c := &config{values: map[string]configValue{}}
-	err := c.mergeFile(filepath.Join(dir, "config"), 0)
+	err := c.mergeFile(filepath.Join(dir, "config"), 0, false)
 	if err == nil || !strings.Contains(err.Error(), "maximum include depth") {
 		t.Fatalf("a file including itself: err = %v, want the include depth error", err)
 	}
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n"), 0o644)
 	c = &config{values: map[string]configValue{}}
-	if err := c.mergeFile(filepath.Join(dir, "config"), 0); err != nil {
+	if err := c.mergeFile(filepath.Join(dir, "config"), 0, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.get("core.excludesFile"); got != "b" {
@@ -189,4 +189,85 @@ func (f *fixture) gitMayFailOutput(args ...string) string {
 	cmd.Dir = f.dir
 	out, _ := cmd.Output()
 	return string(out)
+}
+
+// hasconfig:remote.*.url: conditions, which people use to pick an identity
+// or settings by where a project is hosted, compared with what git reads.
+// The URL may be set anywhere in the configuration, before or after the
+// condition; a file included this way may not set one.
+func TestConfigIncludeIfHasconfigMatchesGit(t *testing.T) {
+	const cond = "[includeIf \"hasconfig:remote.*.url:%s\"]\n\tpath = inc\n"
+	tests := []struct {
+		name, global, local, inc, inc2 string
+	}{
+		{name: "url in the repository, condition in the global file",
+			global: fmt.Sprintf(cond, "https://github.com/acme/**"),
+			local:  "[remote \"origin\"]\n\turl = https://github.com/acme/tools.git\n"},
+		{name: "star does not cross a slash",
+			global: fmt.Sprintf(cond, "https://github.com/*"),
+			local:  "[remote \"origin\"]\n\turl = https://github.com/acme/tools.git\n"},
+		{name: "no remote matches",
+			global: fmt.Sprintf(cond, "git@gitlab.com:*/**"),
+			local:  "[remote \"origin\"]\n\turl = https://github.com/acme/tools.git\n"},
+		{name: "any of several remotes",
+			global: fmt.Sprintf(cond, "git@gitlab.com:*/**"),
+			local:  "[remote \"origin\"]\n\turl = https://github.com/acme/tools.git\n[remote \"mirror\"]\n\turl = git@gitlab.com:acme/tools.git\n"},
+		{name: "url set after the condition in the same file",
+			local: fmt.Sprintf(cond, "https://example.com/**") + "[remote \"o\"]\n\turl = https://example.com/x/y\n"},
+		{name: "url from a plain include counts",
+			global: fmt.Sprintf(cond, "https://example.com/**") + "[include]\n\tpath = inc2\n",
+			inc2:   "[remote \"o\"]\n\turl = https://example.com/x\n"},
+		{name: "remote.url without a name is not a remote url",
+			global: fmt.Sprintf(cond, "https://example.com/**"),
+			local:  "[remote]\n\turl = https://example.com/x\n"},
+		{name: "an included file may not set a remote url",
+			local: fmt.Sprintf(cond, "https://example.com/**") + "[remote \"o\"]\n\turl = https://example.com/x\n",
+			inc:   "[test]\n\tk = yes\n[remote \"sneaky\"]\n\turl = https://other.example/\n"},
+		{name: "nor a file it includes",
+			local: fmt.Sprintf(cond, "https://nothing.example/**"),
+			inc:   "[include]\n\tpath = inc2\n", inc2: "[remote \"sneaky\"]\n\turl = https://other.example/\n"},
+		{name: "a plain include may",
+			local: "[include]\n\tpath = inc2\n" + fmt.Sprintf(cond, "https://other.example/"),
+			inc2:  "[remote \"o\"]\n\turl = https://other.example/\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := isolateGit(t)
+			f := &fixture{t: t, dir: filepath.Join(t.TempDir(), "proj")}
+			f.gitIn(filepath.Dir(f.dir), "init", "-q", "-b", "main", f.dir)
+			gitDir := filepath.Join(f.dir, ".git")
+			write := func(path, text string) {
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.inc == "" {
+				tt.inc = "[test]\n\tk = yes\n"
+			}
+			for _, dir := range []string{home, gitDir} {
+				write(filepath.Join(dir, "inc"), tt.inc)
+				write(filepath.Join(dir, "inc2"), tt.inc2)
+			}
+			write(filepath.Join(home, ".gitconfig"), tt.global)
+			local, err := os.ReadFile(filepath.Join(gitDir, "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(filepath.Join(gitDir, "config"), string(local)+tt.local)
+
+			cmd := exec.Command("git", "config", "--get", "test.k")
+			cmd.Dir = f.dir
+			out, _ := cmd.CombinedOutput()
+			want := strings.TrimSpace(string(out))
+			var got string
+			if c, err := loadConfig(gitDir, gitDir); err != nil {
+				got = err.Error()
+			} else {
+				got = c.get("test.k")
+			}
+			if got != want {
+				t.Errorf("test.k = %q, git reads %q", got, want)
+			}
+		})
+	}
 }

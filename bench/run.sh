@@ -14,6 +14,10 @@ mkdir -p "$work"
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
 go build -o "$work/compare" ./bench/compare
 go build -o "$work/genrepo" ./bench/genrepo
+# The floor under the small table: starting a Go program, and a Go program
+# that only reads the status with gitdiag.
+CGO_ENABLED=0 go build -o "$work/floor-empty" ./bench/floor/empty
+CGO_ENABLED=0 go build -o "$work/floor-status" ./bench/floor/status
 for size in large small; do
   if [ ! -f "$work/$size.complete" ]; then
     echo "building the $size repository in $work/$size (once)..." >&2
@@ -26,6 +30,10 @@ for size in large small; do
   echo
   echo "### $size repository ($(git -C "$work/$size" ls-files | wc -l | tr -d ' ') files, $(git -C "$work/$size" count-objects -v | awk '/in-pack/ {print $2}') packed objects)"
   echo
+  floor=()
+  if [ "$size" = small ]; then
+    floor=("$work/floor-empty" "$work/floor-status")
+  fi
   "$work/compare" -dir "$work/$size" -runs "$runs" \
-    'git status --porcelain' "$work/session-hooks init" "$work/session-hooks end"
+    'git status --porcelain' "$work/session-hooks init" "$work/session-hooks end" ${floor[@]+"${floor[@]}"}
 done

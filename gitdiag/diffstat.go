@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -52,6 +53,7 @@ func (r *Repo) Upstream(head Head) (Upstream, error) {
 // FileStat is one file of a diff stat.
 type FileStat struct {
 	Name             string
+	From             string // the old name of a renamed file
 	Added, Deleted   int
 	Binary           bool
 	OldSize, NewSize int64
@@ -82,6 +84,9 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	var changes []fileChange
 	if err := diffTrees(store, from.tree, to.tree, "", &changes); err != nil {
 		return nil, err
+	}
+	if rs := renameSettingsFor(r.cfg, false); rs.on {
+		changes = pairRenames(store, changes, rs.limit)
 	}
 	var stats []FileStat
 	for _, c := range changes {
@@ -153,8 +158,47 @@ func mergeBase(ctx context.Context, store *objectStore, a, b plumbing.Hash) (plu
 
 // fileChange is one file that differs between two trees.
 type fileChange struct {
-	path     string
-	from, to plumbing.Hash // zero where the file is absent
+	path             string
+	from, to         plumbing.Hash // zero where the file is absent
+	fromMode, toMode uint32
+	oldPath          string // where a renamed file was
+}
+
+// pairRenames turns each deleted file that git diff would pair with an
+// added one into one renamed change under the new name.
+func pairRenames(store *objectStore, changes []fileChange, limit int) []fileChange {
+	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
+	var srcs, dsts []*renameFile
+	var srcAt, dstAt []int
+	side := func(path string, mode uint32, id plumbing.Hash) *renameFile {
+		return &renameFile{path: path, mode: filemode.FileMode(mode), hash: id,
+			load:   func() ([]byte, error) { return store.readAs(id, objBlob) },
+			binary: func() bool { return false }}
+	}
+	for i, c := range changes {
+		switch {
+		case c.to.IsZero():
+			srcs, srcAt = append(srcs, side(c.path, c.fromMode, c.from)), append(srcAt, i)
+		case c.from.IsZero():
+			dsts, dstAt = append(dsts, side(c.path, c.toMode, c.to)), append(dstAt, i)
+		}
+	}
+	if len(srcs) == 0 || len(dsts) == 0 {
+		return changes
+	}
+	drop := map[int]bool{}
+	for _, r := range detectRenames(srcs, dsts, limit) {
+		src, dst := &changes[srcAt[r.src]], &changes[dstAt[r.dst]]
+		dst.from, dst.fromMode, dst.oldPath = src.from, src.fromMode, src.path
+		drop[srcAt[r.src]] = true
+	}
+	out := changes[:0]
+	for i, c := range changes {
+		if !drop[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // diffTrees lists the files that differ, skipping identical subtrees.
@@ -226,7 +270,14 @@ func diffEntry(store *objectStore, path string, x, y treeEntry, inB bool, out *[
 	}
 	xBlob, yBlob := isBlobMode(x.mode, xDir), isBlobMode(y.mode, yDir)
 	if (xBlob || yBlob) && (from != to || xBlob && yBlob && x.mode != y.mode) {
-		*out = append(*out, fileChange{path: path, from: from, to: to})
+		c := fileChange{path: path, from: from, to: to}
+		if xBlob {
+			c.fromMode = x.mode
+		}
+		if yBlob {
+			c.toMode = y.mode
+		}
+		*out = append(*out, c)
 	}
 	return nil
 }
@@ -240,7 +291,7 @@ func isBlobMode(mode uint32, dir bool) bool {
 // fileStat counts the lines a change adds and deletes, as git does, or
 // reports sizes for binary content (a NUL in the first 8000 bytes).
 func (s *objectStore) fileStat(c fileChange) (FileStat, error) {
-	st := FileStat{Name: c.path}
+	st := FileStat{Name: c.path, From: c.oldPath}
 	read := func(h plumbing.Hash) ([]byte, error) {
 		if h.IsZero() {
 			return nil, nil
@@ -287,7 +338,7 @@ func FormatStat(stats []FileStat) []string {
 	const width = 80
 	maxLen, maxChange, numberWidth, binWidth := 0, 0, 0, 0
 	for _, s := range stats {
-		if w := nameWidth(quotePath(s.Name, false)); w > maxLen {
+		if w := nameWidth(s.displayName()); w > maxLen {
 			maxLen = w
 		}
 		if s.Binary {
@@ -325,7 +376,7 @@ func FormatStat(stats []FileStat) []string {
 	var out []string
 	insertions, deletions := 0, 0
 	for _, s := range stats {
-		name := fitName(quotePath(s.Name, false), nameW)
+		name := fitName(s.displayName(), nameW)
 		if s.Binary {
 			out = append(out, fmt.Sprintf(" %s | %*s %d -> %d bytes", name, numberWidth, "Bin", s.OldSize, s.NewSize))
 			continue
@@ -354,6 +405,46 @@ func FormatStat(stats []FileStat) []string {
 			strings.Repeat("+", add), strings.Repeat("-", del)))
 	}
 	return append(out, statSummary(len(stats), insertions, deletions))
+}
+
+// displayName is the name git's diff stat shows: a renamed file as
+// "dir/{old => new}.txt" (pprint_rename).
+func (s FileStat) displayName() string {
+	if s.From == "" {
+		return quotePath(s.Name, false)
+	}
+	return renameName(s.From, s.Name)
+}
+
+// renameName is git's pprint_rename: the common leading directories and
+// trailing path components written once, the differing middle in braces;
+// both names in full when either needs quoting.
+func renameName(a, b string) string {
+	if qa, qb := quotePath(a, false), quotePath(b, false); qa != a || qb != b {
+		return qa + " => " + qb
+	}
+	pfx := 0
+	for i := 0; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
+		if a[i] == '/' {
+			pfx = i + 1
+		}
+	}
+	// The suffix may reach back into the prefix's final slash, never
+	// further.
+	sfx, adjust := 0, 0
+	if pfx > 0 {
+		adjust = 1
+	}
+	for i, j := len(a)-1, len(b)-1; i >= pfx-adjust && j >= pfx-adjust && a[i] == b[j]; i, j = i-1, j-1 {
+		if a[i] == '/' {
+			sfx = len(a) - i
+		}
+	}
+	aMid, bMid := max(len(a)-pfx-sfx, 0), max(len(b)-pfx-sfx, 0)
+	if pfx+sfx == 0 {
+		return a + " => " + b
+	}
+	return a[:pfx] + "{" + a[pfx:pfx+aMid] + " => " + b[pfx:pfx+bMid] + "}" + a[len(a)-sfx:]
 }
 
 // fitName pads a name to w columns, or keeps its tail after "..." (cut at a

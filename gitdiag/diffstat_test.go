@@ -2,6 +2,8 @@ package gitdiag
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,6 +49,37 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.git("config", "branch.main.merge", "refs/heads/main")
 			f.write("mine.txt", "m\n")
 			f.commit("my work")
+		}},
+		{"renames shown as git pairs them", "origin/main", func(f *fixture) {
+			body := strings.Repeat("some line of text\n", 20)
+			for _, p := range []string{"same.txt", "src/a/file.go", "lib/deep/x/y.c", "old/moved.md", "edit.txt",
+				"gone.txt", "top.txt", "d/sub/f.txt", "caf\u00e9.txt"} {
+				f.write(p, p+"\n"+body)
+			}
+			f.commit("base")
+			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.git("config", "branch.main.remote", "origin")
+			f.git("config", "branch.main.merge", "refs/heads/main")
+			for _, mv := range [][2]string{{"same.txt", "renamed.txt"}, {"src/a/file.go", "src/b/file.go"},
+				{"lib/deep/x/y.c", "lib/x/y.c"}, {"old/moved.md", "new/place/moved.md"}, {"edit.txt", "edited.txt"},
+				{"top.txt", "d/top.txt"}, {"d/sub/f.txt", "d/f.txt"}, {"caf\u00e9.txt", "cafe.txt"}} {
+				os.MkdirAll(filepath.Join(f.dir, filepath.Dir(mv[1])), 0o755)
+				f.git("mv", mv[0], mv[1])
+			}
+			f.write("edited.txt", "edit.txt\n"+body+"one more\n")
+			f.git("rm", "-q", "gone.txt")
+			f.write("unrelated.txt", "nothing like the others\n")
+			f.commit("work")
+		}},
+		{"no renames with diff.renames off", "origin/main", func(f *fixture) {
+			f.write("a.txt", strings.Repeat("text\n", 10))
+			f.commit("base")
+			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.git("config", "branch.main.remote", "origin")
+			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.git("config", "diff.renames", "false")
+			f.git("mv", "a.txt", "b.txt")
+			f.commit("move")
 		}},
 	}
 	for _, tt := range tests {

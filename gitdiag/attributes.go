@@ -142,6 +142,9 @@ func (a *attributes) frameLocked(dir string) *attrFrame {
 }
 
 func (a *attributes) readDirFile(dir string) ([]byte, bool) {
+	if a.root == "" {
+		return nil, false // a bare repository: git reads no tree's files
+	}
 	path := filepath.Join(a.root, filepath.FromSlash(dir), ".gitattributes")
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
 		if b, err := readFile(path); err == nil {

@@ -85,15 +85,17 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if err := diffTrees(store, from.tree, to.tree, "", &changes); err != nil {
 		return nil, err
 	}
+	attrs := r.diffAttributes()
+	driver := func(path string) int { return r.diffDriverBinary(attrs, path) }
 	if rs := renameSettingsFor(r.cfg, false); rs.on {
-		changes = pairRenames(store, changes, rs.limit)
+		changes = pairRenames(store, changes, rs.limit, driver)
 	}
 	var stats []FileStat
 	for _, c := range changes {
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		st, err := store.fileStat(c)
+		st, err := store.fileStat(c, driver)
 		if err != nil {
 			return nil, err
 		}
@@ -166,14 +168,14 @@ type fileChange struct {
 
 // pairRenames turns each deleted file that git diff would pair with an
 // added one into one renamed change under the new name.
-func pairRenames(store *objectStore, changes []fileChange, limit int) []fileChange {
+func pairRenames(store *objectStore, changes []fileChange, limit int, driver func(path string) int) []fileChange {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
 	var srcs, dsts []*renameFile
 	var srcAt, dstAt []int
 	side := func(path string, mode uint32, id plumbing.Hash) *renameFile {
 		return &renameFile{path: path, mode: filemode.FileMode(mode), hash: id,
 			load:   func() ([]byte, error) { return store.readAs(id, objBlob) },
-			binary: func() bool { return false }}
+			driver: func() int { return driver(path) }}
 	}
 	for i, c := range changes {
 		switch {
@@ -289,8 +291,9 @@ func isBlobMode(mode uint32, dir bool) bool {
 }
 
 // fileStat counts the lines a change adds and deletes, as git does, or
-// reports sizes for binary content (a NUL in the first 8000 bytes).
-func (s *objectStore) fileStat(c fileChange) (FileStat, error) {
+// reports sizes when either side is binary, by its diff attribute or its
+// content (a NUL in the first 8000 bytes).
+func (s *objectStore) fileStat(c fileChange, driver func(path string) int) (FileStat, error) {
 	st := FileStat{Name: c.path, From: c.oldPath}
 	read := func(h plumbing.Hash) ([]byte, error) {
 		if h.IsZero() {
@@ -306,8 +309,15 @@ func (s *objectStore) fileStat(c fileChange) (FileStat, error) {
 	if err != nil {
 		return st, err
 	}
-	if isBinary(old) || isBinary(now) {
-		st.Binary, st.OldSize, st.NewSize = true, int64(len(old)), int64(len(now))
+	oldPath := c.path
+	if c.oldPath != "" {
+		oldPath = c.oldPath
+	}
+	if isBinaryAs(driver(oldPath), old) || isBinaryAs(driver(c.path), now) {
+		st.Binary = true
+		if c.from != c.to { // git shows no sizes for the same content (a rename)
+			st.OldSize, st.NewSize = int64(len(old)), int64(len(now))
+		}
 		return st, nil
 	}
 	for _, d := range diff.Do(string(old), string(now)) {
@@ -378,7 +388,11 @@ func FormatStat(stats []FileStat) []string {
 	for _, s := range stats {
 		name := fitName(s.displayName(), nameW)
 		if s.Binary {
-			out = append(out, fmt.Sprintf(" %s | %*s %d -> %d bytes", name, numberWidth, "Bin", s.OldSize, s.NewSize))
+			line := fmt.Sprintf(" %s | %*s", name, numberWidth, "Bin")
+			if s.OldSize != 0 || s.NewSize != 0 {
+				line += fmt.Sprintf(" %d -> %d bytes", s.OldSize, s.NewSize)
+			}
+			out = append(out, line)
 			continue
 		}
 		insertions += s.Added

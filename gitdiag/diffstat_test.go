@@ -71,6 +71,35 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("unrelated.txt", "nothing like the others\n")
 			f.commit("work")
 		}},
+		{"the diff attribute decides what is binary", "origin/main", func(f *fixture) {
+			for _, p := range []string{"forced-text.dat", "plain.dat", "marked.txt", "driver.txt", "textual.txt", "python.txt",
+				"sub/deep.txt", "gone.md", "moved/old.md"} {
+				content := p + "\nline\nline two\n"
+				if strings.HasSuffix(p, ".dat") {
+					content = p + "\x00\nline\nline two\n" // binary by content
+				}
+				f.write(p, content)
+			}
+			f.write(".gitattributes", "*.dat diff\nplain.dat -diff\nmarked.txt binary\ndriver.txt diff=bin\n"+
+				"textual.txt diff=txt\npython.txt diff=python\n*.md -diff\n")
+			f.write("sub/.gitattributes", "deep.txt -diff\n")
+			f.git("config", "diff.bin.binary", "true")
+			f.git("config", "diff.txt.binary", "false")
+			f.commit("base")
+			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.git("config", "branch.main.remote", "origin")
+			f.git("config", "branch.main.merge", "refs/heads/main")
+			for _, p := range []string{"forced-text.dat", "plain.dat", "marked.txt", "driver.txt", "textual.txt", "python.txt", "sub/deep.txt"} {
+				f.write(p, p+"\nchanged\n")
+			}
+			f.git("rm", "-q", "gone.md")
+			os.MkdirAll(filepath.Join(f.dir, "new"), 0o755)
+			f.git("mv", "moved/old.md", "new/old.md")
+			f.commit("work")
+			// The work tree's attributes apply; unlike the status, a diff
+			// between commits does not fall back to the index's copy.
+			os.Remove(filepath.Join(f.dir, "sub", ".gitattributes"))
+		}},
 		{"no renames with diff.renames off", "origin/main", func(f *fixture) {
 			f.write("a.txt", strings.Repeat("text\n", 10))
 			f.commit("base")
@@ -86,17 +115,24 @@ func TestDiffStatMatchesGit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			tt.setup(f)
-			want := lines(f.git("diff", "--stat", tt.upstream+"...HEAD"))
-			res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
-			if res.Err != nil {
-				t.Fatal(res.Err)
-			}
-			if res.Command != "git diff --stat "+tt.upstream+"...HEAD" {
-				t.Errorf("command %q", res.Command)
-			}
-			compare(t, "diff --stat", want, res.Lines)
+			assertDiffStatMatchesGit(t, f, tt.upstream)
 		})
 	}
+}
+
+// assertDiffStatMatchesGit compares the DiffStatUpstream probe with
+// `git diff --stat upstream...HEAD`.
+func assertDiffStatMatchesGit(t *testing.T, f *fixture, upstream string) {
+	t.Helper()
+	want := lines(f.git("diff", "--stat", upstream+"...HEAD"))
+	res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if res.Command != "git diff --stat "+upstream+"...HEAD" {
+		t.Errorf("command %q", res.Command)
+	}
+	compare(t, "diff --stat", want, res.Lines)
 }
 
 func TestDiffStatSaysWhyThereIsNoUpstream(t *testing.T) {

@@ -37,6 +37,11 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 			}
 			w.write("README.md")
 			f.commit("first")
+			// The first commit is the upstream: each commit of the
+			// sequence is then compared as the session's diff stat.
+			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.git("config", "branch.main.remote", "origin")
+			f.git("config", "branch.main.merge", "refs/heads/main")
 			for step := 0; step < steps; step++ {
 				attrs, _ := os.ReadFile(f.path(".gitattributes"))
 				op := w.step()
@@ -45,6 +50,9 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 				}
 				t.Logf("step %d: %s", step, op)
 				assertMatchesGit(t, f, "")
+				if op == "commit everything" {
+					assertDiffStatMatchesGit(t, f, "origin/main")
+				}
 				if t.Failed() {
 					return
 				}

@@ -1,7 +1,6 @@
 package gitdiag
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path"
@@ -32,7 +31,7 @@ type renameFile struct {
 	mode   filemode.FileMode
 	hash   plumbing.Hash
 	load   func() ([]byte, error)
-	binary func() bool // the diff attribute says so (binary, -diff)
+	driver func() int // what the diff attribute says: see diffDriverBinary
 
 	read    bool
 	content []byte
@@ -280,12 +279,7 @@ type span struct {
 
 func (f *renameFile) spansOf() []span {
 	if f.spans == nil {
-		text := !f.binary()
-		if text {
-			end := min(len(f.content), 8000)
-			text = bytes.IndexByte(f.content[:end], 0) < 0
-		}
-		f.spans = hashChars(f.content, text)
+		f.spans = hashChars(f.content, !isBinaryAs(f.driver(), f.content))
 	}
 	return f.spans
 }
@@ -442,7 +436,7 @@ func (b *statusBuilder) renameFile(p string, mode filemode.FileMode, id plumbing
 			}
 			return store.readAs(id, objBlob)
 		},
-		binary: func() bool { return b.diffBinary(p) },
+		driver: func() int { return b.repo.diffDriverBinary(b.attributes(), p) },
 	}
 }
 
@@ -481,9 +475,4 @@ func (b *statusBuilder) worktreeRenameFile(f FileStatus) *renameFile {
 	}
 	rf.hash, rf.read, rf.content = blobID(content), true, content
 	return rf
-}
-
-// diffBinary says whether the diff attribute makes p binary (binary, -diff).
-func (b *statusBuilder) diffBinary(p string) bool {
-	return b.attributes().lookup(p, "diff")["diff"].kind == attrUnset
 }

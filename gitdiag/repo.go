@@ -45,6 +45,7 @@ type Repo struct {
 	headRead      bool
 	status        *Status
 	statErr       error
+	diffAttrs     *attributes // for the diff stat
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
 	noUntracked   bool // git status -uno: a submodule whose untracked files do not count

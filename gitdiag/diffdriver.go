@@ -6,7 +6,7 @@ import "strings"
 // its content: 1, binary ("-diff", "binary", or diff=<driver> with
 // diff.<driver>.binary true); 0, text whatever the content ("diff" set, or
 // diff.<driver>.binary false); -1, the content decides (a NUL in its first
-// 8000 bytes makes it binary).
+// 8000 bytes makes it binary), also for a value git would refuse.
 func (r *Repo) diffDriverBinary(a *attributes, path string) int {
 	st := a.lookup(path, "diff")["diff"]
 	switch st.kind {
@@ -21,7 +21,7 @@ func (r *Repo) diffDriverBinary(a *attributes, path string) int {
 			return -1
 		case r.cfg.getBool("diff."+st.value+".binary", false):
 			return 1
-		case v.implicit || isBoolText(v.text):
+		case isBoolText(v.text):
 			return 0
 		}
 	}

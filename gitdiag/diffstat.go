@@ -85,8 +85,7 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if err := diffTrees(store, from.tree, to.tree, "", &changes); err != nil {
 		return nil, err
 	}
-	attrs := r.diffAttributes()
-	driver := func(path string) int { return r.diffDriverBinary(attrs, path) }
+	driver := func(path string) int { return r.diffDriverBinary(r.diffAttributes(), path) }
 	if rs := renameSettingsFor(r.cfg, false); rs.on {
 		changes = pairRenames(store, changes, rs.limit, driver)
 	}

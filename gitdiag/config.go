@@ -138,11 +138,13 @@ func (c *config) mergeFile(path string, depth int, noURLs bool) error {
 func (c *config) merge(b []byte, path string, depth int, noURLs bool) error {
 	return parseConfig(b, func(key string, v configValue) error {
 		c.values[key] = v
-		if isRemoteURL(key) && !v.implicit && c.listingURLs {
+		if c.listingURLs && isRemoteURL(key) {
 			if noURLs {
 				return errURLInHasconfigInclude
 			}
-			c.remoteURLs = append(c.remoteURLs, v.text)
+			if !v.implicit {
+				c.remoteURLs = append(c.remoteURLs, v.text)
+			}
 		}
 		if v.implicit {
 			return nil

@@ -193,13 +193,7 @@ func pairRenames(store *objectStore, changes []fileChange, limit int, driver fun
 		dst.from, dst.fromMode, dst.oldPath = src.from, src.fromMode, src.path
 		drop[srcAt[r.src]] = true
 	}
-	out := changes[:0]
-	for i, c := range changes {
-		if !drop[i] {
-			out = append(out, c)
-		}
-	}
-	return out
+	return without(changes, drop)
 }
 
 // diffTrees lists the files that differ, skipping identical subtrees.

@@ -367,10 +367,16 @@ func (b *statusBuilder) stagedRenames(files []FileStatus, limit int) []FileStatu
 		f.X, f.From = 'R', srcs[r.src].path
 		drop[srcAt[r.src]] = true
 	}
-	out := files[:0]
-	for i, f := range files {
+	return without(files, drop)
+}
+
+// without removes the elements at the indexes in drop (the sources of
+// renames, shown under their new names), in place.
+func without[T any](xs []T, drop map[int]bool) []T {
+	out := xs[:0]
+	for i, x := range xs {
 		if !drop[i] {
-			out = append(out, f)
+			out = append(out, x)
 		}
 	}
 	return out

@@ -18,9 +18,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("small.txt", "1\n2\n3\n")
 			f.write("gone.txt", "bye\n")
 			f.commit("base")
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.trackOriginMain()
 			f.write("small.txt", "1\ntwo\n3\n4\n")
 			f.write("big.txt", strings.Repeat("line\n", 300))
 			f.write("a/very/long/directory/name/that/goes/on/and/on/until/it/must/be/cut/file.txt", "x\n")
@@ -43,10 +41,8 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.git("checkout", "-q", "-b", "up")
 			f.write("theirs.txt", "t\n")
 			f.commit("upstream work")
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+			f.trackOriginMain()
 			f.git("checkout", "-q", "main")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
 			f.write("mine.txt", "m\n")
 			f.commit("my work")
 		}},
@@ -57,9 +53,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 				f.write(p, p+"\n"+body)
 			}
 			f.commit("base")
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.trackOriginMain()
 			for _, mv := range [][2]string{{"same.txt", "renamed.txt"}, {"src/a/file.go", "src/b/file.go"},
 				{"lib/deep/x/y.c", "lib/x/y.c"}, {"old/moved.md", "new/place/moved.md"}, {"edit.txt", "edited.txt"},
 				{"top.txt", "d/top.txt"}, {"d/sub/f.txt", "d/f.txt"}, {"caf\u00e9.txt", "cafe.txt"}} {
@@ -86,9 +80,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.git("config", "diff.bin.binary", "true")
 			f.git("config", "diff.txt.binary", "false")
 			f.commit("base")
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.trackOriginMain()
 			for _, p := range []string{"forced-text.dat", "plain.dat", "marked.txt", "driver.txt", "textual.txt", "python.txt", "sub/deep.txt"} {
 				f.write(p, p+"\nchanged\n")
 			}
@@ -103,9 +95,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 		{"no renames with diff.renames off", "origin/main", func(f *fixture) {
 			f.write("a.txt", strings.Repeat("text\n", 10))
 			f.commit("base")
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.trackOriginMain()
 			f.git("config", "diff.renames", "false")
 			f.git("mv", "a.txt", "b.txt")
 			f.commit("move")
@@ -118,6 +108,13 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			assertDiffStatMatchesGit(t, f, tt.upstream)
 		})
 	}
+}
+
+// trackOriginMain points origin/main at HEAD and makes it main's upstream.
+func (f *fixture) trackOriginMain() {
+	f.git("update-ref", "refs/remotes/origin/main", "HEAD")
+	f.git("config", "branch.main.remote", "origin")
+	f.git("config", "branch.main.merge", "refs/heads/main")
 }
 
 // assertDiffStatMatchesGit compares the DiffStatUpstream probe with

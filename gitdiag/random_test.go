@@ -39,9 +39,7 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 			f.commit("first")
 			// The first commit is the upstream: each commit of the
 			// sequence is then compared as the session's diff stat.
-			f.git("update-ref", "refs/remotes/origin/main", "HEAD")
-			f.git("config", "branch.main.remote", "origin")
-			f.git("config", "branch.main.merge", "refs/heads/main")
+			f.trackOriginMain()
 			for step := 0; step < steps; step++ {
 				attrs, _ := os.ReadFile(f.path(".gitattributes"))
 				op := w.step()

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
 	"golang.org/x/sys/unix"
@@ -446,7 +449,7 @@ func runFault(t *testing.T, bin string, e *faultEnv, event []string) string {
 		t.Errorf("took %s, deadline %s", took, deadline)
 	}
 	out := stdout.String()
-	if n := logs.Len(out); n > outputBudget || n == 0 || out[0] == '{' {
+	if n := logs.Len(out); n > claude.Budget || n == 0 || out[0] == '{' {
 		t.Errorf("output of %d characters starting %q", n, clipText(out, 20))
 	}
 	return out

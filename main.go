@@ -3,9 +3,13 @@
 // the work in progress before a compaction and re-injects it afterwards,
 // and leaves markdown logs in .claude/logs/.
 //
+// This file is wiring only: the hook subcommands come from the event table
+// (package hooks), the commands a person runs from the packages that own
+// what they change (settings, events).
+//
 // As a hook it always exits 0 and prints nothing on stderr: a hook that
 // fails breaks its user's session, so every problem becomes one line in
-// the output instead.
+// the output instead. The commands a person runs fail loudly instead.
 package main
 
 import (
@@ -15,15 +19,16 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/settings"
 	"github.com/urfave/cli/v2"
 )
-
-// usageLine is what the Node script printed for a missing or unknown event.
-const usageLine = "Usage: session-hooks <init|pre-compact|end|stop|post-tool> [--compact-recovery]"
 
 // buildVersion is set at link time (-ldflags "-X main.buildVersion=v1.2.3").
 var buildVersion string
@@ -46,7 +51,8 @@ func main() {
 
 // run executes one command line and returns the exit status. Hooks always
 // return 0 and print their problems; only the commands a person runs
-// (install, uninstall, doctor) fail, with their message on stderr.
+// (install, uninstall, status, doctor, summary) fail, with their message
+// on stderr.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -54,39 +60,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = 0
 		}
 	}()
-	app := newApp(stdin, stdout)
-	err := app.Run(args)
+	err := newApp(stdin, stdout).Run(args)
 	var exit cli.ExitCoder
 	switch {
 	case errors.As(err, &exit):
 		fmt.Fprintln(stderr, exit.Error())
 		return exit.ExitCode()
 	case err != nil:
-		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
 	}
 	return 0
 }
 
 func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
-	hook := func(event string, defaultDeadline time.Duration, handle func(c *cli.Context) handler) cli.ActionFunc {
-		return func(c *cli.Context) error {
-			deadline, notes := deadlineFor(c, defaultDeadline)
-			opt := hookOptions{deadline: deadline, notes: notes, configPath: c.String("config"), dryRun: c.Bool("dry-run"),
-				noLog: c.Bool("no-log"), json: c.String("format") == "json"}
-			if f := c.String("format"); f != "" && f != "json" && f != "markdown" {
-				opt.notes = append(opt.notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", f))
-			}
-			runHook(stdin, stdout, event, opt, handle(c))
-			return nil
-		}
-	}
-	timeout := &cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"}
-	configFlag := &cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"}
-	dryRun := &cli.BoolFlag{Name: "dry-run", Usage: "run and log the long-running checks, but never block a stop or warn after a tool; also SESSION_HOOKS_DRY_RUN=1"}
-	noLog := &cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included)"}
-	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT` of the output: markdown, or json for scripts (init, pre-compact, end; not for the hook entries)"}
-	common := []cli.Flag{timeout, configFlag, dryRun, noLog, format}
-	return &cli.App{
+	app := &cli.App{
 		Name:            "session-hooks",
 		Usage:           "restore a coding agent's context at Claude Code session boundaries",
 		UsageText:       "session-hooks <init|pre-compact|end> [--compact-recovery]  (reads the hook input on stdin)",
@@ -99,143 +86,176 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 			if c.Args().Present() {
 				fmt.Fprintf(stdout, "session-hooks: unknown command %q\n", c.Args().First())
 			}
-			fmt.Fprintln(stdout, usageLine)
+			fmt.Fprintln(stdout, hooks.UsageLine())
 			return nil
 		},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+		OnUsageError: usageError(stdout),
+	}
+	for _, name := range hooks.Commands() {
+		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout))
+	}
+	app.Commands = append(app.Commands, personCommands(stdout)...)
+	return app
+}
+
+// hookCommand is one hook subcommand: its rows of the event table give
+// its usage, its selecting flags and its handlers.
+func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
+	plain, _ := hooks.Lookup(name, func(string) bool { return false })
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"},
+		&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "run and log the long-running checks, but never block a stop or warn after a tool; also SESSION_HOOKS_DRY_RUN=1"},
+		&cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included)"},
+		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the output: markdown, or json for scripts (the facts; see docs/json.md)"},
+	}
+	for _, f := range hooks.Flags(name) {
+		flags = append([]cli.Flag{&cli.BoolFlag{Name: f, Usage: "the " + f + " variant (a row of its own in the event table)"}}, flags...)
+	}
+	return &cli.Command{
+		Name: name, Usage: plain.Usage, Description: plain.Description, Flags: flags,
+		OnUsageError: usageError(stdout),
+		Action: func(c *cli.Context) error {
+			e, _ := hooks.Lookup(name, c.Bool)
+			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
+			format := c.String("format")
+			if format != "" && format != "json" && format != "markdown" {
+				notes = append(notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", format))
+			}
+			hooks.Execute(stdin, stdout, e, hooks.Options{Deadline: deadline, Notes: notes, ConfigPath: c.String("config"),
+				DryRun: c.Bool("dry-run"), NoLog: c.Bool("no-log"), JSON: format == "json", Version: version(),
+				Now: time.Now, Getenv: os.Getenv})
 			return nil
 		},
-		Commands: []*cli.Command{
-			{
-				Name:  "init",
-				Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
-				Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
-					"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md.",
-				Flags: append([]cli.Flag{&cli.BoolFlag{Name: "compact-recovery", Usage: "append the pre-compaction snapshot"}}, common...),
-				Action: hook("init", 10*time.Second, func(c *cli.Context) handler {
-					recovery := c.Bool("compact-recovery")
-					return func(h *hookRun) string { return handleInit(h, recovery) }
-				}),
-				OnUsageError: usageError(stdout),
+	}
+}
+
+// personCommands are the commands people type: they fail with a message
+// on stderr and a non-zero exit.
+func personCommands(stdout io.Writer) []*cli.Command {
+	scope := &cli.StringFlag{Name: "scope", Value: "project", Usage: "`SCOPE`: project (.claude/settings.json), local (.claude/settings.local.json) or user"}
+	command := &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
+	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}
+	installFlags := []cli.Flag{scope, command,
+		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolUse checks"},
+		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}}
+	for _, e := range hooks.Table {
+		if e.InstallFlag != "" {
+			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command})
+		}
+	}
+	return []*cli.Command{
+		{
+			Name:      "install",
+			Usage:     "wire session-hooks into Claude Code's settings.json",
+			UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--no-gitignore]",
+			Description: "Adds an entry per event of the event table (see the README), each with a timeout. Every\n" +
+				"other key and hook stays as it was; entries of the Node script are replaced. The previous file\n" +
+				"is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
+			Flags: installFlags,
+			Action: func(c *cli.Context) error {
+				var on []string
+				for _, e := range hooks.Table {
+					if e.InstallFlag != "" && c.Bool(e.InstallFlag) {
+						on = append(on, e.InstallFlag)
+					}
+				}
+				return fail(settings.RunInstall(personEnv(stdout), settings.InstallOptions{Scope: c.String("scope"),
+					Command: c.String("command"), LongRunning: c.Bool("long-running"), Flags: on,
+					NoGitignore: c.Bool("no-gitignore"), Executable: os.Executable}))
 			},
-			{
-				Name:         "pre-compact",
-				Usage:        "PreCompact: snapshot branch, changes and the work in progress from the transcript",
-				Description:  "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session id>/.",
-				Flags:        common,
-				Action:       hook("pre-compact", 10*time.Second, func(*cli.Context) handler { return handlePreCompact }),
-				OnUsageError: usageError(stdout),
+		},
+		{
+			Name:      "uninstall",
+			Usage:     "remove session-hooks' entries from settings.json, and nothing else",
+			UsageText: "session-hooks uninstall [--scope project|local|user] [--command CMD]",
+			Flags:     []cli.Flag{scope, command},
+			Action: func(c *cli.Context) error {
+				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command")}))
 			},
-			{
-				Name:      "install",
-				Usage:     "wire session-hooks into Claude Code's settings.json",
-				UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--command CMD] [--no-gitignore]",
-				Description: "Adds SessionStart (startup|resume|clear → init, compact → init --compact-recovery), PreCompact,\n" +
-					"SessionEnd and, with --long-running, Stop and PostToolUse entries, each with a timeout. Every\n" +
-					"other key and hook stays as it was; entries of the Node script are replaced. The previous file\n" +
-					"is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
-				Flags: []cli.Flag{scopeFlag(), commandFlag(),
-					&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolUse checks"},
-					&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}},
-				Action: func(c *cli.Context) error { return cmdInstall(c, stdout) },
+		},
+		{
+			Name:  "status",
+			Usage: "show which events each settings scope wires, and what is wrong with it",
+			Flags: []cli.Flag{command, format},
+			Action: func(c *cli.Context) error {
+				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
+				return printAs(stdout, c.String("format"), st, st.Text())
 			},
-			{
-				Name:      "uninstall",
-				Usage:     "remove session-hooks' entries from settings.json, and nothing else",
-				UsageText: "session-hooks uninstall [--scope project|local|user] [--command CMD]",
-				Flags:     []cli.Flag{scopeFlag(), commandFlag()},
-				Action:    func(c *cli.Context) error { return cmdUninstall(c, stdout) },
+		},
+		{
+			Name:      "summary",
+			Usage:     "summarise a session from .claude/logs/events.jsonl (the latest with --last or no id)",
+			UsageText: "session-hooks summary [SESSION_ID | --last] [--format markdown|json]",
+			Flags:     []cli.Flag{&cli.BoolFlag{Name: "last", Usage: "the latest session"}, format},
+			Action: func(c *cli.Context) error {
+				f := c.String("format")
+				if f != "" && f != "markdown" && f != "json" {
+					return cli.Exit(fmt.Sprintf("session-hooks: --format %q: use markdown or json", f), 2)
+				}
+				dir, err := os.Getwd()
+				if err != nil {
+					return fail(err)
+				}
+				return fail(events.RunSummary(logs.DirFor(dir), events.SummaryOptions{Session: c.Args().First(),
+					Last: c.Bool("last"), JSON: f == "json"}, stdout))
 			},
-			{
-				Name:   "status",
-				Usage:  "show which events each settings scope wires, and what is wrong with it",
-				Flags:  []cli.Flag{commandFlag()},
-				Action: func(c *cli.Context) error { return cmdStatus(c, stdout) },
-			},
-			{
-				Name:      "summary",
-				Usage:     "summarise a session from .claude/logs/events.jsonl (the latest with --last or no id)",
-				UsageText: "session-hooks summary [SESSION_ID | --last] [--format markdown|json]",
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "last", Usage: "the latest session"},
-					&cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}},
-				Action: func(c *cli.Context) error { return cmdSummary(c, stdout) },
-			},
-			{
-				Name:   "doctor",
-				Usage:  "run every wired event on this project and check its timeout, the logs, the transcripts and git",
-				Flags:  []cli.Flag{commandFlag()},
-				Action: func(c *cli.Context) error { return cmdDoctor(c, stdout) },
-			},
-			{
-				Name:  "stop",
-				Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
-				Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
-					"progress file was not touched this session, or a required file is missing; lets the stop\n" +
-					"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md.",
-				Flags:        common,
-				Action:       hook("stop", 10*time.Second, func(*cli.Context) handler { return handleStop }),
-				OnUsageError: usageError(stdout),
-			},
-			{
-				Name:  "post-tool",
-				Usage: "PostToolUse: warn when feature_list.json changed beyond passes, or the context passed a threshold",
-				Description: "Prints hookSpecificOutput.additionalContext only when there is something to say; each\n" +
-					"context threshold is announced once per session.",
-				Flags:        common,
-				Action:       hook("post-tool", 5*time.Second, func(*cli.Context) handler { return handlePostTool }),
-				OnUsageError: usageError(stdout),
-			},
-			{
-				Name:         "end",
-				Usage:        "SessionEnd: final branch, last commit and status",
-				Description:  "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\ncancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
-				Flags:        common,
-				Action:       hook("end", time.Second, func(*cli.Context) handler { return handleEnd }),
-				OnUsageError: usageError(stdout),
+		},
+		{
+			Name:  "doctor",
+			Usage: "run every wired event on this project and check its timeout, the logs, the transcripts and git",
+			Flags: []cli.Flag{command, format},
+			Action: func(c *cli.Context) error {
+				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
+				if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
+					return err
+				}
+				if d.Problems > 0 {
+					return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", d.Problems), 1)
+				}
+				return nil
 			},
 		},
 	}
 }
 
-func scopeFlag() cli.Flag {
-	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "`SCOPE`: project (.claude/settings.json), local (.claude/settings.local.json) or user"}
+func personEnv(stdout io.Writer) settings.Env {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return settings.Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: stdout}
 }
 
-func commandFlag() cli.Flag {
-	return &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
+// printAs prints the JSON of v or its text.
+func printAs(out io.Writer, format string, v any, text string) error {
+	switch format {
+	case "json":
+		_, err := io.WriteString(out, facts.JSON(v))
+		return err
+	case "", "markdown", "text":
+		_, err := io.WriteString(out, text)
+		return err
+	}
+	return cli.Exit(fmt.Sprintf("session-hooks: --format %q: use text or json", format), 2)
+}
+
+// fail turns a command's error into its message on stderr and its exit
+// status: 2 for a mistake in the command line, 1 for the rest.
+func fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	var usage settings.UsageError
+	if errors.As(err, &usage) {
+		return cli.Exit("session-hooks: "+err.Error(), 2)
+	}
+	return cli.Exit("session-hooks: "+err.Error(), 1)
 }
 
 func usageError(stdout io.Writer) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, usageLine)
+		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
 		return nil
 	}
-}
-
-// deadlineFor reads --timeout, else SESSION_HOOKS_TIMEOUT, else the event's
-// default. A bad value falls back to the default with a note.
-func deadlineFor(c *cli.Context, def time.Duration) (time.Duration, []string) {
-	for _, src := range []struct{ name, value string }{
-		{"--timeout", c.String("timeout")},
-		{"SESSION_HOOKS_TIMEOUT", os.Getenv("SESSION_HOOKS_TIMEOUT")},
-	} {
-		if src.value == "" {
-			continue
-		}
-		d, err := parseDuration(src.value)
-		if err != nil || d <= 0 {
-			return def, []string{fmt.Sprintf("%s=%q is not a duration like 800ms or 5s; using %s", src.name, src.value, def)}
-		}
-		return d, nil
-	}
-	return def, nil
-}
-
-// parseDuration accepts Go durations and plain seconds ("2.5").
-func parseDuration(s string) (time.Duration, error) {
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		return time.Duration(secs * float64(time.Second)), nil
-	}
-	return time.ParseDuration(s)
 }

@@ -28,24 +28,36 @@ const MaxSize = 4 << 20
 
 // Event is one run of a hook.
 type Event struct {
-	Time       time.Time `json:"time"`
-	Session    string    `json:"session_id,omitempty"`
-	Event      string    `json:"event,omitempty"` // hook_event_name
-	Subcommand string    `json:"subcommand"`
-	Source     string    `json:"source,omitempty"`
-	Trigger    string    `json:"trigger,omitempty"`
-	Reason     string    `json:"reason,omitempty"`
-	Model      string    `json:"model,omitempty"`
-	DurationMS float64   `json:"duration_ms"`
-	Probes     []Probe   `json:"probes,omitempty"`
-	Bytes      int       `json:"bytes_printed"`
-	Truncated  bool      `json:"truncated,omitempty"` // output cut to fit
-	Skipped    []string  `json:"skipped,omitempty"`   // notes: what was skipped and why
-	Decision   string    `json:"decision,omitempty"`  // stop: block, allow, dry run; post-tool: warn
-	Context    *int      `json:"context_tokens,omitempty"`
-	Errors     []Error   `json:"errors,omitempty"`
-	Engine     string    `json:"git_engine,omitempty"`
-	Version    string    `json:"version"`
+	SchemaVersion int       `json:"schema_version"`
+	Time          time.Time `json:"time"`
+	Session       string    `json:"session_id,omitempty"`
+	Event         string    `json:"event,omitempty"` // hook_event_name
+	Subcommand    string    `json:"subcommand"`
+	Source        string    `json:"source,omitempty"`
+	Trigger       string    `json:"trigger,omitempty"`
+	Reason        string    `json:"reason,omitempty"`
+	Model         string    `json:"model,omitempty"`
+	DurationMS    float64   `json:"duration_ms"`
+	Probes        []Probe   `json:"probes,omitempty"`
+	Bytes         int       `json:"bytes_printed"`
+	Truncated     bool      `json:"truncated,omitempty"` // output cut to fit
+	Skipped       []string  `json:"skipped,omitempty"`   // notes: what was skipped and why
+	Decision      string    `json:"decision,omitempty"`  // stop: block, allow, dry run; post-tool: warn
+	Context       *int      `json:"context_tokens,omitempty"`
+	Errors        []Error   `json:"errors,omitempty"`
+	Engine        string    `json:"git_engine,omitempty"`
+	// Compaction is post-compact's record of a compaction.
+	Compaction *Compaction `json:"compaction,omitempty"`
+	Version    string      `json:"version"`
+}
+
+// Compaction is what PostCompact said of a compaction, and which facts
+// of the snapshot taken before it the summary does not mention.
+type Compaction struct {
+	Trigger       string   `json:"trigger"`
+	SummaryChars  int      `json:"summary_chars"`
+	SummarySHA256 string   `json:"summary_sha256,omitempty"`
+	Lost          []string `json:"lost"`
 }
 
 // Probe is one timed part of a run.

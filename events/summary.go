@@ -1,25 +1,42 @@
 package events
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+
+	"github.com/session-hooks/session-hooks/logs"
 )
 
 // Summary is one session, as its events tell it.
 type Summary struct {
-	Session     string    `json:"session_id"`
-	First, Last time.Time `json:"-"`
-	FirstTime   string    `json:"first_event"`
-	LastTime    string    `json:"last_event"`
-	Models      []string  `json:"models,omitempty"` // in the order they appeared
-	Compactions int       `json:"compactions"`
-	Triggers    []string  `json:"compaction_triggers,omitempty"`
-	Context     *int      `json:"latest_context_tokens,omitempty"`
-	Blocked     int       `json:"stops_blocked"`
-	Errors      []string  `json:"errors,omitempty"`
-	Events      []Event   `json:"events"`
+	SchemaVersion int       `json:"schema_version"`
+	Session       string    `json:"session_id"`
+	First, Last   time.Time `json:"-"`
+	FirstTime     string    `json:"first_event"`
+	LastTime      string    `json:"last_event"`
+	Models        []string  `json:"models,omitempty"` // in the order they appeared
+	Compactions   int       `json:"compactions"`
+	Triggers      []string  `json:"compaction_triggers,omitempty"`
+	// Lost is, per compaction PostCompact recorded, the snapshot facts its
+	// summary did not mention.
+	Lost    []CompactionLoss `json:"lost_in_compaction,omitempty"`
+	Context *int             `json:"latest_context_tokens,omitempty"`
+	Blocked int              `json:"stops_blocked"`
+	Errors  []string         `json:"errors,omitempty"`
+	Events  []Event          `json:"events"`
+}
+
+// CompactionLoss is one compaction's "lost in compaction" record.
+type CompactionLoss struct {
+	Time    string   `json:"time"`
+	Trigger string   `json:"trigger"`
+	Lost    []string `json:"lost"`
 }
 
 // LastSession is the session of the newest event that has one.
@@ -57,6 +74,9 @@ func Summarize(all []Event, session string) (Summary, error) {
 		if e.Context != nil {
 			s.Context = e.Context
 		}
+		if c := e.Compaction; c != nil {
+			s.Lost = append(s.Lost, CompactionLoss{Time: e.Time.Format(time.RFC3339), Trigger: c.Trigger, Lost: c.Lost})
+		}
 		if e.Subcommand == "stop" && e.Decision == "block" {
 			s.Blocked++
 		}
@@ -89,6 +109,16 @@ func (s Summary) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d B%s | %s | %s |\n", e.Time.Format("15:04:05"), e.Subcommand,
 			orDash(strings.Trim(e.Source+e.Trigger+e.Reason, " ")), ms(e.DurationMS), e.Bytes, cut(e.Truncated),
 			orDash(e.Decision), slowest(e.Probes))
+	}
+	if len(s.Lost) > 0 {
+		b.WriteString("\n## Lost in compaction\n\nWhat the compaction summary did not mention of the snapshot taken before it:\n\n")
+		for _, l := range s.Lost {
+			what := "nothing"
+			if len(l.Lost) > 0 {
+				what = strings.Join(l.Lost, "; ")
+			}
+			fmt.Fprintf(&b, "- %s (%s): %s\n", l.Time, l.Trigger, what)
+		}
 	}
 	if len(s.Errors) > 0 {
 		b.WriteString("\n## Errors\n\n")
@@ -138,4 +168,40 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// SummaryOptions are summary's arguments.
+type SummaryOptions struct {
+	Session string // "" for the latest
+	Last    bool
+	JSON    bool
+}
+
+// RunSummary renders one session of the project's event log to out.
+func RunSummary(d logs.Dir, opt SummaryOptions, out io.Writer) error {
+	if opt.Session != "" && opt.Last {
+		return fmt.Errorf("give a session id or --last, not both")
+	}
+	all, err := Read(d)
+	if err != nil {
+		return err
+	}
+	session := opt.Session
+	if session == "" {
+		if session = LastSession(all); session == "" {
+			return fmt.Errorf("no event in %s names a session", File)
+		}
+	}
+	s, err := Summarize(all, session)
+	if err != nil {
+		return err
+	}
+	if opt.JSON {
+		s.SchemaVersion = facts.SchemaVersion
+		b, _ := json.MarshalIndent(s, "", "  ")
+		fmt.Fprintln(out, string(b))
+		return nil
+	}
+	_, err = io.WriteString(out, s.Markdown())
+	return err
 }

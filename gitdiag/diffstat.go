@@ -514,3 +514,68 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// AheadBehind counts the commits reachable from head but not from up
+// (ahead) and from up but not from head (behind), as `git rev-list
+// --left-right --count head...up` does. It paints commits from both sides
+// newest first, as the merge-base walk does, and stops once every commit
+// left to visit is reachable from both: it reads only the diverged history.
+func (r *Repo) AheadBehind(ctx context.Context, head, up plumbing.Hash) (ahead, behind int, err error) {
+	if head == up {
+		return 0, 0, nil
+	}
+	store, err := r.objects()
+	if err != nil {
+		return 0, 0, err
+	}
+	const both = fromHead | fromUpstream
+	flags := map[plumbing.Hash]int{}
+	q := &commitQueue{}
+	pending := 0 // queued entries pushed with one side only
+	add := func(h plumbing.Hash, f int) error {
+		c, err := store.commit(h)
+		if err != nil {
+			return err
+		}
+		flags[h] |= f
+		if flags[h]&both != both {
+			pending++
+		}
+		q.seq++
+		heap.Push(q, &queued{c: c, seq: q.seq, sides: flags[h] & both})
+		return nil
+	}
+	if err := add(head, fromHead); err != nil {
+		return 0, 0, err
+	}
+	if err := add(up, fromUpstream); err != nil {
+		return 0, 0, err
+	}
+	for q.Len() > 0 && pending > 0 {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
+		e := heap.Pop(q).(*queued)
+		if e.sides != both {
+			pending--
+		}
+		f := flags[e.c.hash] & both
+		for _, p := range e.c.parents {
+			if flags[p]&f == f {
+				continue
+			}
+			if err := add(p, f); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	for _, f := range flags {
+		switch f & both {
+		case fromHead:
+			ahead++
+		case fromUpstream:
+			behind++
+		}
+	}
+	return ahead, behind, nil
+}

@@ -130,8 +130,9 @@ type commitQueue struct {
 }
 
 type queued struct {
-	c   *commitInfo
-	seq int
+	c     *commitInfo
+	seq   int
+	sides int // AheadBehind: the sides the commit was painted with when queued
 }
 
 func (q *commitQueue) push(c *commitInfo) {

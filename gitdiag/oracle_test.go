@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -252,8 +251,8 @@ func TestStatusMatchesGit(t *testing.T) {
 			f.write("fifo-to-be", "f\n")
 			f.git("add", "fifo-to-be")
 			os.Remove(f.path("fifo-to-be"))
-			syscall.Mkfifo(f.path("fifo-to-be"), 0o644)
-			syscall.Mkfifo(f.path("untracked-fifo"), 0o644)
+			mkfifo(f.path("fifo-to-be"))
+			mkfifo(f.path("untracked-fifo"))
 		}},
 		{"ignore rules nested negated and excluded", "", func(f *fixture) {
 			f.write(".gitignore", "*.log\n!keep.log\nbuild/\n/rootonly\n")

@@ -7,7 +7,7 @@ import (
 // FuzzFitMarkdown: any markdown is shortened to the budget, and reading a
 // snapshot's fields back never fails.
 func FuzzFitMarkdown(f *testing.F) {
-	f.Add(sampleSnapshot().Render(LogLimits), uint16(300))
+	f.Add(RenderSnapshot(sampleSnapshot(), LogLimits), uint16(300))
 	f.Add("```text\na\nb\n```\n- x\n- y\n> quote\n", uint16(10))
 	f.Add("**Session:** `a` **Time:** `bad`\n\n````\n```\n", uint16(200))
 	f.Fuzz(func(t *testing.T, src string, budget uint16) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/facts"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -13,47 +15,23 @@ import (
 // TimeFormat is JavaScript's Date.toISOString, which the Node logs used.
 const TimeFormat = "2006-01-02T15:04:05.000Z"
 
-// Snapshot is the state saved before a compaction (pre-compact-state.md):
-// the Node layout, then what the transcript adds.
-type Snapshot struct {
-	Branch     string    `json:"branch"`
-	Trigger    string    `json:"trigger"`
-	Session    string    `json:"session_id,omitempty"`
-	Time       time.Time `json:"time"`
-	Commits    []string  `json:"recent_commits"` // git log -3
-	Changes    []string  `json:"uncommitted"`    // git diff --name-only HEAD
-	CommitsErr string    `json:"recent_commits_error,omitempty"`
-	ChangesErr string    `json:"uncommitted_error,omitempty"`
-	Texts      []string  `json:"assistant_texts"` // latest, oldest first
-	Notes      []string  `json:"notes,omitempty"` // what the transcript could not tell
-	LastPrompt string    `json:"last_prompt,omitempty"`
-	Todos      []Todo    `json:"tasks,omitempty"`
-	Files      []string  `json:"files_touched,omitempty"` // since the last compaction
-}
-
-// Todo is one task of the agent's list.
-type Todo struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
-}
-
-// Render lays the snapshot out; sections the transcript had nothing for
-// are left out.
-func (s Snapshot) Render(l Limits) string {
+// RenderSnapshot lays a snapshot out (pre-compact-state.md); sections the
+// transcript had nothing for are left out.
+func RenderSnapshot(s facts.Snapshot, l Limits) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Branch:** %s\n**Trigger:** %s\n**Time:** %s\n", Code(s.Branch), Code(s.Trigger), Code(s.Time.UTC().Format(TimeFormat)))
+	fmt.Fprintf(&b, "**Branch:** %s\n**Trigger:** %s\n**Time:** %s\n", Code(s.Branch), Code(s.Trigger), Code(s.Time))
 	if s.Session != "" {
 		fmt.Fprintf(&b, "**Session:** %s\n", Code(s.Session))
 	}
 	b.WriteString("\n### Recent commits\n")
-	b.WriteString(Fence(orError(s.Commits, s.CommitsErr, "(no commits)", l)))
+	b.WriteString(Fence(orError(s.Commits, s.CommitsError, "(no commits)", l)))
 	b.WriteString("\n### Uncommitted changes\n")
-	b.WriteString(Fence(orError(s.Changes, s.ChangesErr, "(clean working tree)", l)))
+	b.WriteString(Fence(orError(s.Uncommitted, s.UncommitError, "(clean working tree)", l)))
 	b.WriteString("\n### What was being worked on\n\n")
-	for _, t := range s.Texts {
+	for _, t := range s.AssistantTexts {
 		fmt.Fprintf(&b, "> %s\n\n", t)
 	}
-	if len(s.Texts) == 0 && len(s.Notes) == 0 {
+	if len(s.AssistantTexts) == 0 && len(s.Notes) == 0 {
 		b.WriteString("_No assistant text found in the transcript._\n\n")
 	}
 	for _, n := range s.Notes {
@@ -62,16 +40,16 @@ func (s Snapshot) Render(l Limits) string {
 	if s.LastPrompt != "" {
 		fmt.Fprintf(&b, "### Last user prompt\n\n> %s\n\n", s.LastPrompt)
 	}
-	if len(s.Todos) > 0 {
+	if len(s.Tasks) > 0 {
 		b.WriteString("### Task list\n\n")
-		for _, t := range s.Todos {
+		for _, t := range s.Tasks {
 			b.WriteString(todoLine(t) + "\n")
 		}
 		b.WriteString("\n")
 	}
-	if len(s.Files) > 0 {
+	if len(s.FilesTouched) > 0 {
 		b.WriteString("### Files written or edited since the last compaction\n\n")
-		for _, f := range shorten(s.Files, l) {
+		for _, f := range shorten(s.FilesTouched, l) {
 			fmt.Fprintf(&b, "- %s\n", Code(f))
 		}
 		b.WriteString("\n")
@@ -89,7 +67,7 @@ func orError(lines []string, err, empty string, l Limits) []string {
 	return shorten(lines, l)
 }
 
-func todoLine(t Todo) string {
+func todoLine(t facts.Task) string {
 	switch t.Status {
 	case "completed":
 		return "- [x] " + t.Content

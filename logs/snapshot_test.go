@@ -5,17 +5,21 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
 )
 
-func sampleSnapshot() Snapshot {
-	return Snapshot{
+var sampleTime = time.Date(2026, 11, 21, 13, 30, 0, 0, time.UTC)
+
+func sampleSnapshot() facts.Snapshot {
+	return facts.Snapshot{
 		Branch: "feature/x", Trigger: "auto", Session: "abc-123",
-		Time:       time.Date(2026, 11, 21, 13, 30, 0, 0, time.UTC),
-		Commits:    []string{"1da3cfa Enable rule"},
-		Texts:      []string{"first", "second"},
-		LastPrompt: "please fix the bug",
-		Todos:      []Todo{{"Write tests", "completed"}, {"Fix bug", "in_progress"}, {"Ship", "pending"}},
-		Files:      []string{"main.go"},
+		Time:           sampleTime.Format(TimeFormat),
+		Commits:        []string{"1da3cfa Enable rule"},
+		AssistantTexts: []string{"first", "second"},
+		LastPrompt:     "please fix the bug",
+		Tasks:          []facts.Task{{Content: "Write tests", Status: "completed"}, {Content: "Fix bug", Status: "in_progress"}, {Content: "Ship", Status: "pending"}},
+		FilesTouched:   []string{"main.go"},
 	}
 }
 
@@ -27,15 +31,15 @@ func TestSnapshotRendersTheNodeLayoutFirst(t *testing.T) {
 		"### Last user prompt\n\n> please fix the bug\n\n" +
 		"### Task list\n\n- [x] Write tests\n- [ ] Fix bug _(in progress)_\n- [ ] Ship\n\n" +
 		"### Files written or edited since the last compaction\n\n- `main.go`\n\n"
-	if got := sampleSnapshot().Render(LogLimits); got != want {
+	if got := RenderSnapshot(sampleSnapshot(), LogLimits); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
 
 func TestReadSnapshotInfoRoundTrips(t *testing.T) {
 	s := sampleSnapshot()
-	info := ReadSnapshotInfo([]byte(s.Render(LogLimits)))
-	if info.Session != "abc-123" || !info.Time.Equal(s.Time) {
+	info := ReadSnapshotInfo([]byte(RenderSnapshot(s, LogLimits)))
+	if info.Session != "abc-123" || !info.Time.Equal(sampleTime) {
 		t.Errorf("got %+v", info)
 	}
 	if info := ReadSnapshotInfo([]byte("# not a snapshot\n")); info.Session != "" || !info.Time.IsZero() {
@@ -50,10 +54,10 @@ func TestReadSnapshotInfoRoundTrips(t *testing.T) {
 func TestFitMarkdownShortensListsAndBlocksButKeepsProse(t *testing.T) {
 	s := sampleSnapshot()
 	for i := 0; i < 3000; i++ {
-		s.Changes = append(s.Changes, fmt.Sprintf("src/file-%04d.go", i))
-		s.Files = append(s.Files, fmt.Sprintf("/p/file-%04d.go", i))
+		s.Uncommitted = append(s.Uncommitted, fmt.Sprintf("src/file-%04d.go", i))
+		s.FilesTouched = append(s.FilesTouched, fmt.Sprintf("/p/file-%04d.go", i))
 	}
-	full := s.Render(LogLimits)
+	full := RenderSnapshot(s, LogLimits)
 	got := FitMarkdown(full, 6000)
 	if Len(got) > 6000 {
 		t.Fatalf("%d characters", Len(got))

@@ -10,7 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
+
+	"github.com/session-hooks/session-hooks/atomicfile"
 )
 
 // Names of the log files, as the Node script wrote them.
@@ -67,13 +68,6 @@ func SafeName(id string) string {
 	return safe + "-" + hex.EncodeToString(sum[:8])
 }
 
-// writeData is the one write of a log's content; tests replace it to fail
-// as a full disk does.
-var writeData = func(f *os.File, b []byte) error {
-	_, err := f.Write(b)
-	return err
-}
-
 // Write replaces the file name (relative to d, maybe in a subdirectory)
 // with content atomically: a reader or a parallel hook sees the old file or
 // the new one, never a torn one, and a failed write (a full disk) leaves the
@@ -88,7 +82,7 @@ func (d Dir) Write(name string, content []byte) error { return d.write(name, con
 
 // WriteDurable is Write for a file whose loss would cost the user work
 // (the pre-compaction snapshot): the content is flushed to disk before the
-// rename, waiting at most syncBudget.
+// rename, waiting at most atomicfile.SyncBudget.
 func (d Dir) WriteDurable(name string, content []byte) error { return d.write(name, content, true) }
 
 func (d Dir) write(name string, content []byte, durable bool) error {
@@ -96,44 +90,10 @@ func (d Dir) write(name string, content []byte, durable bool) error {
 	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
-	}
-	err = writeData(tmp, content)
-	if err == nil && durable {
-		err = syncWithin(tmp, syncBudget)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), target) // replaces a link at target; never follows it
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(target, content, atomicfile.Options{Perm: 0o600, Durable: durable}); err != nil {
 		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
 	}
 	return nil
-}
-
-// syncBudget is how long a write waits for the disk. A hook's output
-// matters more than its log's durability: on a disk busy with writeback,
-// fsync has taken a second here, which would cost the session its context.
-const syncBudget = 100 * time.Millisecond
-
-// syncWithin flushes f to disk, or gives up waiting after d: the rename
-// that follows replaces the log atomically either way; only surviving a
-// crash in that instant is given up.
-func syncWithin(f *os.File, d time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- f.Sync() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(d):
-		return nil
-	}
 }
 
 // Read returns a log file's content, refusing links and anything that is

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/atomicfile"
 )
 
 func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {
@@ -133,8 +135,8 @@ func TestWriteOnAFullDiskKeepsThePreviousLog(t *testing.T) {
 	if err := d.Write(EndLog, []byte("previous log")); err != nil {
 		t.Fatal(err)
 	}
-	defer func(orig func(*os.File, []byte) error) { writeData = orig }(writeData)
-	writeData = func(f *os.File, b []byte) error {
+	defer func(orig func(*os.File, []byte) error) { atomicfile.WriteData = orig }(atomicfile.WriteData)
+	atomicfile.WriteData = func(f *os.File, b []byte) error {
 		f.Write(b[:len(b)/2]) // part of it lands, then the disk is full
 		return syscall.ENOSPC
 	}

@@ -11,7 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
@@ -25,20 +29,16 @@ type Entry struct {
 }
 
 // Desired returns the entries to install for the command cmd (already
-// quoted for /bin/sh): the four session events, and with longRunning the
-// Stop and PostToolUse checks. Every entry has a timeout: without one,
+// quoted for /bin/sh): every row of the event table that install adds by
+// default, the long-running checks with longRunning, and the rows whose
+// install flag is among flags. Every entry has a timeout: without one,
 // Claude Code cancels SessionEnd after about 1.5 s.
-func Desired(cmd string, longRunning bool) []Entry {
-	out := []Entry{
-		{"SessionStart", "startup|resume|clear", cmd + " init", 30},
-		{"SessionStart", "compact", cmd + " init --compact-recovery", 30},
-		{"PreCompact", "", cmd + " pre-compact", 30},
-		{"SessionEnd", "", cmd + " end", 5},
-	}
-	if longRunning {
-		out = append(out,
-			Entry{"Stop", "", cmd + " stop", 30},
-			Entry{"PostToolUse", "Write|Edit|MultiEdit|Bash", cmd + " post-tool", 30})
+func Desired(cmd string, longRunning bool, flags ...string) []Entry {
+	var out []Entry
+	for _, e := range hooks.Table {
+		if e.Installed(longRunning, func(f string) bool { return slices.Contains(flags, f) }) {
+			out = append(out, Entry{e.Claude, e.Matcher, cmd + " " + strings.Join(e.Args(), " "), e.Timeout})
+		}
 	}
 	return out
 }
@@ -191,8 +191,7 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 		return Result{}, err
 	}
 	for _, e := range want {
-		group := map[string]any{"matcher": e.Matcher, "hooks": []map[string]any{
-			{"type": "command", "command": e.Command, "timeout": e.Timeout}}}
+		group := claude.Group(e.Matcher, e.Command, e.Timeout)
 		if js, err = sjson.SetBytes(js, "hooks."+e.Event+".-1", group); err != nil {
 			return Result{}, err
 		}

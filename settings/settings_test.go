@@ -44,7 +44,7 @@ func TestInstallKeepsEverythingElseInOrder(t *testing.T) {
 		t.Errorf("other hooks disturbed:\n%s", js)
 	}
 	wired := Wired(js)
-	want := []string{"SessionStart startup echo hi", "SessionStart startup|resume|clear " + bin + " init",
+	want := []string{"SessionStart startup echo hi", "SessionStart startup|resume|clear|fork " + bin + " init",
 		"SessionStart compact " + bin + " init --compact-recovery", "PreCompact  " + bin + " pre-compact", "SessionEnd  " + bin + " end"}
 	var got []string
 	for _, w := range wired {

@@ -7,6 +7,7 @@ package state
 
 import (
 	"encoding/json"
+	"github.com/session-hooks/session-hooks/events"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,8 @@ type Session struct {
 	// it had when the session started ("" when absent).
 	Models []string          `json:"models,omitempty"`
 	Memory map[string]string `json:"memory,omitempty"`
+	// Compactions are what PostCompact recorded of each compaction.
+	Compactions []events.Compaction `json:"compactions,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

@@ -15,8 +15,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/sanitize"
 
 	"github.com/tidwall/gjson"
 )
@@ -211,7 +212,7 @@ func (c *collector) prompt(s string) {
 	if c.facts.LastPrompt != "" || s == "" || strings.HasPrefix(s, "<") {
 		return
 	}
-	c.facts.LastPrompt = Excerpt(s, PromptRunes)
+	c.facts.LastPrompt = sanitize.Excerpt(s, PromptRunes)
 }
 
 func (c *collector) block(b gjson.Result) {
@@ -220,7 +221,7 @@ func (c *collector) block(b gjson.Result) {
 		if len(c.texts) >= c.maxTexts {
 			return
 		}
-		t := Excerpt(b.Get("text").String(), ExcerptRunes)
+		t := sanitize.Excerpt(b.Get("text").String(), ExcerptRunes)
 		if t != "" && !c.seenTexts[t] {
 			c.seenTexts[t] = true
 			c.texts = append(c.texts, t)
@@ -239,8 +240,8 @@ func (c *collector) toolUse(name string, input gjson.Result) {
 		c.todosFound = true
 		for _, t := range input.Get("todos").Array() {
 			c.facts.Todos = append(c.facts.Todos, Todo{
-				Content: Excerpt(t.Get("content").String(), ExcerptRunes),
-				Status:  Clean(t.Get("status").String())})
+				Content: sanitize.Excerpt(t.Get("content").String(), ExcerptRunes),
+				Status:  sanitize.Clean(t.Get("status").String())})
 		}
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		if c.pastBoundary || len(c.files) >= maxFiles {
@@ -250,7 +251,7 @@ func (c *collector) toolUse(name string, input gjson.Result) {
 		if p == "" {
 			p = input.Get("notebook_path").String()
 		}
-		if p = Clean(p); p != "" && !c.seenFiles[p] {
+		if p = sanitize.Clean(p); p != "" && !c.seenFiles[p] {
 			c.seenFiles[p] = true
 			c.files = append(c.files, p)
 		}
@@ -264,24 +265,4 @@ func (c *collector) finish() {
 	for i := len(c.files) - 1; i >= 0; i-- {
 		c.facts.FilesTouched = append(c.facts.FilesTouched, c.files[i])
 	}
-}
-
-// ConfigDir is the Claude Code configuration directory a transcript lives
-// under (<config>/projects/<project>/<session>.jsonl), else
-// $CLAUDE_CONFIG_DIR, else ~/.claude.
-func ConfigDir(transcriptPath string) string {
-	if transcriptPath != "" {
-		projects := filepath.Dir(filepath.Dir(transcriptPath))
-		if filepath.Base(projects) == "projects" {
-			return filepath.Dir(projects)
-		}
-	}
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".claude")
 }

@@ -6,6 +6,10 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
+
+	"github.com/session-hooks/session-hooks/sanitize"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -20,7 +24,7 @@ func Tasks(configDir, sessionID string) []Todo {
 	if configDir == "" || sessionID == "" || filepath.Base(sessionID) != sessionID || sessionID == ".." {
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(configDir, "tasks", sessionID, "*.json"))
+	names, _ := filepath.Glob(filepath.Join(claude.TasksDir(configDir, sessionID), "*.json"))
 	if len(names) > maxTaskFiles {
 		names = names[:maxTaskFiles]
 	}
@@ -44,8 +48,8 @@ func Tasks(configDir, sessionID string) []Todo {
 		}
 		id, _ := strconv.Atoi(gjson.GetBytes(b, "id").String())
 		tasks = append(tasks, task{id, Todo{
-			Content: Excerpt(gjson.GetBytes(b, "subject").String(), ExcerptRunes),
-			Status:  Clean(status)}})
+			Content: sanitize.Excerpt(gjson.GetBytes(b, "subject").String(), ExcerptRunes),
+			Status:  sanitize.Clean(status)}})
 	}
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].id < tasks[j].id })
 	out := make([]Todo, len(tasks))

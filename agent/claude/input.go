@@ -1,4 +1,4 @@
-package main
+package claude
 
 import (
 	"bytes"
@@ -17,22 +17,29 @@ type Input struct {
 	TranscriptPath string
 	Cwd            string
 	Event          string // hook_event_name
-	Source         string // SessionStart: startup, resume, clear, compact
-	Trigger        string // PreCompact: manual, auto
+	Source         string // SessionStart: startup, resume, clear, compact, fork
+	Trigger        string // PreCompact, PostCompact: manual, auto
 	Reason         string // SessionEnd
 	Model          string
 	StopHookActive bool   // Stop: a stop hook already blocked once in this turn
 	ToolName       string // PostToolUse
+	// CompactSummary is PostCompact's summary of the compacted
+	// conversation; it may be empty.
+	CompactSummary string
+	// Resume and fork: what Claude Code says of the session it continues.
+	SecondsSinceLastResponse *int
+	ContextTokens            *int
+	PromptCacheExpired       *bool
 }
 
 // maxInput bounds what is read from stdin: real payloads are a few hundred
 // bytes, and a hook must not be made to hold an arbitrary stream.
 const maxInput = 16 << 20
 
-// readInput reads stdin unless it is a terminal, waiting at most wait for
+// ReadInput reads stdin unless it is a terminal, waiting at most wait for
 // it to end. Empty input is no input, as in the Node script; input that
 // cannot be used gives a note saying so.
-func readInput(stdin io.Reader, wait time.Duration) (Input, []string) {
+func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 	if f, ok := stdin.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			return Input{}, nil
@@ -55,15 +62,15 @@ func readInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 		if len(r.b) > maxInput {
 			return Input{}, []string{fmt.Sprintf("the hook input on stdin is over %d MiB; ignored", maxInput>>20)}
 		}
-		return parseInput(r.b)
+		return ParseInput(r.b)
 	case <-time.After(wait):
 		return Input{}, []string{fmt.Sprintf("no hook input arrived on stdin within %s; continuing without it", wait.Round(time.Millisecond))}
 	}
 }
 
-// parseInput decodes a payload. A field of the wrong type is ignored with a
+// ParseInput decodes a payload. A field of the wrong type is ignored with a
 // note rather than failing the whole input.
-func parseInput(b []byte) (Input, []string) {
+func ParseInput(b []byte) (Input, []string) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return Input{}, nil
 	}
@@ -98,6 +105,13 @@ func parseInput(b []byte) (Input, []string) {
 		Reason:         str("reason"),
 	}
 	in.ToolName = str("tool_name")
+	in.CompactSummary = str("compact_summary")
+	in.SecondsSinceLastResponse = num(root, "seconds_since_last_response", &notes)
+	in.ContextTokens = num(root, "context_tokens", &notes)
+	if v := root.Get("prompt_cache_likely_expired"); v.IsBool() {
+		b := v.Bool()
+		in.PromptCacheExpired = &b
+	}
 	if v := root.Get("stop_hook_active"); v.Exists() {
 		if v.IsBool() {
 			in.StopHookActive = v.Bool()
@@ -113,6 +127,20 @@ func parseInput(b []byte) (Input, []string) {
 		in.Model = str("model")
 	}
 	return in, notes
+}
+
+// num reads a whole, non-negative number field; absent is nil.
+func num(root gjson.Result, field string, notes *[]string) *int {
+	v := root.Get(field)
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return nil
+	case v.Type == gjson.Number && v.Num >= 0 && v.Num == float64(int64(v.Num)) && v.Num < 1<<53:
+		n := int(v.Num)
+		return &n
+	}
+	*notes = append(*notes, fmt.Sprintf("ignored %s in the hook input: expected a whole number, got %s", field, typeName(v)))
+	return nil
 }
 
 func typeName(v gjson.Result) string {

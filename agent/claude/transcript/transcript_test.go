@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 )
 
 const (
-	fixtureDir     = "../testdata/claude-2.1.330"
+	fixtureDir     = "../../../testdata/claude-2.1.330"
 	fixtureSession = "186971df-3751-4c74-8559-0a238a365e26"
 )
 
@@ -166,10 +165,11 @@ func TestReadStopsAtItsBudgetAndSaysSo(t *testing.T) {
 func TestReadRefusesFilesThatAreNotRegular(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
+	paths := []string{dir, filepath.Join(dir, "missing.jsonl"), ""}
+	if err := mkfifo(fifo); err == nil {
+		paths = append(paths, fifo)
 	}
-	for _, p := range []string{fifo, dir, filepath.Join(dir, "missing.jsonl"), ""} {
+	for _, p := range paths {
 		if _, err := Read(context.Background(), p, DefaultOptions); err == nil {
 			t.Errorf("Read(%q) succeeded", p)
 		}

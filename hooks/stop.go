@@ -1,11 +1,12 @@
-package main
+package hooks
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/longrun"
@@ -19,57 +20,57 @@ const StopLog = "session-stop.md"
 // required file missing, it blocks the stop once with what to do. It never
 // blocks twice in a turn, and lets the stop through on any error of its own
 // (fail open): a hook must not trap an agent.
-func handleStop(h *hookRun) string {
-	if !h.cfg.Active(h.project) {
+func handleStop(r *Run) string {
+	if !r.Cfg.Active(r.Project) {
 		return ""
 	}
-	decision, reasons := h.decideStop()
-	h.ev.Decision = decision
-	h.writeLog(StopLog, h.stopLog(decision, reasons))
+	var facts longrun.StopFacts
+	var err error
+	if !r.In.StopHookActive && r.Cfg.LongRunning.EnforceCleanStop {
+		facts, err = r.gatherStop()
+	}
+	decision, reasons := decideStop(r.In.StopHookActive, r.Cfg, facts, err)
+	r.ev.Decision = decision
+	r.writeLog(StopLog, renderStopLog(r, decision, reasons))
 	if decision != "block" {
 		return ""
 	}
-	b, _ := json.Marshal(map[string]string{"decision": "block",
-		"reason": "Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- ")})
-	return string(b)
+	return claude.Block("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
 }
 
 // decideStop returns "block", "allow" or "dry run", with the reasons.
-func (h *hookRun) decideStop() (string, []string) {
-	lr := h.cfg.LongRunning
+func decideStop(hookActive bool, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
 	switch {
-	case h.in.StopHookActive:
+	case hookActive:
 		return "allow", []string{"a stop hook already blocked once this turn"}
-	case !lr.EnforceCleanStop:
+	case !cfg.LongRunning.EnforceCleanStop:
 		return "allow", []string{"longRunning.enforceCleanStop is false"}
+	case gatherErr != nil:
+		return "allow", []string{"the checks could not run (" + firstLine(gatherErr.Error()) + "), so the stop is let through"}
 	}
-	facts, err := h.stopFacts()
-	if err != nil {
-		return "allow", []string{"the checks could not run (" + firstLine(err.Error()) + "), so the stop is let through"}
-	}
-	reasons := longrun.StopReasons(facts)
+	reasons := longrun.StopReasons(f)
 	switch {
 	case len(reasons) == 0:
 		return "allow", []string{"the work is committed and recorded"}
-	case h.cfg.DryRun:
+	case cfg.DryRun:
 		return "dry run", reasons
 	}
 	return "block", reasons
 }
 
-// stopFacts gathers what the stop rule looks at.
-func (h *hookRun) stopFacts() (longrun.StopFacts, error) {
-	lr := h.cfg.LongRunning
+// gatherStop reads what the stop rule looks at.
+func (r *Run) gatherStop() (longrun.StopFacts, error) {
+	lr := r.Cfg.LongRunning
 	f := longrun.StopFacts{ProgressFile: lr.ProgressFile, ProgressTouched: true}
-	err := h.git.With(h.ctx, func(r *gitdiag.Repo) error {
-		st, err := r.Status(h.ctx)
+	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		st, err := repo.Status(r.Ctx)
 		if err != nil {
 			return err
 		}
 		if st.Incomplete != "" {
 			return fmt.Errorf("%s", st.Incomplete)
 		}
-		for i, line := range st.Short(r.Prefix) {
+		for i, line := range st.Short(repo.Prefix) {
 			if !longrun.Ignored(st.Files[i].Path, lr.IgnorePaths) {
 				f.Uncommitted = append(f.Uncommitted, line)
 			}
@@ -80,26 +81,25 @@ func (h *hookRun) stopFacts() (longrun.StopFacts, error) {
 		return f, err
 	}
 	for _, p := range lr.RequiredFiles {
-		if _, err := os.Stat(h.path(p)); err != nil {
+		if _, err := os.Stat(r.path(p)); err != nil {
 			f.MissingRequired = append(f.MissingRequired, p)
 		}
 	}
-	var notes []string
-	if s := h.session(&notes); s != nil {
-		fi, err := os.Stat(h.path(lr.ProgressFile))
+	if s := r.session(); s != nil {
+		fi, err := os.Stat(r.path(lr.ProgressFile))
 		f.ProgressTouched = err == nil && !fi.ModTime().Before(s.StartedAt)
 	}
 	return f, nil
 }
 
-func (h *hookRun) stopLog(decision string, reasons []string) string {
+func renderStopLog(r *Run, decision string, reasons []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Session Stop\n\n**Time:** %s\n**Session:** %s\n**Decision:** %s\n\n",
-		logs.Code(h.start.UTC().Format(logs.TimeFormat)), logs.Code(h.in.SessionID), logs.Code(decision))
-	for _, r := range reasons {
-		fmt.Fprintf(&b, "- %s\n", r)
+		logs.Code(r.Start.UTC().Format(logs.TimeFormat)), logs.Code(r.In.SessionID), logs.Code(decision))
+	for _, reason := range reasons {
+		fmt.Fprintf(&b, "- %s\n", reason)
 	}
-	for _, n := range h.notes {
+	for _, n := range r.notes {
 		fmt.Fprintf(&b, "\n**Note:** %s\n", n)
 	}
 	return b.String()

@@ -1,0 +1,98 @@
+package claude
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf16"
+)
+
+// Hook events, as hook_event_name and settings.json name them.
+const (
+	SessionStart = "SessionStart"
+	PreCompact   = "PreCompact"
+	PostCompact  = "PostCompact"
+	SessionEnd   = "SessionEnd"
+	Stop         = "Stop"
+	PostToolUse  = "PostToolUse"
+)
+
+// SessionStart sources (the matcher compares them): fork is reported
+// instead of resume for a forked session since 2.1.214.
+const (
+	SourceStartup = "startup"
+	SourceResume  = "resume"
+	SourceClear   = "clear"
+	SourceCompact = "compact"
+	SourceFork    = "fork"
+)
+
+// Limit is the most Claude Code injects: a longer output (plain or
+// additionalContext) is replaced by a 2 KB preview and a file path.
+// Budget is what session-hooks prints at most, with some margin.
+const (
+	Limit  = 10000
+	Budget = 9500
+)
+
+// Len counts characters as Claude Code does (JavaScript string length,
+// UTF-16 code units), so emoji and other astral characters count twice.
+func Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// Environment variables Claude Code sets for hooks, or reads itself.
+const (
+	EnvProjectDir = "CLAUDE_PROJECT_DIR" // the directory Claude Code was launched in
+	EnvConfigDir  = "CLAUDE_CONFIG_DIR"  // its configuration directory, when not ~/.claude
+	EnvRemote     = "CLAUDE_CODE_REMOTE" // "true" in Claude Code on the web
+)
+
+// Block is a Stop hook's reply that makes the agent go on, with reason as
+// its feedback ("Stop hook feedback:\n" + reason).
+func Block(reason string) string {
+	return marshal(map[string]string{"decision": "block", "reason": reason})
+}
+
+// AdditionalContext is the reply that adds text to the conversation after
+// a tool result (PostToolUse) or at a session start.
+func AdditionalContext(event, text string) string {
+	return marshal(map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName": event, "additionalContext": text}})
+}
+
+// IsJSONReply says whether Claude Code reads an output as JSON: it does
+// when the output starts with '{'.
+func IsJSONReply(out string) bool { return len(out) > 0 && out[0] == '{' }
+
+func marshal(v any) string {
+	b, _ := json.Marshal(v) // maps of strings always marshal
+	return string(b)
+}
+
+// SamplePayload is a payload such as Claude Code writes for event, for a
+// run that must not change anything (doctor): a Stop that a stop hook
+// already blocked, so that it never blocks.
+func SamplePayload(event, matcher, sessionID, cwd string) map[string]any {
+	p := map[string]any{"session_id": sessionID, "cwd": cwd, "hook_event_name": event, "transcript_path": ""}
+	first, _, _ := strings.Cut(matcher, "|")
+	switch event {
+	case SessionStart:
+		p["source"] = first
+	case PreCompact, PostCompact:
+		p["trigger"] = "manual"
+		if event == PostCompact {
+			p["compact_summary"] = ""
+		}
+	case SessionEnd:
+		p["reason"] = "other"
+	case Stop:
+		p["stop_hook_active"] = true
+	case PostToolUse:
+		p["tool_name"] = first
+	}
+	return p
+}

@@ -1,0 +1,80 @@
+// Package atomicfile replaces files atomically: the content goes to a
+// temporary file beside the target, which is then renamed over it, so a
+// reader or a parallel writer sees the old file or the new one, never a
+// torn one, and a failed write (a full disk) leaves the old file as it was.
+// It is the one writer of the project: logs, state and settings files all
+// go through it.
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Options say how a file is written.
+type Options struct {
+	Perm fs.FileMode // the new file's permissions
+	// Durable flushes the content to disk before the rename, waiting at
+	// most SyncBudget: for a file whose loss would cost the user work.
+	Durable bool
+}
+
+// SyncBudget is how long a durable write waits for the disk. A hook's
+// output matters more than its log's durability: on a disk busy with
+// writeback, fsync has taken a second here, which would cost the session
+// its context.
+const SyncBudget = 100 * time.Millisecond
+
+// WriteData is the one write of a file's content; tests replace it to fail
+// as a full disk does.
+var WriteData = func(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	return err
+}
+
+// Write replaces path with content. The rename replaces a symbolic link
+// at path rather than following it: callers that mean to write through a
+// link resolve it first.
+func Write(path string, content []byte, opt Options) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), TempPrefix(filepath.Base(path))+"*")
+	if err != nil {
+		return err
+	}
+	err = WriteData(tmp, content)
+	if err == nil {
+		err = tmp.Chmod(opt.Perm)
+	}
+	if err == nil && opt.Durable {
+		err = syncWithin(tmp, SyncBudget)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// TempPrefix starts the name of the temporary file written for name: a
+// dot file, so that listings of logs and checkpoints skip it.
+func TempPrefix(name string) string { return "." + name + ".tmp-" }
+
+// syncWithin flushes f to disk, or gives up waiting after d: the rename
+// that follows replaces the file atomically either way; only surviving a
+// crash in that instant is given up.
+func syncWithin(f *os.File, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- f.Sync() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return nil
+	}
+}

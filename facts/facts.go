@@ -1,0 +1,213 @@
+// Package facts holds what a hook run found, as plain data: what git says,
+// what the transcript says, what the long-running checks see. Handlers
+// gather these values with all reading done, decide with pure functions of
+// them, render them without reading anything, and `--format json` marshals
+// them as they are. docs/json.md documents every field; a test fails when
+// a field is added or renamed without it.
+package facts
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
+
+// SchemaVersion is the version of the JSON every `--format json` and
+// every events.jsonl line carries. It changes when a field changes meaning
+// or goes away; adding a field keeps it.
+const SchemaVersion = 1
+
+// Run says which hook run the facts are from.
+type Run struct {
+	Subcommand string `json:"subcommand"`
+	Session    string `json:"session_id"`
+	Event      string `json:"event"`   // hook_event_name
+	Source     string `json:"source"`  // SessionStart
+	Trigger    string `json:"trigger"` // PreCompact, PostCompact
+	Reason     string `json:"reason"`  // SessionEnd
+	Model      string `json:"model"`
+	Cwd        string `json:"cwd"`
+	Time       string `json:"time"` // RFC 3339, UTC, milliseconds
+}
+
+// Probe is one fact read from git, named by the git command it stands for.
+type Probe struct {
+	Command    string   `json:"command"`
+	OK         bool     `json:"ok"`
+	Output     []string `json:"output"`
+	Error      string   `json:"error"` // why it failed, when !OK
+	Note       string   `json:"note"`  // what a partial result left out
+	DurationMS float64  `json:"duration_ms"`
+}
+
+// Git is the repository as the probes found it.
+type Git struct {
+	Engine   string   `json:"git_engine"` // how it was read; "" when it could not be opened
+	Branch   string   `json:"branch"`     // as git branch --show-current, detached and unborn named
+	Upstream string   `json:"upstream"`   // what the branch is compared with; "" when none
+	Ahead    *int     `json:"ahead"`      // commits on HEAD not on the upstream; null when unknown
+	Behind   *int     `json:"behind"`     // commits on the upstream not on HEAD; null when unknown
+	Status   []string `json:"status"`     // git status --short
+	Commits  []string `json:"commits"`    // git log --oneline, newest first
+	DiffStat []string `json:"diff_stat"`  // git diff --stat <upstream>...HEAD
+	Probes   []Probe  `json:"probes"`
+}
+
+// Task is one item of the agent's task list.
+type Task struct {
+	Content string `json:"content"`
+	Status  string `json:"status"` // pending, in_progress, completed
+}
+
+// Snapshot is the state saved before a compaction and re-injected after
+// it: where git stood, and what the transcript says was going on.
+type Snapshot struct {
+	Branch         string   `json:"branch"`
+	Trigger        string   `json:"trigger"`
+	Session        string   `json:"session_id"`
+	Time           string   `json:"time"`
+	Commits        []string `json:"recent_commits"` // git log -3
+	CommitsError   string   `json:"recent_commits_error"`
+	Uncommitted    []string `json:"uncommitted"` // git diff --name-only HEAD
+	UncommitError  string   `json:"uncommitted_error"`
+	AssistantTexts []string `json:"assistant_texts"` // the latest, oldest first
+	LastPrompt     string   `json:"last_prompt"`
+	Tasks          []Task   `json:"tasks"`
+	FilesTouched   []string `json:"files_touched"` // since the last compaction
+	OpenError      string   `json:"open_error"`    // the newest tool result, when it failed
+	ContextTokens  *int     `json:"context_tokens"`
+	Notes          []string `json:"notes"` // what the transcript could not tell
+}
+
+// Feature is one entry of a long-running project's feature list.
+type Feature struct {
+	Category    string `json:"category"`
+	Description string `json:"description"`
+}
+
+// LongRunning is what the long-running checks see at one event.
+type LongRunning struct {
+	SessionNumber    int       `json:"session_number"` // 0 without a session id
+	FeaturesPassing  int       `json:"features_passing"`
+	FeaturesTotal    int       `json:"features_total"`
+	FeatureList      string    `json:"feature_list"`       // its path, as configured
+	FeatureListState string    `json:"feature_list_state"` // ok, missing, or why it was not read
+	ContextTokens    *int      `json:"context_tokens"`
+	ContextLevel     string    `json:"context_level"` // "", warn, critical, emergency
+	NextFailing      []Feature `json:"next_failing"`
+	ProgressFile     string    `json:"progress_file"`
+	LastProgress     string    `json:"last_progress_entry"`
+	Initializer      string    `json:"initializer"`     // the set-up instructions, without a feature list
+	SessionCommits   []string  `json:"session_commits"` // since the session started
+	SessionFiles     []string  `json:"session_files"`
+	UncommittedFiles int       `json:"uncommitted_files"`
+	Notes            []string  `json:"notes"`
+}
+
+// Init is SessionStart's facts.
+type Init struct {
+	SchemaVersion int          `json:"schema_version"`
+	Run           Run          `json:"run"`
+	Git           Git          `json:"git"`
+	Recovery      *Recovery    `json:"recovery"` // compact only
+	LongRunning   *LongRunning `json:"long_running"`
+	Notes         []string     `json:"notes"`
+	DurationMS    float64      `json:"duration_ms"`
+}
+
+// Recovery is what SessionStart "compact" found to re-inject.
+type Recovery struct {
+	Found    bool   `json:"found"`
+	Reason   string `json:"reason"`            // why none is re-injected, when !Found
+	Snapshot string `json:"snapshot_markdown"` // as pre-compact saved it
+}
+
+// PreCompact is PreCompact's facts.
+type PreCompact struct {
+	SchemaVersion int          `json:"schema_version"`
+	Run           Run          `json:"run"`
+	Git           Git          `json:"git"`
+	Snapshot                   // inlined: last_prompt, tasks... at the top level
+	LongRunning   *LongRunning `json:"long_running"`
+	HookNotes     []string     `json:"hook_notes"`
+	DurationMS    float64      `json:"duration_ms"`
+}
+
+// PostCompact is PostCompact's facts: the compaction, and which snapshot
+// facts its summary does not mention.
+type PostCompact struct {
+	SchemaVersion int      `json:"schema_version"`
+	Run           Run      `json:"run"`
+	SummaryChars  int      `json:"summary_chars"`
+	SummarySHA256 string   `json:"summary_sha256"` // "" when the summary is empty
+	SnapshotFound bool     `json:"snapshot_found"`
+	Lost          []string `json:"lost"` // snapshot facts the summary does not mention
+	Notes         []string `json:"notes"`
+	DurationMS    float64  `json:"duration_ms"`
+}
+
+// End is SessionEnd's facts.
+type End struct {
+	SchemaVersion int          `json:"schema_version"`
+	Run           Run          `json:"run"`
+	Git           Git          `json:"git"`
+	LongRunning   *LongRunning `json:"long_running"`
+	Notes         []string     `json:"notes"`
+	DurationMS    float64      `json:"duration_ms"`
+}
+
+// JSON marshals v for scripts: indented, no HTML escaping (a "<" in a
+// commit subject stays "<").
+func JSON(v any) string {
+	v = withEmptyLists(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return `{"schema_version": 1, "error": "` + err.Error() + `"}` + "\n"
+	}
+	return b.String()
+}
+
+// withEmptyLists returns a copy of v in which every nil slice is an empty
+// one, so that JSON says [] for an empty list, never null.
+func withEmptyLists(v any) any {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return v
+	}
+	cp := reflect.New(rv.Type()).Elem()
+	cp.Set(rv)
+	fill(cp)
+	return cp.Interface()
+}
+
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			inner := reflect.New(v.Elem().Type())
+			inner.Elem().Set(v.Elem())
+			fill(inner.Elem())
+			v.Set(inner)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+			return
+		}
+		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(cp, v)
+		for i := 0; i < cp.Len(); i++ {
+			fill(cp.Index(i))
+		}
+		v.Set(cp)
+	}
+}

@@ -1,0 +1,46 @@
+package hooks
+
+import (
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
+)
+
+// handleEnd is SessionEnd: the state the session leaves behind, for the
+// next session and for people. Claude Code shows its output to no one, but
+// it is printed all the same, as the Node script did.
+func handleEnd(r *Run) string {
+	f := facts.End{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("end")}
+	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
+	r.observe(true)
+	f.LongRunning = r.longRunning(lrBrief)
+	f.Notes = append([]string(nil), r.notes...)
+	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000
+
+	report := renderEnd(f, r.meta(f.Git.Engine), r)
+	text := report.Render(logs.LogLimits)
+	report.Notes = append(report.Notes, r.writeLog(logs.EndLog, text)...)
+	if id := r.In.SessionID; id != "" {
+		// The next session's end overwrites session-end.md (a /clear ends
+		// one session and starts another at once): keep each session's own.
+		report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, logs.EndLog), text)...)
+	}
+	if r.JSON {
+		f.Notes = report.Notes
+		return facts.JSON(f)
+	}
+	return logs.Fit(report.Render, claude.Budget)
+}
+
+func renderEnd(f facts.End, meta []logs.Field, r *Run) logs.Report {
+	report := logs.Report{Title: "Session End", Meta: meta, Notes: f.Notes, Commands: commands(f.Git.Probes),
+		Total: time.Duration(f.DurationMS * float64(time.Millisecond))}
+	if f.LongRunning != nil {
+		report.Extra = "## Long-running agent\n\n" + longrun.Headline(*f.LongRunning, r.Cfg.Context) + "\n\n"
+	}
+	return report
+}

@@ -1,0 +1,302 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/longrun"
+	"github.com/session-hooks/session-hooks/state"
+)
+
+// The gathering shared by the handlers: every read of git, the session's
+// state, the memory files and the long-running files happens here, before
+// anything is decided or rendered.
+
+// gitFacts runs the probes and turns their results into data; the event
+// line records their times and failures.
+func (r *Run) gitFacts(probes []gitdiag.Probe) facts.Git {
+	results, engine := r.Git.Run(r.Ctx, probes)
+	r.ev.Engine = engine
+	g := facts.Git{Engine: engine}
+	for i, res := range results {
+		p := facts.Probe{Command: res.Command, OK: res.Err == nil, Output: res.Lines, Note: res.Note,
+			DurationMS: events.MS(res.Duration)}
+		r.ev.Probes = append(r.ev.Probes, events.Probe{Command: res.Command, DurationMS: p.DurationMS, OK: p.OK})
+		if res.Err != nil {
+			p.Error = firstLine(res.Err.Error())
+			r.fail("probe", res.Command+": "+p.Error)
+		}
+		g.Probes = append(g.Probes, p)
+		if res.Err != nil {
+			continue
+		}
+		switch probes[i].Command {
+		case gitdiag.Branch.Command:
+			if len(res.Lines) > 0 {
+				g.Branch = res.Lines[0]
+			}
+		case gitdiag.StatusShort.Command:
+			g.Status = res.Lines
+		case gitdiag.DiffStatUpstream.Command:
+			g.DiffStat = res.Lines
+		default:
+			if strings.HasPrefix(res.Command, "git log") {
+				g.Commits = res.Lines
+			}
+		}
+	}
+	return g
+}
+
+// upstreamFacts adds where the branch stands against its upstream.
+func (r *Run) upstreamFacts(g *facts.Git) {
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		h, err := repo.Head()
+		if err != nil || h.Unborn {
+			return err
+		}
+		up, err := repo.Upstream(h)
+		if err != nil {
+			return nil // no upstream is a fact, not a failure
+		}
+		g.Upstream = up.Name
+		ahead, behind, err := repo.AheadBehind(r.Ctx, h.Hash, up.Hash)
+		if err == nil {
+			g.Ahead, g.Behind = &ahead, &behind
+		}
+		return err
+	})
+}
+
+// session loads this session's state, starting it (at the current HEAD)
+// when it is new; without a session id there is none. It is read once per
+// run, and a note about it is given once.
+func (r *Run) session() *state.Session {
+	if r.sessLoaded {
+		return r.sess
+	}
+	r.sessLoaded = true
+	id := r.In.SessionID
+	if id == "" {
+		return nil
+	}
+	s, note := state.Load(r.Logs, id)
+	if note != "" {
+		r.note(note)
+	}
+	if s == nil {
+		var head string
+		r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+			if hd, err := repo.Head(); err == nil && !hd.Unborn {
+				head = hd.Hash.String()
+			}
+			return nil
+		})
+		s = state.Start(r.Logs, id, head, r.Start)
+		r.saveState(s)
+	}
+	r.sess = s
+	return s
+}
+
+// saveState writes a session's state, unless --no-log; a failure is a note.
+func (r *Run) saveState(s *state.Session) bool {
+	if r.NoLog {
+		return true
+	}
+	if err := s.Save(r.Logs); err != nil {
+		r.note("session state not saved: " + firstLine(err.Error()))
+		return false
+	}
+	return true
+}
+
+// memoryFiles are the instructions Claude Code reads at every session: an
+// agent that rewrites them changes every session after it.
+var memoryFiles = []string{"CLAUDE.md", "AGENTS.md", ".claude/CLAUDE.md"}
+
+// observe records, in the session's state, the event's model and, when the
+// session starts, the memory files' hashes. It notes a change of model,
+// and (at the end) the memory files that changed.
+func (r *Run) observe(ending bool) {
+	s := r.session()
+	if s == nil {
+		return
+	}
+	if prev, changed := s.SeeModel(r.In.Model); changed {
+		r.note(fmt.Sprintf("the model changed during the session: %s → %s", prev, r.In.Model))
+	}
+	now := r.memoryHashes()
+	if s.Memory == nil {
+		s.Memory = now
+	}
+	if ending {
+		if changed := changedMemory(s.Memory, now); len(changed) > 0 {
+			r.note("memory files changed during the session: " + strings.Join(changed, ", "))
+		}
+	}
+	r.saveState(s)
+}
+
+func (r *Run) memoryHashes() map[string]string {
+	out := map[string]string{}
+	for _, f := range memoryFiles {
+		b, err := os.ReadFile(r.path(f))
+		if err != nil {
+			out[f] = ""
+			continue
+		}
+		sum := sha256.Sum256(b)
+		out[f] = hex.EncodeToString(sum[:])
+	}
+	return out
+}
+
+// changedMemory names the memory files whose hash differs.
+func changedMemory(before, now map[string]string) []string {
+	var out []string
+	for _, f := range memoryFiles {
+		switch b, n := before[f], now[f]; {
+		case b == n:
+		case b == "":
+			out = append(out, f+" (created)")
+		case n == "":
+			out = append(out, f+" (deleted)")
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (r *Run) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(r.Project, p)
+}
+
+// relative shows a path inside the project relative to it.
+func (r *Run) relative(p string) string {
+	if rel, err := filepath.Rel(r.Project, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// What the long-running gathering reads besides the feature list.
+type lrScope int
+
+const (
+	lrStart lrScope = iota // init: the next features, the last progress entry
+	lrWork                 // recovery and checkpoints: the work since the session started
+	lrBrief                // end: the headline only
+)
+
+// longRunning gathers the long-running facts when the checks are active
+// for the project, or returns nil: a project without them sees nothing
+// extra. The session's state is created the first time it is seen.
+func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
+	if !r.Cfg.Active(r.Project) {
+		return nil
+	}
+	lr := r.Cfg.LongRunning
+	f := &facts.LongRunning{FeatureList: lr.FeatureList, ProgressFile: lr.ProgressFile}
+	features, err := longrun.ReadFeatures(r.path(lr.FeatureList))
+	switch {
+	case err == nil:
+		f.FeatureListState = longrun.FeatureListOK
+		f.FeaturesPassing, f.FeaturesTotal = longrun.Passing(features), len(features)
+	case os.IsNotExist(err):
+		f.FeatureListState = longrun.FeatureListMissing
+	default:
+		f.FeatureListState = firstLine(err.Error())
+	}
+	if s := r.session(); s != nil {
+		f.SessionNumber = s.Number
+	}
+	if u, ok := r.contextUsage(); ok {
+		f.ContextTokens = &u
+		c := r.Cfg.Context
+		f.ContextLevel = longrun.Level(u, c.Warn, c.Critical, c.Emergency)
+	}
+	switch scope {
+	case lrStart:
+		r.gatherStart(f, features)
+	case lrWork:
+		r.gatherWork(f)
+	}
+	return f
+}
+
+// contextUsage is the latest context size the transcript reports, also
+// recorded in the event line.
+func (r *Run) contextUsage() (int, bool) {
+	if r.In.TranscriptPath == "" {
+		return 0, false
+	}
+	u, err := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
+	if err != nil || !u.Known {
+		return 0, false
+	}
+	r.ev.Context = &u.Tokens
+	return u.Tokens, true
+}
+
+func (r *Run) gatherStart(f *facts.LongRunning, features []longrun.Feature) {
+	lr := r.Cfg.LongRunning
+	if f.FeatureListState == longrun.FeatureListMissing {
+		f.Initializer = fmt.Sprintf(longrun.DefaultInitializer, lr.FeatureList, lr.ProgressFile, lr.InitScript)
+		if p := lr.InitializerInstructions; p != "" {
+			if b, err := os.ReadFile(r.path(p)); err == nil {
+				f.Initializer = string(b)
+			}
+		}
+		return
+	}
+	for _, feat := range longrun.NextFailing(features, lr.NextFeatures) {
+		f.NextFailing = append(f.NextFailing, facts.Feature{Category: feat.Category, Description: feat.Description})
+	}
+	if entry, err := longrun.LastProgressEntry(r.path(lr.ProgressFile), 1500); err == nil {
+		f.LastProgress = entry
+	}
+}
+
+// gatherWork reads the commits and files since the session started, and
+// how many files are uncommitted (the walk the probes did, shared).
+func (r *Run) gatherWork(f *facts.LongRunning) {
+	s := r.session()
+	if s == nil {
+		return
+	}
+	start := plumbing.NewHash(s.StartHead)
+	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		work, err := repo.WorkSince(r.Ctx, start, 20)
+		if err != nil {
+			return err
+		}
+		for _, c := range work.Commits {
+			f.SessionCommits = append(f.SessionCommits, c.Oneline())
+		}
+		f.SessionFiles = work.Files
+		st, err := repo.Status(r.Ctx)
+		for _, file := range st.Files {
+			if !longrun.Ignored(file.Path, r.Cfg.LongRunning.IgnorePaths) {
+				f.UncommittedFiles++
+			}
+		}
+		return err
+	})
+	if err != nil {
+		f.Notes = append(f.Notes, "work since the session started not read: "+firstLine(err.Error()))
+	}
+}

@@ -1,0 +1,142 @@
+package hooks
+
+import (
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
+)
+
+// snapshotShare is the most of the output the re-injected snapshot takes;
+// the init part keeps the rest.
+const snapshotShare = 6000
+
+// handleInit is SessionStart startup, resume, clear and fork: what the
+// repository looks like now.
+func handleInit(r *Run) string { return initStory(r, false) }
+
+// handleRecovery is SessionStart compact: the same, and the snapshot taken
+// just before the compaction.
+func handleRecovery(r *Run) string { return initStory(r, true) }
+
+func initStory(r *Run, recovery bool) string {
+	f := gatherInit(r, recovery)
+	meta := r.meta(f.Git.Engine)
+	shown, full := renderInit(f, meta, r.Cfg, recovery)
+	notes := r.writeLog(logs.InitLog, full.Render(logs.LogLimits))
+	f.Notes = append(f.Notes, notes...)
+	shown.Notes = append(shown.Notes, notes...)
+	if r.JSON {
+		return facts.JSON(f)
+	}
+	return logs.Fit(shown.Render, claude.Budget)
+}
+
+func gatherInit(r *Run, recovery bool) facts.Init {
+	probes := []gitdiag.Probe{gitdiag.Branch, gitdiag.Log(5, true), gitdiag.StatusShort}
+	if !recovery {
+		probes = append(probes, gitdiag.DiffStatUpstream)
+	}
+	f := facts.Init{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("init")}
+	f.Git = r.gitFacts(probes)
+	if !recovery {
+		r.upstreamFacts(&f.Git)
+	}
+	r.observe(false)
+	if recovery {
+		rec := r.recoverSnapshot()
+		f.Recovery = &rec
+		f.LongRunning = r.longRunning(lrWork)
+	} else {
+		f.LongRunning = r.longRunning(lrStart)
+	}
+	f.Notes = append([]string(nil), r.notes...)
+	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000
+	return f
+}
+
+// renderInit lays the facts out twice: as shown to the agent (the
+// long-running part and the snapshot fitted to their shares) and in full
+// for the log.
+func renderInit(f facts.Init, meta []logs.Field, cfg config.Config, recovery bool) (shown, full logs.Report) {
+	title := "Session Init"
+	if recovery {
+		title = "Session Init (post-compaction recovery)"
+	}
+	shown = logs.Report{Title: title, Meta: meta, Notes: f.Notes, Commands: commands(f.Git.Probes),
+		Total: time.Duration(f.DurationMS * float64(time.Millisecond))}
+	var longRunning string
+	if f.LongRunning != nil {
+		if recovery {
+			longRunning = longrun.WorkSection("## Long-running agent", *f.LongRunning, cfg.Context, false)
+		} else {
+			longRunning = longrun.InitSection(*f.LongRunning, cfg)
+		}
+	}
+	full = shown
+	full.Extra, shown.Extra = longRunning, logs.FitMarkdown(longRunning, 3000)
+	if f.Recovery != nil {
+		full.Extra += renderRecovered(*f.Recovery, logs.LogBudget)
+		shown.Extra += renderRecovered(*f.Recovery, max(2000, snapshotShare-logs.Len(shown.Extra)))
+	}
+	return shown, full
+}
+
+// commands turns probe facts into the rendered list.
+func commands(probes []facts.Probe) []logs.Command {
+	out := make([]logs.Command, len(probes))
+	for i, p := range probes {
+		out[i] = logs.Command{Command: p.Command, Output: p.Output, Note: p.Note, Err: p.Error,
+			Duration: time.Duration(p.DurationMS * float64(time.Millisecond))}
+	}
+	return out
+}
+
+// meta is the metadata table of the Node logs, with Go and our version in
+// place of Node's version, and how git was read.
+func (r *Run) meta(engine string) []logs.Field {
+	host, _ := os.Hostname()
+	env := "Local"
+	if r.Getenv(claude.EnvRemote) == "true" {
+		env = "Cloud"
+	}
+	if engine == "" {
+		engine = "none (repository not opened)"
+	}
+	fields := []logs.Field{
+		{Name: "Timestamp", Value: r.Start.UTC().Format(logs.TimeFormat)},
+		{Name: "Platform", Value: platform()},
+		{Name: "Go", Value: runtime.Version()},
+		{Name: "Version", Value: r.Version},
+		{Name: "Git engine", Value: engine},
+		{Name: "Hostname", Value: host},
+		{Name: "Environment", Value: env, Plain: true},
+	}
+	for _, f := range []logs.Field{{Name: "Directory", Value: r.In.Cwd}, {Name: "Session", Value: r.In.SessionID},
+		{Name: "Source", Value: r.In.Source}, {Name: "Model", Value: r.In.Model}, {Name: "Reason", Value: r.In.Reason}} {
+		if f.Value != "" {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
+
+// platform names the OS and architecture as Node's process.platform and
+// process.arch do, which the Node logs showed.
+func platform() string {
+	arch := map[string]string{"amd64": "x64", "386": "ia32"}[runtime.GOARCH]
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	osName := runtime.GOOS
+	if osName == "windows" {
+		osName = "win32"
+	}
+	return osName + " " + arch
+}

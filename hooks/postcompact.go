@@ -1,0 +1,102 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// SnapshotFacts is the file, per session, where pre-compact keeps its
+// snapshot as data for post-compact to compare the summary with.
+const SnapshotFacts = "pre-compact-state.json"
+
+// handlePostCompact is PostCompact: Claude Code reads nothing it prints,
+// so it only records the compaction, and which facts of the snapshot taken
+// before it the summary does not mention: what the agent would have lost
+// without the recovery.
+func handlePostCompact(r *Run) string {
+	f := facts.PostCompact{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("post-compact")}
+	summary := r.In.CompactSummary
+	f.SummaryChars = logs.Len(summary)
+	if summary != "" {
+		sum := sha256.Sum256([]byte(summary))
+		f.SummarySHA256 = hex.EncodeToString(sum[:])
+	}
+	snap, found := r.savedSnapshot()
+	f.SnapshotFound = found
+	if found {
+		f.Lost = lostInSummary(snap, summary)
+	}
+	rec := events.Compaction{Trigger: orUnknown(r.In.Trigger), SummaryChars: f.SummaryChars,
+		SummarySHA256: f.SummarySHA256, Lost: f.Lost}
+	if rec.Lost == nil {
+		rec.Lost = []string{}
+	}
+	r.ev.Compaction = &rec
+	if s := r.session(); s != nil {
+		s.Compactions = append(s.Compactions, rec)
+		r.saveState(s)
+	}
+	f.Notes = append([]string(nil), r.notes...)
+	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000
+	if r.JSON {
+		return facts.JSON(f)
+	}
+	return ""
+}
+
+// savedSnapshot reads the facts pre-compact saved for this session.
+func (r *Run) savedSnapshot() (facts.Snapshot, bool) {
+	var snap facts.Snapshot
+	if r.In.SessionID == "" {
+		return snap, false
+	}
+	b, _, err := r.Logs.Read(logs.SessionFile(r.In.SessionID, SnapshotFacts), logs.LogBudget)
+	if err != nil || json.Unmarshal(b, &snap) != nil {
+		return snap, false
+	}
+	return snap, true
+}
+
+// lostInSummary names the snapshot facts the summary does not mention:
+// the branch, each open task, the last request, each file written. A fact
+// is mentioned when its words appear in the summary, case and spacing
+// aside (a file by its path or its name; a long request by its start).
+func lostInSummary(s facts.Snapshot, summary string) []string {
+	text := fold(summary)
+	mentioned := func(fact string) bool {
+		f := fold(fact)
+		return f == "" || strings.Contains(text, f[:min(len(f), 60)])
+	}
+	var lost []string
+	if b := s.Branch; b != "" && !strings.HasPrefix(b, "(") && !mentioned(b) {
+		lost = append(lost, "branch "+b)
+	}
+	for _, t := range s.Tasks {
+		if t.Status != "completed" && !mentioned(t.Content) {
+			lost = append(lost, "task: "+t.Content)
+		}
+	}
+	if s.LastPrompt != "" && !mentioned(s.LastPrompt) {
+		lost = append(lost, "the last request")
+	}
+	for _, f := range s.FilesTouched {
+		if !mentioned(f) && !mentioned(path.Base(f)) {
+			lost = append(lost, "file "+f)
+		}
+	}
+	return lost
+}
+
+// fold lowers s and folds its white space, so that a fact wrapped or
+// cased differently in the summary still counts as mentioned.
+func fold(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}

@@ -1,0 +1,117 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
+)
+
+// handlePostTool is PostToolUse (Write, Edit, MultiEdit, Bash): it warns
+// the agent when the feature list changed in anything but "passes" since
+// HEAD, and announces each context threshold once per session. Otherwise
+// it prints nothing: it runs after every tool call.
+func handlePostTool(r *Run) string {
+	if !r.Cfg.Active(r.Project) {
+		return ""
+	}
+	var edits []string
+	switch r.In.ToolName {
+	case "Write", "Edit", "MultiEdit", "Bash", "":
+		edits = r.featureListEdits()
+	}
+	tokens, known := r.contextUsage()
+	s := r.session()
+	var announced []string
+	if s != nil {
+		announced = s.Announced
+	}
+	level, newLevels := newThreshold(tokens, known, r.Cfg.Context, announced)
+	warnings := postToolWarnings(edits, level, tokens, r.Cfg)
+	if len(newLevels) > 0 && s != nil {
+		for _, l := range newLevels {
+			s.Announce(l)
+		}
+		if !r.Cfg.DryRun && !r.saveState(s) {
+			// Announcing it again later beats announcing it on every call.
+			warnings = warnings[:len(warnings)-1]
+		}
+	}
+	if len(warnings) == 0 {
+		return ""
+	}
+	r.ev.Decision = "warn"
+	if r.Cfg.DryRun {
+		r.writeLog("session-post-tool.md", "# Post-tool (dry run, not shown to the agent)\n\n- "+strings.Join(warnings, "\n- ")+"\n")
+		return ""
+	}
+	return claude.AdditionalContext(claude.PostToolUse, logs.Cut(strings.Join(warnings, "\n\n"), claude.Budget-200))
+}
+
+// postToolWarnings words what the agent is told after a tool call.
+func postToolWarnings(edits []string, level string, tokens int, cfg config.Config) []string {
+	var out []string
+	if len(edits) > 0 {
+		out = append(out, "The feature list was changed beyond `passes` since the last commit: "+
+			strings.Join(edits, "; ")+". Only set a feature's `passes` to true once it works; restore the rest ("+
+			"git checkout -p -- "+cfg.LongRunning.FeatureList+").")
+	}
+	if level != "" {
+		out = append(out, "Context: "+longrun.ContextLine(tokens, cfg.Context)+".")
+	}
+	return out
+}
+
+// newThreshold is the context level reached that the session has not been
+// told of, and the levels to record as announced (a level reached implies
+// the ones below it: never warn after critical).
+func newThreshold(tokens int, known bool, c config.Context, announced []string) (string, []string) {
+	if !known {
+		return "", nil
+	}
+	level := longrun.Level(tokens, c.Warn, c.Critical, c.Emergency)
+	if level == "" || slices.Contains(announced, level) {
+		return "", nil
+	}
+	var record []string
+	for _, l := range []string{"warn", "critical", "emergency"} {
+		if !slices.Contains(announced, l) {
+			record = append(record, l)
+		}
+		if l == level {
+			break
+		}
+	}
+	return level, record
+}
+
+// featureListEdits compares the feature list with its version at HEAD.
+func (r *Run) featureListEdits() []string {
+	path := r.path(r.Cfg.LongRunning.FeatureList)
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var atHEAD []byte
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		rel, err := filepath.Rel(repo.Root, path)
+		if err != nil || repo.Bare {
+			return err
+		}
+		b, ok, err := repo.FileAtHEAD(filepath.ToSlash(rel))
+		if ok {
+			atHEAD = b
+		}
+		return err
+	})
+	if atHEAD == nil {
+		return nil // not committed yet: nothing to hold it to
+	}
+	return longrun.EditsBeyondPasses(atHEAD, now)
+}

@@ -1,0 +1,129 @@
+package hooks
+
+import (
+	"os"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
+	"github.com/session-hooks/session-hooks/sanitize"
+)
+
+// summaryInstruction starts PreCompact's stdout: Claude Code hands that
+// output to the summariser as additional instructions, not to the agent.
+const summaryInstruction = "When you write the summary, keep these facts recorded by session-hooks just before compaction: " +
+	"the branch, the uncommitted files, the task list, the user's last request and what was being worked on."
+
+// A snapshot reads the transcript once it has been still for
+// transcriptQuiet, waiting at most transcriptSettleMax: Claude Code may
+// start the hook just before writing its last batch (transcript.Settle).
+const (
+	transcriptQuiet     = 40 * time.Millisecond
+	transcriptSettleMax = 300 * time.Millisecond
+)
+
+// handlePreCompact is PreCompact: a snapshot of the work in progress,
+// saved for the SessionStart "compact" hook that follows.
+func handlePreCompact(r *Run) string {
+	f := gatherPreCompact(r)
+	text := renderSnapshot(f, r)
+	// The snapshot is what the session gets back after the compaction:
+	// the one log worth waiting for the disk.
+	f.HookNotes = append(f.HookNotes, r.writeLogWith(r.Logs.WriteDurable, logs.SnapshotLog, text)...)
+	if id := r.In.SessionID; id != "" {
+		f.HookNotes = append(f.HookNotes, r.writeLogWith(r.Logs.WriteDurable, logs.SessionFile(id, logs.SnapshotLog), text)...)
+		f.HookNotes = append(f.HookNotes, r.writeLog(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot))...)
+	}
+	if !r.NoLog {
+		if err := r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), text, r.Cfg.Checkpoints); err != nil {
+			r.fail("log", firstLine(err.Error()))
+			f.HookNotes = append(f.HookNotes, "log not written: "+firstLine(err.Error()))
+		}
+	}
+	if r.JSON {
+		return facts.JSON(f)
+	}
+	head := summaryInstruction + "\n\n"
+	for _, n := range f.HookNotes {
+		head += "_Note: " + n + "_\n\n"
+	}
+	return head + logs.FitMarkdown(text, claude.Budget-logs.Len(head))
+}
+
+func gatherPreCompact(r *Run) facts.PreCompact {
+	f := facts.PreCompact{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("pre-compact")}
+	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
+	r.observe(false)
+	f.Snapshot = facts.Snapshot{Branch: "(unknown)", Trigger: orUnknown(r.In.Trigger), Session: r.In.SessionID,
+		Time: r.Start.UTC().Format(logs.TimeFormat)}
+	if p := f.Git.Probes[0]; p.OK && len(p.Output) > 0 {
+		f.Snapshot.Branch = p.Output[0]
+	} else if !p.OK {
+		f.Snapshot.Branch = "(unknown: " + p.Error + ")"
+	}
+	f.Snapshot.Commits, f.Snapshot.CommitsError = probeLines(f.Git.Probes[1])
+	f.Snapshot.Uncommitted, f.Snapshot.UncommitError = probeLines(f.Git.Probes[2])
+	r.addTranscript(&f.Snapshot)
+	f.LongRunning = r.longRunning(lrWork)
+	f.HookNotes = append([]string(nil), r.notes...)
+	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000
+	return f
+}
+
+// renderSnapshot is the snapshot's markdown, with the long-running
+// checkpoint after it when the checks are on.
+func renderSnapshot(f facts.PreCompact, r *Run) string {
+	text := logs.RenderSnapshot(f.Snapshot, logs.LogLimits)
+	if f.LongRunning != nil {
+		text += longrun.WorkSection("### Long-running checkpoint", *f.LongRunning, r.Cfg.Context, true)
+	}
+	return logs.FitMarkdown(text, logs.LogBudget)
+}
+
+func probeLines(p facts.Probe) ([]string, string) {
+	if !p.OK {
+		return nil, p.Error
+	}
+	if p.Note != "" {
+		return append(p.Output, "("+p.Note+")"), ""
+	}
+	return p.Output, ""
+}
+
+// addTranscript adds what the session transcript says: the latest texts,
+// the last prompt, the task list and the files touched.
+func (r *Run) addTranscript(snap *facts.Snapshot) {
+	path := r.In.TranscriptPath
+	configDir := claude.ConfigDirOf(path)
+	if configDir == "" {
+		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
+	}
+	for _, t := range transcript.Tasks(configDir, r.In.SessionID) {
+		snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
+	}
+	if !transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax) {
+		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
+	}
+	tf, err := transcript.Read(r.Ctx, path, transcript.DefaultOptions)
+	if err != nil {
+		snap.Notes = append(snap.Notes, "Transcript not read: "+sanitize.Clean(firstLine(err.Error()))+".")
+		return
+	}
+	snap.AssistantTexts, snap.LastPrompt = tf.Texts, tf.LastPrompt
+	snap.Notes = append(snap.Notes, tf.Notes...)
+	if len(snap.Tasks) == 0 {
+		for _, t := range tf.Todos {
+			snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
+		}
+	}
+	for _, p := range tf.FilesTouched {
+		snap.FilesTouched = append(snap.FilesTouched, r.relative(p))
+	}
+	if u, ok := r.contextUsage(); ok {
+		snap.ContextTokens = &u
+	}
+}

@@ -1,0 +1,191 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
+)
+
+// Options are what the command line and the process give a hook run.
+type Options struct {
+	Deadline   time.Duration
+	Notes      []string // from parsing the flags
+	ConfigPath string   // --config
+	DryRun     bool     // --dry-run
+	NoLog      bool     // --no-log
+	JSON       bool     // --format json
+	Version    string
+	// Now and Getenv are the clock and the environment: every rule about
+	// time or the environment reads them, so tests can fix both.
+	Now    func() time.Time
+	Getenv func(string) string
+}
+
+// Run is what every handler starts from: the payload, the project, the
+// shared repository, the configuration, the clock, and the deadline (in
+// Ctx). A handler gathers facts from it, decides, renders, and writes once
+// through it.
+type Run struct {
+	Ctx     context.Context
+	In      claude.Input
+	Project string
+	Git     *gitdiag.Shared // the project's repository, read once for the whole run
+	Logs    logs.Dir
+	Cfg     config.Config
+	Start   time.Time
+	Now     func() time.Time
+	Getenv  func(string) string
+	NoLog   bool // --no-log: write nothing
+	JSON    bool // --format json: print the facts
+	Version string
+
+	notes []string       // what was skipped; every one reaches the output or the log
+	ev    events.Event   // what this run records; filled as it goes
+	sess  *state.Session // this session's state, once read
+	// sessLoaded is set once the state was looked for, found or not.
+	sessLoaded bool
+}
+
+// Execute runs one event as a hook: it always returns normally (the
+// caller exits 0), prints at most claude.Budget characters, nothing on
+// stderr, and answers by the deadline with whatever it has.
+func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	start := opt.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), opt.Deadline)
+	defer cancel()
+	in, inputNotes := claude.ReadInput(stdin, stdinWait(opt.Deadline))
+	r := &Run{Ctx: ctx, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
+		Version: opt.Version, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
+	r.ev = r.newEvent(e.Command)
+	r.Project = projectDir(in, opt.Getenv)
+	r.Git = gitdiag.NewShared(r.Project)
+	defer r.Git.Close()
+	r.Logs = logs.DirFor(r.Project)
+	var cfgNotes []string
+	r.Cfg, cfgNotes = config.Load(r.Project, opt.ConfigPath, opt.Getenv)
+	r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
+	r.notes = append(r.notes, cfgNotes...)
+
+	done := make(chan string, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				r.ev.Errors = append(r.ev.Errors, events.Error{Type: "panic", Message: fmt.Sprint(v)})
+				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
+			}
+		}()
+		done <- e.Handle(r)
+	}()
+	var out string
+	var ev events.Event
+	select {
+	case out = <-done:
+		ev = r.ev // the handler is done with it
+		ev.Skipped = r.notes
+	case <-time.After(opt.Deadline + opt.Deadline/10):
+		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
+		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
+		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
+	}
+	printed := out
+	if !r.JSON && !claude.IsJSONReply(out) {
+		// Cut text only: stop's and post-tool's JSON replies are short by
+		// construction, and a cut one would be invalid JSON.
+		printed = logs.Cut(out, claude.Budget)
+	}
+	ev.Truncated = ev.Truncated || len(printed) < len(out)
+	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(start))
+	if !r.NoLog {
+		events.Append(r.Logs, ev) // the record must never cost the output
+	}
+	io.WriteString(stdout, printed)
+}
+
+func (r *Run) newEvent(sub string) events.Event {
+	in := r.In
+	return events.Event{SchemaVersion: facts.SchemaVersion, Time: r.Start.UTC(), Session: in.SessionID, Event: in.Event,
+		Subcommand: sub, Source: in.Source, Trigger: in.Trigger, Reason: in.Reason, Model: in.Model, Version: r.Version}
+}
+
+// note records what was skipped and why: it reaches the output and the
+// event line.
+func (r *Run) note(n ...string) { r.notes = append(r.notes, n...) }
+
+// fail records an error of the run in the event line.
+func (r *Run) fail(kind, msg string) {
+	r.ev.Errors = append(r.ev.Errors, events.Error{Type: kind, Message: msg})
+}
+
+// stdinWait is how long to wait for the payload: Claude Code writes it at
+// once, so a stdin that stays open is not one to wait on for long.
+func stdinWait(deadline time.Duration) time.Duration {
+	return min(deadline/4, 2*time.Second)
+}
+
+// projectDir is resolved as the Node script did: the payload's cwd, else
+// $CLAUDE_PROJECT_DIR, else the process's directory.
+func projectDir(in claude.Input, getenv func(string) string) string {
+	if in.Cwd != "" {
+		return in.Cwd
+	}
+	if d := getenv(claude.EnvProjectDir); d != "" {
+		return d
+	}
+	d, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return d
+}
+
+// runFacts says which run the facts are from.
+func (r *Run) runFacts(sub string) facts.Run {
+	in := r.In
+	return facts.Run{Subcommand: sub, Session: in.SessionID, Event: in.Event, Source: in.Source, Trigger: in.Trigger,
+		Reason: in.Reason, Model: in.Model, Cwd: in.Cwd, Time: r.Start.UTC().Format(logs.TimeFormat)}
+}
+
+// writeLog writes a log file, and turns a failure into a note.
+func (r *Run) writeLog(name, content string) []string {
+	return r.writeLogWith(r.Logs.Write, name, content)
+}
+
+func (r *Run) writeLogWith(write func(string, []byte) error, name, content string) []string {
+	if r.NoLog {
+		return nil
+	}
+	if err := write(name, []byte(content)); err != nil {
+		r.fail("log", firstLine(err.Error()))
+		return []string{"log not written: " + firstLine(err.Error())}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

@@ -1,0 +1,188 @@
+// Package hooks is what session-hooks does at each Claude Code event: one
+// table (Table) lists every event it handles, and one file per event holds
+// its handler. Each handler reads as a short story: gather facts into
+// plain data (package facts), decide with pure functions of them, render
+// without reading anything, and write the logs, the state and the event
+// line once.
+//
+// The table drives everything that names an event: the subcommands and
+// the usage line, install's settings entries, status's and doctor's
+// checks, and the README's table of what is written where.
+package hooks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+)
+
+// Event is one row: a settings entry of Claude Code's, and how
+// session-hooks answers it.
+type Event struct {
+	Command string // the subcommand
+	Flag    string // a boolean flag of the subcommand that selects this row, or ""
+	Claude  string // the Claude Code event
+	Matcher string // settings.json's matcher for it
+	Timeout int    // settings.json's timeout, in seconds
+	// Deadline is the run's own: it answers by then with what it has.
+	Deadline time.Duration
+	// LongRunning marks the checks of the long-running discipline, which
+	// install adds with --long-running.
+	LongRunning bool
+	// InstallFlag, when set, is the install flag that adds this row
+	// (rows without one are always installed, unless LongRunning).
+	InstallFlag string
+	Logs        []string // what it writes below .claude/logs/, for the docs
+	Usage       string
+	Description string
+	Handle      func(*Run) string
+}
+
+// Args is what follows the program in the settings entry's command.
+func (e Event) Args() []string {
+	if e.Flag == "" {
+		return []string{e.Command}
+	}
+	return []string{e.Command, "--" + e.Flag}
+}
+
+// Table is every event session-hooks handles, in the order install writes
+// them and the docs list them.
+var Table = []Event{
+	{Command: "init", Claude: claude.SessionStart,
+		Matcher: strings.Join([]string{claude.SourceStartup, claude.SourceResume, claude.SourceClear, claude.SourceFork}, "|"),
+		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
+		Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
+		Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
+			"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md.",
+		Handle: handleInit},
+	{Command: "init", Flag: "compact-recovery", Claude: claude.SessionStart, Matcher: claude.SourceCompact,
+		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
+		Handle: handleRecovery},
+	{Command: "pre-compact", Claude: claude.PreCompact, Timeout: 30, Deadline: 10 * time.Second,
+		Logs:        []string{"pre-compact-state.md", "sessions/<session id>/pre-compact-state.md", "checkpoints/<time>-<session>.md (the last 10)"},
+		Usage:       "PreCompact: snapshot branch, changes and the work in progress from the transcript",
+		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session id>/.",
+		Handle:      handlePreCompact},
+	{Command: "post-compact", Claude: claude.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
+		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session id>.json"},
+		Usage: "PostCompact: record the compaction and which snapshot facts its summary does not mention",
+		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
+			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them.",
+		Handle: handlePostCompact},
+	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
+		Logs:  []string{"session-end.md", "sessions/<session id>/session-end.md"},
+		Usage: "SessionEnd: final branch, last commit and status",
+		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
+			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
+		Handle: handleEnd},
+	{Command: "stop", Claude: claude.Stop, Timeout: 30, Deadline: 10 * time.Second, LongRunning: true,
+		Logs:  []string{"session-stop.md (the latest decision and why)"},
+		Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
+		Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
+			"progress file was not touched this session, or a required file is missing; lets the stop\n" +
+			"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md.",
+		Handle: handleStop},
+	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
+		Deadline: 5 * time.Second, LongRunning: true,
+		Logs:  []string{"session-post-tool.md (dry runs only)"},
+		Usage: "PostToolUse: warn when feature_list.json changed beyond passes, or the context passed a threshold",
+		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say; each\n" +
+			"context threshold is announced once per session.",
+		Handle: handlePostTool},
+}
+
+// Commands are the hook subcommands, once each, in table order.
+func Commands() []string {
+	var out []string
+	for _, e := range Table {
+		if !slices.Contains(out, e.Command) {
+			out = append(out, e.Command)
+		}
+	}
+	return out
+}
+
+// Lookup is the row of a subcommand run with the flags set (a flag of the
+// subcommand's rows that is on selects its row).
+func Lookup(command string, flagSet func(string) bool) (Event, bool) {
+	var plain Event
+	found := false
+	for _, e := range Table {
+		if e.Command != command {
+			continue
+		}
+		if e.Flag != "" && flagSet(e.Flag) {
+			return e, true
+		}
+		if e.Flag == "" {
+			plain, found = e, true
+		}
+	}
+	return plain, found
+}
+
+// Flags are the selecting flags of a subcommand's rows.
+func Flags(command string) []string {
+	var out []string
+	for _, e := range Table {
+		if e.Command == command && e.Flag != "" {
+			out = append(out, e.Flag)
+		}
+	}
+	return out
+}
+
+// UsageLine is what a missing or unknown subcommand prints, as the Node
+// script did.
+func UsageLine() string {
+	var flags []string
+	for _, e := range Table {
+		if e.Flag != "" {
+			flags = append(flags, "[--"+e.Flag+"]")
+		}
+	}
+	return fmt.Sprintf("Usage: session-hooks <%s> %s", strings.Join(Commands(), "|"), strings.Join(flags, " "))
+}
+
+// Installed says whether install adds a row, given its options (the
+// install flags that are on).
+func (e Event) Installed(longRunning bool, flagOn func(string) bool) bool {
+	switch {
+	case e.LongRunning:
+		return longRunning
+	case e.InstallFlag != "":
+		return flagOn(e.InstallFlag)
+	}
+	return true
+}
+
+// Markdown is the README's table of what each event writes.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| event | command | log files (below `.claude/logs/`) | installed |\n|---|---|---|---|\n")
+	for _, e := range Table {
+		event := e.Claude
+		if e.Matcher != "" {
+			event += " `" + e.Matcher + "`"
+		}
+		var logs []string
+		for _, l := range e.Logs {
+			name, rest, _ := strings.Cut(l, " ")
+			logs = append(logs, strings.TrimSpace("`"+name+"` "+rest))
+		}
+		when := "always"
+		switch {
+		case e.LongRunning:
+			when = "with `--long-running`"
+		case e.InstallFlag != "":
+			when = "with `--" + e.InstallFlag + "`"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", event, strings.Join(e.Args(), " "), strings.Join(logs, ", "), when)
+	}
+	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session id>.json` (session number, start, models, memory file hashes, thresholds announced) | |\n")
+	return b.String()
+}

@@ -1,0 +1,188 @@
+package settings
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks"
+)
+
+// Status is what each settings scope wires, and what is wrong with it:
+// the data both status's text and its JSON are made from.
+type Status struct {
+	SchemaVersion int           `json:"schema_version"`
+	Scopes        []ScopeStatus `json:"scopes"`
+	Warnings      []string      `json:"warnings"`
+}
+
+// ScopeStatus is one settings file.
+type ScopeStatus struct {
+	Scope string      `json:"scope"`
+	Path  string      `json:"path"`
+	State string      `json:"state"` // present, absent, unreadable
+	Error string      `json:"error"` // why it is unreadable
+	Hooks []WiredHook `json:"hooks"`
+}
+
+// WiredHook is one hook command a settings file wires.
+type WiredHook struct {
+	Event   string `json:"event"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	Timeout *int   `json:"timeout_s"` // null when none is set
+}
+
+// wired is a hook of ours found in a scope.
+type wired struct {
+	Hook
+	scope string
+}
+
+// ReadStatus reads every scope's settings and checks them.
+func ReadStatus(env Env, custom string) Status {
+	st := Status{SchemaVersion: facts.SchemaVersion}
+	var all []wired
+	for _, scope := range claude.Scopes {
+		s := ScopeStatus{Scope: scope, State: "absent"}
+		path, err := env.settingsPath(scope)
+		s.Path = path
+		b, existed, err2 := readSettings(path)
+		if err == nil {
+			err = err2
+		}
+		var js []byte
+		if err == nil && existed {
+			js, err = Parse(b)
+		}
+		switch {
+		case err != nil:
+			s.State, s.Error = "unreadable", err.Error()
+		case existed:
+			s.State = "present"
+			for _, h := range Wired(js) {
+				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command}
+				if h.HasTimeout {
+					t := h.Timeout
+					wh.Timeout = &t
+				}
+				s.Hooks = append(s.Hooks, wh)
+				all = append(all, wired{h, scope})
+			}
+		}
+		st.Scopes = append(st.Scopes, s)
+	}
+	st.Warnings = checkWired(all, custom)
+	return st
+}
+
+// checkWired lists what is wrong with the hooks of every scope together.
+func checkWired(all []wired, custom string) []string {
+	var warnings []string
+	seen := map[string]string{}
+	have := map[string]bool{}
+	for _, h := range all {
+		switch {
+		case IsNode(h.Command):
+			warnings = append(warnings, fmt.Sprintf("%s still runs the Node script (%s): run session-hooks install --scope %s to replace it", h.scope, h.Command, h.scope))
+		case IsOurs(h.Command, custom):
+			key := h.Event + " " + h.Command
+			if where, dup := seen[key]; dup {
+				warnings = append(warnings, fmt.Sprintf("%s → %s is wired twice (%s and %s)", h.Event, h.Command, where, h.scope))
+			}
+			seen[key] = h.scope
+			have[h.Event+" "+subcommand(h.Command)] = true
+			if h.Event == "SessionEnd" && !h.HasTimeout {
+				warnings = append(warnings, h.scope+": SessionEnd has no timeout: Claude Code cancels it after about 1.5 s; set one (install does)")
+			}
+			if _, err := exec.LookPath(Program(h.Command)); err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: %s does not exist or is not executable", h.scope, Program(h.Command)))
+			}
+		}
+	}
+	for _, e := range hooks.Table {
+		args := strings.Join(e.Args(), " ")
+		if e.Installed(false, func(string) bool { return false }) && !have[e.Claude+" "+args] {
+			warnings = append(warnings, "no scope wires "+e.Claude+" → session-hooks "+args)
+		}
+	}
+	return dedupe(warnings)
+}
+
+// Text is status as people read it.
+func (st Status) Text() string {
+	var b strings.Builder
+	for _, s := range st.Scopes {
+		switch s.State {
+		case "unreadable":
+			fmt.Fprintf(&b, "%s (%s): unreadable: %s\n", s.Scope, s.Path, s.Error)
+		case "absent":
+			fmt.Fprintf(&b, "%s (%s): not present\n", s.Scope, s.Path)
+		default:
+			fmt.Fprintf(&b, "%s (%s):\n", s.Scope, s.Path)
+			for _, h := range s.Hooks {
+				fmt.Fprintf(&b, "  %s%s → %s (%s)\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout))
+			}
+		}
+	}
+	b.WriteString("\n")
+	if len(st.Warnings) == 0 {
+		b.WriteString("Every session event is wired to session-hooks.\n")
+	}
+	for _, w := range st.Warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
+	return b.String()
+}
+
+func matcherText(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " [" + m + "]"
+}
+
+func timeoutText(t *int) string {
+	if t == nil {
+		return "no timeout"
+	}
+	return fmt.Sprintf("timeout %ds", *t)
+}
+
+// subcommand is what follows the program in one of our commands.
+func subcommand(cmd string) string {
+	p := Program(cmd)
+	rest := strings.TrimSpace(cmd)
+	if strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) {
+		rest = strings.TrimSpace(rest[len(ShellQuote(p)):])
+	} else {
+		rest = strings.TrimSpace(strings.TrimPrefix(rest, p))
+	}
+	return rest
+}
+
+// rowOf is the event table's row a command of ours runs.
+func rowOf(cmd string) (hooks.Event, bool) {
+	sub := subcommand(cmd)
+	for _, e := range hooks.Table {
+		if strings.Join(e.Args(), " ") == sub {
+			return e, true
+		}
+	}
+	return hooks.Event{}, false
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -63,18 +63,18 @@ var Table = []Event{
 		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
 		Handle: handleRecovery},
 	{Command: "pre-compact", Claude: claude.PreCompact, Timeout: 30, Deadline: 10 * time.Second,
-		Logs:        []string{"pre-compact-state.md", "sessions/<session id>/pre-compact-state.md", "checkpoints/<time>-<session>.md (the last 10)"},
+		Logs:        []string{"pre-compact-state.md", "sessions/<session>/pre-compact-state.md", "sessions/<session>/pre-compact-state.json (the snapshot as data)", "checkpoints/<time>-<session>.md (the last 10)"},
 		Usage:       "PreCompact: snapshot branch, changes and the work in progress from the transcript",
-		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session id>/.",
+		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session>/.",
 		Handle:      handlePreCompact},
 	{Command: "post-compact", Claude: claude.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
-		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session id>.json"},
+		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session>.json"},
 		Usage: "PostCompact: record the compaction and which snapshot facts its summary does not mention",
 		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
 			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them.",
 		Handle: handlePostCompact},
 	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
-		Logs:  []string{"session-end.md", "sessions/<session id>/session-end.md"},
+		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md"},
 		Usage: "SessionEnd: final branch, last commit and status",
 		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
 			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
@@ -167,7 +167,7 @@ func Markdown() string {
 	for _, e := range Table {
 		event := e.Claude
 		if e.Matcher != "" {
-			event += " `" + e.Matcher + "`"
+			event += " `" + strings.ReplaceAll(e.Matcher, "|", `\|`) + "`"
 		}
 		var logs []string
 		for _, l := range e.Logs {
@@ -183,6 +183,6 @@ func Markdown() string {
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", event, strings.Join(e.Args(), " "), strings.Join(logs, ", "), when)
 	}
-	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session id>.json` (session number, start, models, memory file hashes, thresholds announced) | |\n")
+	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced) | |\n")
 	return b.String()
 }

@@ -1,0 +1,83 @@
+package hooks
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+)
+
+// The README's table of events is the table's own rendering: a row added
+// to the table without the README fails here.
+func TestREADMEEventTableIsTheTable(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "<!-- event table -->\n", "<!-- end of event table -->\n"
+	readme := string(b)
+	i, j := strings.Index(readme, start), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q block", start, end)
+	}
+	got, want := readme[i+len(start):j], Markdown()
+	if got != want && os.Getenv("UPDATE_README") != "" {
+		os.WriteFile("../README.md", []byte(readme[:i+len(start)]+want+readme[j:]), 0o644)
+		return
+	}
+	if got != want {
+		t.Errorf("README.md's event table differs from hooks.Table (UPDATE_README=1 go test ./hooks rewrites it):\n%s", want)
+	}
+}
+
+func TestForkStartsLikeAStartupAndCompactRecovers(t *testing.T) {
+	for source, wantFlag := range map[string]string{claude.SourceStartup: "", claude.SourceResume: "", claude.SourceClear: "",
+		claude.SourceFork: "", claude.SourceCompact: "compact-recovery"} {
+		var rows []Event
+		for _, e := range Table {
+			if e.Claude == claude.SessionStart && slices.Contains(strings.Split(e.Matcher, "|"), source) {
+				rows = append(rows, e)
+			}
+		}
+		if len(rows) != 1 || rows[0].Command != "init" || rows[0].Flag != wantFlag {
+			t.Errorf("source %s is matched by %+v", source, rows)
+		}
+	}
+}
+
+func TestLookupSelectsTheRowOfTheFlagSet(t *testing.T) {
+	e, ok := Lookup("init", func(f string) bool { return f == "compact-recovery" })
+	if !ok || e.Matcher != claude.SourceCompact {
+		t.Errorf("init --compact-recovery is %+v", e)
+	}
+	e, ok = Lookup("init", func(string) bool { return false })
+	if !ok || e.Flag != "" {
+		t.Errorf("init is %+v", e)
+	}
+	if _, ok := Lookup("nonesuch", func(string) bool { return false }); ok {
+		t.Error("an unknown subcommand was found")
+	}
+}
+
+func TestEveryRowHasAHandlerATimeoutAndADeadline(t *testing.T) {
+	for _, e := range Table {
+		if e.Handle == nil || e.Timeout <= 0 || e.Deadline <= 0 || e.Claude == "" {
+			t.Errorf("%v is incomplete", e.Args())
+		}
+		if e.Deadline >= timeoutDuration(e.Timeout) {
+			t.Errorf("%v: deadline %s is not under its settings timeout of %ds", e.Args(), e.Deadline, e.Timeout)
+		}
+	}
+}
+
+func TestUsageLineNamesEverySubcommand(t *testing.T) {
+	want := "Usage: session-hooks <init|pre-compact|post-compact|end|stop|post-tool> [--compact-recovery]"
+	if got := UsageLine(); got != want {
+		t.Errorf("got %q", got)
+	}
+}
+
+func timeoutDuration(seconds int) time.Duration { return time.Duration(seconds) * time.Second }

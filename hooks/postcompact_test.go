@@ -1,0 +1,83 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
+)
+
+func TestLostInSummaryNamesWhatTheSummaryDoesNotMention(t *testing.T) {
+	snap := facts.Snapshot{
+		Branch:       "feature/parser",
+		LastPrompt:   "Please make the parser accept trailing commas",
+		Tasks:        []facts.Task{{Content: "Write the tests", Status: "completed"}, {Content: "Fix the lexer", Status: "in_progress"}, {Content: "Ship it", Status: "pending"}},
+		FilesTouched: []string{"src/lexer.go", "docs/notes.md"},
+	}
+	tests := []struct {
+		name, summary string
+		want          []string
+	}{
+		{"empty summary loses all but finished tasks", "", []string{"branch feature/parser", "task: Fix the lexer", "task: Ship it", "the last request", "file src/lexer.go", "file docs/notes.md"}},
+		{"everything mentioned, in other case and wrapping",
+			"On FEATURE/PARSER the user asked: please make the parser\naccept trailing commas. Next: fix the lexer, then ship it. Edited lexer.go and docs/notes.md.", nil},
+		{"a file by its name only", "feature/parser: please make the parser accept trailing commas; fix the lexer; ship it; notes.md, lexer.go", nil},
+		{"the branch only", "We are on feature/parser.", []string{"task: Fix the lexer", "task: Ship it", "the last request", "file src/lexer.go", "file docs/notes.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lostInSummary(snap, tt.summary); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}
+
+func TestPostCompactRecordsTheCompactionAndWhatWasLost(t *testing.T) {
+	dir := t.TempDir()
+	d := logs.DirFor(dir)
+	snap := facts.Snapshot{Branch: "main", LastPrompt: "write the notes", FilesTouched: []string{"notes.txt"}}
+	if err := d.Write(logs.SessionFile("s1", SnapshotFacts), []byte(facts.JSON(snap))); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"The user asked to write the notes on main."`), &out,
+		rowOf(t, "post-compact"), Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+	if out.Len() != 0 {
+		t.Errorf("post-compact printed %q; Claude Code reads nothing of it", out.String())
+	}
+	all, err := events.Read(d)
+	if err != nil || len(all) != 1 || all[0].Compaction == nil {
+		t.Fatalf("events %+v, %v", all, err)
+	}
+	c := all[0].Compaction
+	if c.Trigger != "auto" || c.SummaryChars != 42 || len(c.SummarySHA256) != 64 || !slices.Equal(c.Lost, []string{"file notes.txt"}) {
+		t.Errorf("recorded %+v", c)
+	}
+	s, _ := state.Load(d, "s1")
+	if s == nil || len(s.Compactions) != 1 || !slices.Equal(s.Compactions[0].Lost, c.Lost) {
+		t.Errorf("state %+v", s)
+	}
+}
+
+func TestPostCompactWithAnEmptySummaryAndNoSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	var out strings.Builder
+	Execute(payload(dir, "PostCompact", `,"trigger":"manual","compact_summary":""`), &out, rowOf(t, "post-compact"),
+		Options{Deadline: 5 * time.Second, JSON: true, NoLog: true, Getenv: func(string) string { return "" }})
+	for _, want := range []string{`"summary_chars": 0`, `"summary_sha256": ""`, `"snapshot_found": false`, `"lost": []`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".claude")); err == nil {
+		t.Error("--no-log wrote .claude")
+	}
+}

@@ -1,0 +1,126 @@
+package hooks
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
+)
+
+var clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+func TestChooseSharedSnapshotByIDThenAge(t *testing.T) {
+	tests := []struct {
+		name     string
+		info     logs.SnapshotInfo
+		id       string
+		now      time.Time
+		accepted bool
+		reason   string
+	}{
+		{"same session, however old", logs.SnapshotInfo{Session: "a", Time: clock.Add(-72 * time.Hour)}, "a", clock, true, ""},
+		{"another session's", logs.SnapshotInfo{Session: "b", Time: clock.Add(-5 * time.Minute)}, "a", clock, false, "written for session b 5min ago; this is session a"},
+		{"no id in the snapshot, recent", logs.SnapshotInfo{Time: clock.Add(-59 * time.Minute)}, "a", clock, true, ""},
+		{"no id in the payload, exactly an hour old", logs.SnapshotInfo{Session: "b", Time: clock.Add(-time.Hour)}, "", clock, true, ""},
+		{"no id, older than an hour", logs.SnapshotInfo{Time: clock.Add(-61 * time.Minute)}, "", clock, false, "is 1.0h old and names no session"},
+		{"no id, days old", logs.SnapshotInfo{Time: clock.Add(-72 * time.Hour)}, "", clock, false, "is 3 days old"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reason := chooseShared(tt.info, tt.id, tt.now)
+			if (reason == "") != tt.accepted || !strings.Contains(reason, tt.reason) {
+				t.Errorf("got %q", reason)
+			}
+		})
+	}
+}
+
+func TestNewThresholdAnnouncesEachLevelOnceAndNeverALowerOneAfter(t *testing.T) {
+	c := config.Context{Window: 200000, Warn: 100, Critical: 200, Emergency: 300}
+	tests := []struct {
+		name       string
+		tokens     int
+		known      bool
+		announced  []string
+		wantLevel  string
+		wantRecord []string
+	}{
+		{"unknown usage", 500, false, nil, "", nil},
+		{"below warn", 99, true, nil, "", nil},
+		{"warn, first time", 100, true, nil, "warn", []string{"warn"}},
+		{"warn, already said", 150, true, []string{"warn"}, "", nil},
+		{"critical records warn too", 250, true, nil, "critical", []string{"warn", "critical"}},
+		{"emergency after warn", 300, true, []string{"warn"}, "emergency", []string{"critical", "emergency"}},
+		{"back to warn after critical", 120, true, []string{"warn", "critical"}, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			level, record := newThreshold(tt.tokens, tt.known, c, tt.announced)
+			if level != tt.wantLevel || !slices.Equal(record, tt.wantRecord) {
+				t.Errorf("got %q %v", level, record)
+			}
+		})
+	}
+}
+
+// project is a new git repository with the long-running checks on.
+func project(t *testing.T) string {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dir, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	return dir
+}
+
+func payload(dir, event string, extra string) *strings.Reader {
+	return strings.NewReader(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"` + event + `"` + extra + `}`)
+}
+
+func TestSessionStartsAtTheRunsClock(t *testing.T) {
+	dir := project(t)
+	var out strings.Builder
+	Execute(payload(dir, "SessionStart", `,"source":"startup"`), &out, Table[0],
+		Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+	s, note := state.Load(logs.DirFor(dir), "s1")
+	if s == nil || note != "" || !s.StartedAt.Equal(clock) || s.Number != 1 {
+		t.Fatalf("state %+v, note %q", s, note)
+	}
+}
+
+// A corrupt state file is reported by every event, not only by end.
+func TestCorruptStateIsReportedByStopAndPostTool(t *testing.T) {
+	for _, e := range []Event{rowOf(t, "stop"), rowOf(t, "post-tool"), rowOf(t, "end")} {
+		t.Run(e.Command, func(t *testing.T) {
+			dir := project(t)
+			os.MkdirAll(filepath.Join(dir, ".claude", "logs", "state"), 0o700)
+			os.WriteFile(filepath.Join(dir, ".claude", "logs", "state", "s1.json"), []byte("{not json"), 0o600)
+			var out strings.Builder
+			Execute(payload(dir, e.Claude, `,"tool_name":"Write"`), &out, e,
+				Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+			all, err := events.Read(logs.DirFor(dir))
+			if err != nil || len(all) != 1 {
+				t.Fatalf("%d events, %v", len(all), err)
+			}
+			if !slices.ContainsFunc(all[0].Skipped, func(n string) bool { return strings.Contains(n, "state of session s1 was unreadable") }) {
+				t.Errorf("the event line's notes are %q", all[0].Skipped)
+			}
+		})
+	}
+}
+
+func rowOf(t *testing.T, command string) Event {
+	e, ok := Lookup(command, func(string) bool { return false })
+	if !ok {
+		t.Fatalf("no row for %s", command)
+	}
+	return e
+}

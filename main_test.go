@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -97,4 +99,25 @@ func cmdUnwritable(ts *testscript.TestScript, neg bool, args []string) {
 	dir := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(filepath.Join(dir, ".claude"), 0o755))
 	ts.Check(os.WriteFile(filepath.Join(dir, ".claude", "logs"), []byte("not a directory"), 0o644))
+}
+
+// TestScriptsRunEveryCommand: in a testscript file, everything after the
+// first "-- name --" line is a file of the archive, so commands written
+// there never run. No archive file may hold lines that read as commands.
+func TestScriptsRunEveryCommand(t *testing.T) {
+	names, _ := filepath.Glob("testdata/script/*.txtar")
+	command := regexp.MustCompile(`^(! )?(exec|stdin|stdout|stderr|cmp|exists|grep|cd|payload|maxlen|mkfiles|cp|rm|mkdir|env) `)
+	for _, name := range names {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			for i, line := range strings.Split(string(f.Data), "\n") {
+				if command.MatchString(line) {
+					t.Errorf("%s: the archive file %s holds a command at its line %d, which never runs: %q", name, f.Name, i+1, line)
+				}
+			}
+		}
+	}
 }

@@ -110,7 +110,7 @@ type session struct {
 
 // hookEntries are the settings.json entries the README tells users to add,
 // with the long-running ones (they do nothing in a project without a
-// feature list).
+// feature list) and post-compact (install --post-compact).
 func hookEntries(bin string, endTimeout bool) string {
 	q := func(cmd string) string { b, _ := json.Marshal(bin + cmd); return string(b) }
 	end := `{"type":"command","command":` + q(" end") + `,"timeout":5}`
@@ -119,9 +119,10 @@ func hookEntries(bin string, endTimeout bool) string {
 	}
 	return `{"hooks":{
   "SessionStart":[
-    {"matcher":"startup|resume|clear","hooks":[{"type":"command","command":` + q(" init") + `,"timeout":30}]},
+    {"matcher":"startup|resume|clear|fork","hooks":[{"type":"command","command":` + q(" init") + `,"timeout":30}]},
     {"matcher":"compact","hooks":[{"type":"command","command":` + q(" init --compact-recovery") + `,"timeout":30}]}],
   "PreCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" pre-compact") + `,"timeout":30}]}],
+  "PostCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" post-compact") + `,"timeout":30}]}],
   "Stop":[{"matcher":"","hooks":[{"type":"command","command":` + q(" stop") + `,"timeout":30}]}],
   "PostToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[{"type":"command","command":` + q(" post-tool") + `,"timeout":30}]}],
   "SessionEnd":[{"matcher":"","hooks":[` + end + `]}]}}`
@@ -188,6 +189,19 @@ func (s *session) claude(dir string, args ...string) string {
 		s.t.Fatalf("claude %v printed no session id:\n%s", args, out)
 	}
 	return id
+}
+
+// run runs session-hooks in the project, as a person would, and returns
+// its stdout.
+func (s *session) run(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(hooksBin, args...)
+	cmd.Dir = s.project
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("session-hooks %v: %v", args, err)
+	}
+	return string(out)
 }
 
 // mainRequests are the requests of the agent's own turns, in order.

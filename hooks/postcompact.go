@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
@@ -72,8 +74,8 @@ func (r *Run) savedSnapshot() (facts.Snapshot, bool) {
 func lostInSummary(s facts.Snapshot, summary string) []string {
 	text := fold(summary)
 	mentioned := func(fact string) bool {
-		f := fold(fact)
-		return f == "" || strings.Contains(text, f[:min(len(f), 60)])
+		f := []rune(fold(fact))
+		return len(f) == 0 || containsWords(text, string(f[:min(len(f), 60)]))
 	}
 	var lost []string
 	if b := s.Branch; b != "" && !strings.HasPrefix(b, "(") && !mentioned(b) {
@@ -94,6 +96,26 @@ func lostInSummary(s facts.Snapshot, summary string) []string {
 	}
 	return lost
 }
+
+// containsWords says whether words occur in text as whole words: "main"
+// is not mentioned by "remaining".
+func containsWords(text, words string) bool {
+	for at := 0; ; {
+		i := strings.Index(text[at:], words)
+		if i < 0 {
+			return false
+		}
+		start, end := at+i, at+i+len(words)
+		before, _ := utf8.DecodeLastRuneInString(text[:start])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if !isWordRune(before) && !isWordRune(after) {
+			return true
+		}
+		at = start + 1
+	}
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // fold lowers s and folds its white space, so that a fact wrapped or
 // cased differently in the summary still counts as mentioned.

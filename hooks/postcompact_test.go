@@ -29,6 +29,8 @@ func TestLostInSummaryNamesWhatTheSummaryDoesNotMention(t *testing.T) {
 		{"everything mentioned, in other case and wrapping",
 			"On FEATURE/PARSER the user asked: please make the parser\naccept trailing commas. Next: fix the lexer, then ship it. Edited lexer.go and docs/notes.md.", nil},
 		{"a file by its name only", "feature/parser: please make the parser accept trailing commas; fix the lexer; ship it; notes.md, lexer.go", nil},
+		{"a word inside another is not a mention", "Remaining: feature/parsers, shipit, lexer.gone",
+			[]string{"branch feature/parser", "task: Fix the lexer", "task: Ship it", "the last request", "file src/lexer.go", "file docs/notes.md"}},
 		{"the branch only", "We are on feature/parser.", []string{"task: Fix the lexer", "task: Ship it", "the last request", "file src/lexer.go", "file docs/notes.md"}},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
 )
 
 // Attributes decide how git turns a work tree file into a blob before
@@ -254,7 +256,7 @@ func parseAttrLine(line, base string, macrosAllowed, fold bool) (attrLine, bool)
 	n := blankIndex(s)
 	name, rest := s[:n], s[n:]
 	if s[0] == '"' {
-		if unq, n, ok := unquoteC(s); ok { // a bad quote reads as a plain word
+		if unq, n, ok := quote.Unquote(s); ok { // a bad quote reads as a plain word
 			name, rest = unq, s[n:]
 		}
 	}
@@ -325,52 +327,3 @@ func validAttrName(s string) bool {
 	}
 	return true
 }
-
-// unquoteC reads a C-quoted string at the start of s (git's
-// unquote_c_style) and returns it with the number of bytes it took.
-func unquoteC(s string) (string, int, bool) {
-	var out strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			return out.String(), i + 1, true
-		case c != '\\':
-			out.WriteByte(c)
-			continue
-		}
-		i++
-		if i >= len(s) {
-			return "", 0, false
-		}
-		switch c = s[i]; c {
-		case 'a':
-			out.WriteByte('\a')
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'v':
-			out.WriteByte('\v')
-		case '\\', '"':
-			out.WriteByte(c)
-		case '0', '1', '2', '3':
-			if i+2 >= len(s) || !isOctal(s[i+1]) || !isOctal(s[i+2]) {
-				return "", 0, false
-			}
-			out.WriteByte((c-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
-			i += 2
-		default:
-			return "", 0, false
-		}
-	}
-	return "", 0, false
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/wildmatch"
 )
 
 // config holds the settings of the system, global and repository files,
@@ -438,7 +440,7 @@ func (c *config) hasRemoteURL(pattern string) (bool, error) {
 		c.remoteURLs, c.remoteURLsRead = pass.remoteURLs, true
 	}
 	for _, url := range c.remoteURLs {
-		if wildmatch(pattern, url, true) {
+		if wildmatch.Match(pattern, url, true) {
 			return true, nil
 		}
 	}
@@ -488,9 +490,9 @@ func (c *config) gitDirMatches(pattern string, icase bool, configPath string) bo
 		if icase && !equalFoldASCII(head, want) || !icase && head != want {
 			continue
 		}
-		match := wildmatch
+		match := wildmatch.Match
 		if icase {
-			match = wildmatchFold
+			match = wildmatch.MatchFold
 		}
 		if match(pattern[prefix:], text[prefix:], true) {
 			return true
@@ -513,5 +515,5 @@ func (c *config) onBranch(pattern string) bool {
 	if strings.HasSuffix(pattern, "/") {
 		pattern += "**"
 	}
-	return wildmatch(pattern, branch, true)
+	return wildmatch.Match(pattern, branch, true)
 }

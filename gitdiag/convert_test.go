@@ -1,7 +1,6 @@
 package gitdiag
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -240,40 +239,14 @@ func TestAttributeLinesParseAsGitParsesThem(t *testing.T) {
 	}
 }
 
-// The pointers of testdata/lfs were written by the real git-lfs
-// (record.sh): pointers kept as they are, anything else replaced by a
-// pointer to its SHA-256.
-func TestLFSPointersMatchRecordedGitLFS(t *testing.T) {
-	inputs, err := filepath.Glob("testdata/lfs/*.in")
-	if err != nil || len(inputs) < 20 {
-		t.Fatalf("the recorded inputs are missing: %v, %d found", err, len(inputs))
-	}
-	for _, in := range inputs {
-		t.Run(filepath.Base(in), func(t *testing.T) {
-			content, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(strings.TrimSuffix(in, ".in") + ".want")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := lfsClean(bytes.NewReader(content))
-			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("got %q, %v\nwant %q", got, err, want)
-			}
-		})
-	}
-}
-
 // git would run git-lfs's clean filter; gitdiag computes its pointer. The
 // index holds the pointer the real git-lfs wrote for "hello\n"
-// (testdata/lfs/text.want), as after `git lfs track` and `git add`.
+// (format/lfs/testdata/text.want), as after `git lfs track` and `git add`.
 func TestLFSFilesAreComparedByTheirPointer(t *testing.T) {
 	f := newFixture(t)
 	f.write(".gitattributes", "*.psd filter=lfs diff=lfs merge=lfs -text\n")
 	f.git("add", ".gitattributes")
-	pointer, err := filepath.Abs("testdata/lfs/text.want")
+	pointer, err := filepath.Abs("format/lfs/testdata/text.want")
 	if err != nil {
 		t.Fatal(err)
 	}

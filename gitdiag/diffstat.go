@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/utils/diff"
@@ -418,7 +420,7 @@ func FormatStat(stats []FileStat) []string {
 // "dir/{old => new}.txt" (pprint_rename).
 func (s FileStat) displayName() string {
 	if s.From == "" {
-		return quotePath(s.Name, false)
+		return quote.CStyle(s.Name, false)
 	}
 	return renameName(s.From, s.Name)
 }
@@ -427,7 +429,7 @@ func (s FileStat) displayName() string {
 // trailing path components written once, the differing middle in braces;
 // both names in full when either needs quoting.
 func renameName(a, b string) string {
-	if qa, qb := quotePath(a, false), quotePath(b, false); qa != a || qb != b {
+	if qa, qb := quote.CStyle(a, false), quote.CStyle(b, false); qa != a || qb != b {
 		return qa + " => " + qb
 	}
 	pfx := 0

@@ -168,22 +168,6 @@ func FuzzIgnoreRules(f *testing.F) {
 	})
 }
 
-func FuzzQuotePath(f *testing.F) {
-	for _, s := range []string{"plain.txt", "with space", "tab\there", "quote\"", "ünï", "\x1b[31m", "bad\xff"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		for _, space := range []bool{true, false} {
-			q := quotePath(p, space)
-			for i := 0; i < len(q); i++ {
-				if c := q[i]; c < 0x20 || c >= 0x7f {
-					t.Fatalf("quotePath(%q) = %q keeps byte %#x", p, q, c)
-				}
-			}
-		}
-	})
-}
-
 func FuzzParseAttributes(f *testing.F) {
 	f.Add([]byte("*.txt text eol=crlf\n[attr]dos text eol=crlf\n\"a\\tb\" -diff !merge\n# c\n!neg text\n"), true)
 	f.Add([]byte("docs/**/*.md filter=lfs diff=lfs merge=lfs -text\r\n"), false)
@@ -197,23 +181,6 @@ func FuzzParseAttributes(f *testing.F) {
 					t.Fatalf("invalid attribute name %q kept", a.name)
 				}
 			}
-		}
-	})
-}
-
-// What git-lfs writes is itself a pointer: cleaning it again keeps it.
-func FuzzLFSClean(f *testing.F) {
-	for _, in := range []string{"hello\n", "", "version https://git-lfs.github.com/spec/v1\noid sha256:" + strings.Repeat("ab", 32) + "\nsize 6\n"} {
-		f.Add([]byte(in))
-	}
-	f.Fuzz(func(t *testing.T, content []byte) {
-		out, err := lfsClean(bytes.NewReader(content))
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := lfsClean(bytes.NewReader(out))
-		if err != nil || !bytes.Equal(again, out) {
-			t.Fatalf("a pointer was not kept: %q became %q", out, again)
 		}
 	})
 }

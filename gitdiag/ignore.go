@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/wildmatch"
 )
 
 // ignoreRules is an ordered list of exclude patterns, lowest precedence
@@ -154,7 +156,7 @@ func (p *ignorePattern) matches(path, name string, isDir bool) bool {
 			suffix := p.pattern[1:]
 			return len(name) >= len(suffix) && p.equal(name[len(name)-len(suffix):], suffix)
 		}
-		return p.wildmatch(p.pattern, name, false)
+		return p.match(p.pattern, name, false)
 	}
 	pattern, literal := p.pattern, p.literal
 	if pattern[0] == '/' {
@@ -172,7 +174,7 @@ func (p *ignorePattern) matches(path, name string, isDir bool) bool {
 			return literal == len(rel)
 		}
 	}
-	return p.wildmatch(pattern, rel, true)
+	return p.match(pattern, rel, true)
 }
 
 // equal compares names as git's fspatheq: byte for byte, or ignoring
@@ -184,11 +186,11 @@ func (p *ignorePattern) equal(a, b string) bool {
 	return a == b
 }
 
-func (p *ignorePattern) wildmatch(pattern, text string, pathname bool) bool {
+func (p *ignorePattern) match(pattern, text string, pathname bool) bool {
 	if p.fold {
-		return wildmatchFold(pattern, text, pathname)
+		return wildmatch.MatchFold(pattern, text, pathname)
 	}
-	return wildmatch(pattern, text, pathname)
+	return wildmatch.Match(pattern, text, pathname)
 }
 
 // equalFoldASCII is strcasecmp's equality: only ASCII letters fold.
@@ -197,7 +199,7 @@ func equalFoldASCII(a, b string) bool {
 		return false
 	}
 	for i := 0; i < len(a); i++ {
-		if foldCase(a[i], true) != foldCase(b[i], true) {
+		if wildmatch.FoldCase(a[i], true) != wildmatch.FoldCase(b[i], true) {
 			return false
 		}
 	}

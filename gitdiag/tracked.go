@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/wildmatch"
 )
 
 // trackedDir is one directory of the index with its direct children sorted
@@ -44,7 +46,7 @@ func lowerASCII(s string) string {
 		if s[i] >= 'A' && s[i] <= 'Z' {
 			b := []byte(s)
 			for j := i; j < len(b); j++ {
-				b[j] = foldCase(b[j], true)
+				b[j] = wildmatch.FoldCase(b[j], true)
 			}
 			return string(b)
 		}

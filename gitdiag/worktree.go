@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/lfs"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -421,7 +423,7 @@ func readForHashing(path string, rules cleanRules) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return lfsClean(f)
+	return lfs.Clean(f)
 }
 
 // hashFile hashes a file as it is, without holding it in memory.

@@ -1,10 +1,11 @@
 package gitdiag
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
 )
 
 // Short formats s as `git status --short` run from the directory prefix
@@ -14,9 +15,9 @@ func (s *Status) Short(prefix string) []string {
 	for _, f := range s.Files {
 		line := string([]byte{f.X, f.Y}) + " "
 		if f.From != "" {
-			line += quotePath(relativePath(f.From, prefix), true) + " -> "
+			line += quote.CStyle(relativePath(f.From, prefix), true) + " -> "
 		}
-		out = append(out, line+quotePath(relativePath(f.Path, prefix), true))
+		out = append(out, line+quote.CStyle(relativePath(f.Path, prefix), true))
 	}
 	return out
 }
@@ -28,7 +29,7 @@ func (s *Status) NamesAgainstHEAD() []string {
 	}
 	var out []string
 	for _, p := range s.diffNames() {
-		out = append(out, quotePath(p, false))
+		out = append(out, quote.CStyle(p, false))
 	}
 	return out
 }
@@ -55,55 +56,6 @@ func relativePath(p, prefix string) string {
 		return "./"
 	}
 	return rel
-}
-
-// quotePath is git's quote_c_style with core.quotePath=true: names with
-// control characters, quotes, backslashes or non-ASCII bytes are written as
-// C strings. `git status --short` also quotes names containing spaces.
-func quotePath(p string, quoteSpace bool) string {
-	needs := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || (quoteSpace && c == ' ') {
-			needs = true
-			break
-		}
-	}
-	if !needs {
-		return p
-	}
-	var sb strings.Builder
-	sb.WriteByte('"')
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch c {
-		case '"', '\\':
-			sb.WriteByte('\\')
-			sb.WriteByte(c)
-		case '\a':
-			sb.WriteString(`\a`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\t':
-			sb.WriteString(`\t`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\v':
-			sb.WriteString(`\v`)
-		case '\f':
-			sb.WriteString(`\f`)
-		case '\r':
-			sb.WriteString(`\r`)
-		default:
-			if c < 0x20 || c >= 0x7f {
-				fmt.Fprintf(&sb, `\%03o`, c)
-			} else {
-				sb.WriteByte(c)
-			}
-		}
-	}
-	sb.WriteByte('"')
-	return sb.String()
 }
 
 func splitPath(p string) []string {

@@ -1,26 +1,25 @@
-package gitdiag
+package wildmatch
 
 import "strings"
 
-// wildmatch is git's wildmatch.c, transcribed: the glob matcher behind
-// .gitignore. With pathname set, '*' and '?' do not match '/', and "**"
+// Match is git's wildmatch(): with pathname set (WM_PATHNAME), '*' and '?' do not match '/', and "**"
 // between slashes matches any number of directories.
-func wildmatch(pattern, text string, pathname bool) bool {
+func Match(pattern, text string, pathname bool) bool {
 	return dowild(pattern, 0, text, 0, wmFlags{pathname: pathname}) == wmMatch
 }
 
-// wildmatchFold is wildmatch with WM_CASEFOLD (core.ignoreCase): ASCII
+// MatchFold is Match with WM_CASEFOLD (core.ignoreCase): ASCII
 // letters match in either case, with git's exceptions (an escaped
 // upper-case letter, or one alone in brackets, matches neither case).
-func wildmatchFold(pattern, text string, pathname bool) bool {
+func MatchFold(pattern, text string, pathname bool) bool {
 	return dowild(pattern, 0, text, 0, wmFlags{pathname: pathname, fold: true}) == wmMatch
 }
 
 // wmFlags are wildmatch.c's WM_PATHNAME and WM_CASEFOLD.
 type wmFlags struct{ pathname, fold bool }
 
-// foldCase lowers an ASCII upper-case letter when fold is set.
-func foldCase(c byte, fold bool) byte {
+// FoldCase lowers an ASCII upper-case letter when fold is set.
+func FoldCase(c byte, fold bool) byte {
 	if fold && c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
@@ -51,7 +50,7 @@ func dowild(p string, pi int, t string, ti int, fl wmFlags) int {
 		if tch == 0 && pch != '*' {
 			return wmAbortAll
 		}
-		tch, pch = foldCase(tch, fl.fold), foldCase(pch, fl.fold)
+		tch, pch = FoldCase(tch, fl.fold), FoldCase(pch, fl.fold)
 		switch pch {
 		case '\\':
 			// A literal match with the next character; a trailing
@@ -131,8 +130,8 @@ func star(p string, pi int, t string, ti int, fl wmFlags) (int, int, int) {
 		// Skip ahead to the next occurrence of a literal that follows the
 		// star: the text before it belongs to the star.
 		if pch := p[pi]; !isGlobSpecial(pch) {
-			pch = foldCase(pch, fl.fold)
-			for tch = foldCase(at(t, ti), fl.fold); tch != 0 && (matchSlash || tch != '/') && tch != pch; tch = foldCase(at(t, ti), fl.fold) {
+			pch = FoldCase(pch, fl.fold)
+			for tch = FoldCase(at(t, ti), fl.fold); tch != 0 && (matchSlash || tch != '/') && tch != pch; tch = FoldCase(at(t, ti), fl.fold) {
 				ti++
 			}
 			if tch != pch {

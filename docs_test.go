@@ -12,7 +12,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/settings"
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 )
 
 // jsonRoots are the values every --format json and events.jsonl line

@@ -26,7 +26,7 @@ import (
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/settings"
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/urfave/cli/v2"
 )
 

@@ -1,9 +1,10 @@
-// Package settings wires session-hooks into a Claude Code settings.json
+// Package settings is Claude Code's settings.json as session-hooks edits it
+// and checks it. It wires session-hooks into a Claude Code settings.json
 // without disturbing anything else in it: every other key, hook and matcher
 // group stays as it was, in order (edits go through sjson, in place), our
 // own entries are recognised by their command, and entries of the Node
-// script we replace are migrated. It works on bytes; the caller reads and
-// writes files.
+// script we replace are migrated. The editing works on bytes; the commands
+// people run (install, uninstall, status, doctor) read and write the files.
 package settings
 
 import (

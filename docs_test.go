@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 )
 
 // jsonRoots are the values every --format json and events.jsonl line

@@ -22,11 +22,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/urfave/cli/v2"
 )
 

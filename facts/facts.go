@@ -59,6 +59,19 @@ type Task struct {
 	Status  string `json:"status"` // pending, in_progress, completed
 }
 
+// ToolCall is a tool and what it was called with, in one line.
+type ToolCall struct {
+	Tool  string `json:"tool"`
+	Input string `json:"input"`
+}
+
+// ToolError is a failed tool call and the start of its error.
+type ToolError struct {
+	Tool  string `json:"tool"`
+	Input string `json:"input"`
+	Error string `json:"error"`
+}
+
 // Snapshot is the state saved before a compaction and re-injected after
 // it: where git stood, and what the transcript says was going on.
 type Snapshot struct {
@@ -70,12 +83,15 @@ type Snapshot struct {
 	CommitsError   string   `json:"recent_commits_error"`
 	Uncommitted    []string `json:"uncommitted"` // git diff --name-only HEAD
 	UncommitError  string   `json:"uncommitted_error"`
-	AssistantTexts []string `json:"assistant_texts"` // the latest, oldest first
-	LastPrompt     string   `json:"last_prompt"`
-	Tasks          []Task   `json:"tasks"`
-	FilesTouched   []string `json:"files_touched"` // since the last compaction
-	OpenError      string   `json:"open_error"`    // the newest tool result, when it failed
-	ContextTokens  *int     `json:"context_tokens"`
+	AssistantTexts []string   `json:"assistant_texts"` // the latest, oldest first
+	LastPrompt     string     `json:"last_prompt"`
+	PreviousPrompt string     `json:"previous_prompt"` // the request before a terse one
+	FollowUps      []string   `json:"follow_ups"`      // what the user said after the last request
+	Tasks          []Task     `json:"tasks"`
+	FilesTouched   []string   `json:"files_touched"` // since the last compaction
+	OpenError      *ToolError `json:"open_error"`    // the newest tool result, when it failed
+	InFlight       *ToolCall  `json:"in_flight"`     // a call at the end with no result yet
+	ContextTokens  *int       `json:"context_tokens"`
 	Notes          []string `json:"notes"` // what the transcript could not tell
 }
 

@@ -113,17 +113,31 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 		snap.Notes = append(snap.Notes, "Transcript not read: "+sanitize.Clean(firstLine(err.Error()))+".")
 		return
 	}
-	snap.AssistantTexts, snap.LastPrompt = tf.Texts, tf.LastPrompt
+	snap.AssistantTexts, snap.LastPrompt, snap.PreviousPrompt = tf.Texts, tf.LastPrompt, tf.PreviousPrompt
+	snap.FollowUps = tf.FollowUps
 	snap.Notes = append(snap.Notes, tf.Notes...)
-	if len(snap.Tasks) == 0 {
-		for _, t := range tf.Todos {
+	// Claude Code's task directory is the list as it stands; without it
+	// the task tools' calls rebuild it; else the newest TodoWrite stands.
+	for _, list := range [][]transcript.Todo{tf.Tasks, tf.Todos} {
+		if len(snap.Tasks) > 0 {
+			break
+		}
+		for _, t := range list {
 			snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
 		}
 	}
 	for _, p := range tf.FilesTouched {
 		snap.FilesTouched = append(snap.FilesTouched, r.relative(p))
 	}
-	if u, ok := r.contextUsage(); ok {
-		snap.ContextTokens = &u
+	if e := tf.OpenError; e != nil {
+		snap.OpenError = &facts.ToolError{Tool: e.Tool, Input: e.Input, Error: e.Error}
+	}
+	if c := tf.InFlight; c != nil {
+		snap.InFlight = &facts.ToolCall{Tool: c.Tool, Input: c.Input}
+	}
+	if tf.Usage.Known {
+		tokens := tf.Usage.Tokens
+		snap.ContextTokens = &tokens
+		r.ev.Context = &tokens
 	}
 }

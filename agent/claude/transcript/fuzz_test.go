@@ -75,7 +75,7 @@ func FuzzRead(f *testing.F) {
 		}
 		done := make(chan result, 1)
 		go func() {
-			facts, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), Options{Budget: 1 << 20, MaxLine: 1 << 16, MaxTexts: 3})
+			facts, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), Options{Budget: 1 << 20, MaxLine: 1 << 16})
 			done <- result{facts, err}
 		}()
 		var facts *Facts
@@ -91,11 +91,21 @@ func FuzzRead(f *testing.F) {
 		if len(facts.Texts) > 3 {
 			t.Fatalf("%d texts", len(facts.Texts))
 		}
-		for _, s := range append(append([]string{facts.LastPrompt}, facts.Texts...), facts.FilesTouched...) {
+		all := append([]string{facts.LastPrompt, facts.PreviousPrompt}, facts.Texts...)
+		all = append(append(all, facts.FollowUps...), facts.FilesTouched...)
+		for _, list := range [][]Todo{facts.Todos, facts.Tasks} {
+			for _, td := range list {
+				all = append(all, td.Content, td.Status)
+			}
+		}
+		if e := facts.OpenError; e != nil {
+			all = append(all, e.Tool, e.Input, e.Error)
+		}
+		for _, s := range all {
 			if !utf8.ValidString(s) || strings.ContainsAny(s, "\x1b\x00\r") {
 				t.Fatalf("unclean fact %q", s)
 			}
-			if utf8.RuneCountInString(s) > PromptRunes+3 && !strings.Contains(strings.Join(facts.FilesTouched, "\n"), s) {
+			if utf8.RuneCountInString(s) > max(LatestRunes, PromptRunes)+3 && !strings.Contains(strings.Join(facts.FilesTouched, "\n"), s) {
 				t.Fatalf("fact of %d runes", utf8.RuneCountInString(s))
 			}
 		}

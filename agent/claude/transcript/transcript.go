@@ -4,6 +4,11 @@
 // and memory do not grow with the transcript, and it accesses fields with
 // gjson instead of unmarshalling whole entries.
 //
+// Only the main chain counts as the agent's: entries of subagents
+// (isSidechain) never stand as its request, its text or its plan; their
+// successful writes do count as files written. A subagent's own transcript,
+// where every entry is a sidechain one, is read as a main chain.
+//
 // Everything it returns is data taken from the conversation: secrets are
 // redacted and control characters removed before it leaves the package.
 package transcript
@@ -15,27 +20,43 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-
-	"github.com/session-hooks/session-hooks/sanitize"
 
 	"github.com/tidwall/gjson"
 )
 
-// Facts is what the end of a transcript says about the work in progress.
+// Facts is what a transcript says about the work in progress.
 type Facts struct {
-	// Texts are the latest distinct assistant texts, oldest first, each cut
-	// to ExcerptRunes with "..." appended when longer.
+	// Texts are the latest assistant texts, oldest first: the newest whole
+	// up to LatestRunes, the ones before it up to ExcerptRunes, with "..."
+	// where cut.
 	Texts []string
-	// LastPrompt is the user's latest prompt (not a slash command or a tool
-	// result), cut to PromptRunes.
+	// LastPrompt is the user's latest request as a person gave it: a typed
+	// prompt, or a slash command with its arguments; cut to PromptRunes.
 	LastPrompt string
-	// Todos is the TodoWrite list of the latest call, when the session used
-	// that tool (tasks persisted by newer versions are read by Tasks).
+	// PreviousPrompt is the request before it, when the last one is terse
+	// ("yes", "3", "continue") and means nothing alone.
+	PreviousPrompt string
+	// FollowUps are what the user said after the last request, oldest
+	// first: the words typed when rejecting a tool call, the answers to
+	// AskUserQuestion.
+	FollowUps []string
+	// Todos is the list of the newest TodoWrite call, however far back.
 	Todos []Todo
-	// FilesTouched are paths written or edited since the last compaction,
-	// in the order of their latest change.
+	// Tasks is the TaskCreate/TaskUpdate list rebuilt from the calls and
+	// their results, for when Claude Code's task directory is missing;
+	// nil when the session used no such tool.
+	Tasks []Todo
+	// FilesTouched are the files written or edited successfully since the
+	// last compaction, by the agent or its subagents, in the order of
+	// their latest change.
 	FilesTouched []string
+	// OpenError is the newest tool result, when it is an error.
+	OpenError *ToolError
+	// InFlight is a tool call at the very end with no result yet.
+	InFlight *ToolCall
+	// Usage is the context in use, as the latest main-chain reply after
+	// the last compaction reported it.
+	Usage Usage
 	// Notes say what could not be read, one line each.
 	Notes []string
 }
@@ -46,23 +67,42 @@ type Todo struct {
 	Status  string // pending, in_progress, completed
 }
 
+// ToolCall is a tool and what it was called with, in one line.
+type ToolCall struct {
+	Tool  string
+	Input string // the command, the file, or the input as JSON, cut
+}
+
+// ToolError is a tool call that failed, and the start of its error.
+type ToolError struct {
+	ToolCall
+	Error string // the first lines of the error, folded to one line
+}
+
 // Options bound the work of Read.
 type Options struct {
-	Budget   int64 // bytes read from the end at most
-	MaxLine  int   // longer lines are skipped unparsed
-	MaxTexts int
+	Budget  int64 // bytes read from the end at most
+	MaxLine int   // longer lines are skipped unparsed
 }
 
 // Limits of the excerpts Read returns.
 const (
-	ExcerptRunes = 200
-	PromptRunes  = 500
+	LatestRunes  = 1500
+	ExcerptRunes = 500
+	PromptRunes  = 1000
+	TaskRunes    = 200
+	ErrorRunes   = 600
+	InputRunes   = 200
+	maxTexts     = 3
 	maxFiles     = 200
+	maxFollowUps = 10
+	maxTaskCalls = 10000
 )
 
-// DefaultOptions read up to 32 MiB back; a modern transcript has far more
-// bookkeeping than conversation near its end, so 50 lines are not enough.
-var DefaultOptions = Options{Budget: 32 << 20, MaxLine: 8 << 20, MaxTexts: 3}
+// DefaultOptions read up to 32 MiB back: a task list or a TodoWrite may
+// lie far back, and a modern transcript has far more bookkeeping than
+// conversation.
+var DefaultOptions = Options{Budget: 32 << 20, MaxLine: 8 << 20}
 
 // Read walks the transcript back from its end until it has found what it
 // needs or spent its budget. A missing or unreadable file is an error; what
@@ -86,11 +126,24 @@ func Read(ctx context.Context, path string, opt Options) (*Facts, error) {
 
 // ReadAt is Read on a transcript's content of the given size.
 func ReadAt(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Facts, error) {
+	c, err := walk(ctx, r, size, opt, false)
+	if err == nil && c.mainChat == 0 && c.sideChat > 0 {
+		// A subagent's own transcript: its chain is the main one.
+		c, err = walk(ctx, r, size, opt, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.finish(), nil
+}
+
+// walk reads the lines newest first into a collector.
+func walk(ctx context.Context, r io.ReaderAt, size int64, opt Options, sideAsMain bool) (*collector, error) {
 	tr := newTailReader(r, size, opt.Budget, opt.MaxLine)
-	c := collector{facts: &Facts{}, maxTexts: opt.MaxTexts, seenTexts: map[string]bool{}, seenFiles: map[string]bool{}}
+	c := newCollector(sideAsMain)
 	for !c.done() {
 		if ctx.Err() != nil {
-			c.facts.Notes = append(c.facts.Notes, "transcript reading stopped at the hook's deadline")
+			c.notes = append(c.notes, "transcript reading stopped at the hook's deadline")
 			break
 		}
 		line, oversized, err := tr.Next()
@@ -98,19 +151,18 @@ func ReadAt(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Facts
 			break
 		} else if err != nil {
 			return nil, err
-		} else if oversized {
+		} else if oversized || !c.wants(line) {
 			continue
 		}
 		c.add(line)
 	}
-	c.finish()
 	if tr.Truncated && !c.done() {
-		c.facts.Notes = append(c.facts.Notes, fmt.Sprintf("only the last %d MiB of the transcript were read", opt.Budget>>20))
+		c.notes = append(c.notes, fmt.Sprintf("only the last %d MiB of the transcript were read", opt.Budget>>20))
 	}
 	if tr.Oversized > 0 {
-		c.facts.Notes = append(c.facts.Notes, fmt.Sprintf("%d transcript line(s) over %d MiB were skipped", tr.Oversized, opt.MaxLine>>20))
+		c.notes = append(c.notes, fmt.Sprintf("%d transcript line(s) over %d MiB were skipped", tr.Oversized, opt.MaxLine>>20))
 	}
-	return c.facts, nil
+	return c, nil
 }
 
 // openRegular opens path for reading only if it is a regular file, so a
@@ -129,47 +181,6 @@ func openRegular(path string) (*os.File, error) {
 	return os.Open(path)
 }
 
-// collector accumulates facts from lines seen newest first.
-type collector struct {
-	facts        *Facts
-	maxTexts     int
-	seenTexts    map[string]bool
-	seenFiles    map[string]bool
-	texts        []string // newest first
-	files        []string // newest first
-	pastBoundary bool     // lines from here on are older than the last compaction
-	todosFound   bool
-}
-
-// done says when walking further back cannot change the facts: a TodoWrite
-// list is taken when met on the way, not searched for, since the newer task
-// tools never write one.
-func (c *collector) done() bool {
-	return len(c.texts) >= c.maxTexts && c.facts.LastPrompt != "" && c.pastBoundary
-}
-
-func (c *collector) add(line []byte) {
-	if !wholeObject(line) {
-		return // torn (being written) or foreign
-	}
-	entry := parse(line)
-	switch entry.Get("type").String() {
-	case "system":
-		if entry.Get("subtype").String() == "compact_boundary" {
-			c.pastBoundary = true
-		}
-	case "last-prompt":
-		c.prompt(entry.Get("lastPrompt").String())
-	case "user":
-		c.userEntry(entry)
-	case "assistant":
-		blocks := entry.Get("message.content").Array()
-		for i := len(blocks) - 1; i >= 0; i-- {
-			c.block(blocks[i])
-		}
-	}
-}
-
 // wholeObject accepts a line that is a complete JSON object. Lines up to
 // 256 KiB are validated; longer ones (tool results, mostly) only have to
 // start and end as an object, since gjson reads the fields asked for
@@ -183,86 +194,3 @@ func wholeObject(line []byte) bool {
 }
 
 func parse(line []byte) gjson.Result { return gjson.ParseBytes(line) }
-
-func (c *collector) userEntry(entry gjson.Result) {
-	if entry.Get("isMeta").Bool() || entry.Get("isCompactSummary").Bool() {
-		return
-	}
-	content := entry.Get("message.content")
-	if content.Type == gjson.String {
-		c.prompt(content.String())
-		return
-	}
-	var text []string
-	for _, b := range content.Array() {
-		switch b.Get("type").String() {
-		case "tool_result":
-			return // a tool's answer, not the user's words
-		case "text":
-			text = append(text, b.Get("text").String())
-		}
-	}
-	c.prompt(strings.Join(text, "\n"))
-}
-
-// prompt keeps the newest prompt typed by the user; slash commands and
-// their output are recorded as user entries too, wrapped in tags.
-func (c *collector) prompt(s string) {
-	s = strings.TrimSpace(s)
-	if c.facts.LastPrompt != "" || s == "" || strings.HasPrefix(s, "<") {
-		return
-	}
-	c.facts.LastPrompt = sanitize.Excerpt(s, PromptRunes)
-}
-
-func (c *collector) block(b gjson.Result) {
-	switch b.Get("type").String() {
-	case "text":
-		if len(c.texts) >= c.maxTexts {
-			return
-		}
-		t := sanitize.Excerpt(b.Get("text").String(), ExcerptRunes)
-		if t != "" && !c.seenTexts[t] {
-			c.seenTexts[t] = true
-			c.texts = append(c.texts, t)
-		}
-	case "tool_use":
-		c.toolUse(b.Get("name").String(), b.Get("input"))
-	}
-}
-
-func (c *collector) toolUse(name string, input gjson.Result) {
-	switch name {
-	case "TodoWrite":
-		if c.todosFound {
-			return
-		}
-		c.todosFound = true
-		for _, t := range input.Get("todos").Array() {
-			c.facts.Todos = append(c.facts.Todos, Todo{
-				Content: sanitize.Excerpt(t.Get("content").String(), ExcerptRunes),
-				Status:  sanitize.Clean(t.Get("status").String())})
-		}
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		if c.pastBoundary || len(c.files) >= maxFiles {
-			return
-		}
-		p := input.Get("file_path").String()
-		if p == "" {
-			p = input.Get("notebook_path").String()
-		}
-		if p = sanitize.Clean(p); p != "" && !c.seenFiles[p] {
-			c.seenFiles[p] = true
-			c.files = append(c.files, p)
-		}
-	}
-}
-
-func (c *collector) finish() {
-	for i := len(c.texts) - 1; i >= 0; i-- {
-		c.facts.Texts = append(c.facts.Texts, c.texts[i])
-	}
-	for i := len(c.files) - 1; i >= 0; i-- {
-		c.facts.FilesTouched = append(c.facts.FilesTouched, c.files[i])
-	}
-}

@@ -47,23 +47,22 @@ func usageAt(ctx context.Context, tr *tailReader) (Usage, error) {
 	return Usage{}, ctx.Err()
 }
 
-// usageOf reads one line: an assistant reply with usage ends the search,
-// and so does a compaction boundary (what came before no longer counts).
+// usageOf reads one line: a main-chain reply with usage ends the search,
+// and so does a compaction boundary: what came before no longer counts,
+// and the size after it is unknown until the next reply (the boundary's
+// own estimate is not what the next request will hold).
 func usageOf(line []byte) (Usage, bool) {
 	entry := parse(line)
 	switch entry.Get("type").String() {
 	case "assistant":
 		u := entry.Get("message.usage")
-		if !u.Exists() {
+		if !u.Exists() || entry.Get("isSidechain").Bool() {
 			return Usage{}, false
 		}
 		tokens := u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()
 		return Usage{Tokens: int(tokens), Known: true}, true
 	case "system":
 		if entry.Get("subtype").String() == "compact_boundary" {
-			if post := entry.Get("compactMetadata.postTokens"); post.Exists() {
-				return Usage{Tokens: int(post.Int()), Known: true}, true
-			}
 			return Usage{}, true
 		}
 	}

@@ -19,7 +19,8 @@ func TestContextUsage(t *testing.T) {
 		{"one message over several lines counts once", reply("b", 100, 0, 900) + reply("b", 100, 0, 900), Usage{1000, true}},
 		{"bookkeeping after the reply", reply("a", 5, 5, 5) + `{"type":"attachment"}` + "\n" + `{"type":"user","message":{"content":"x"}}` + "\n", Usage{15, true}},
 		{"compacted since: unknown", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":900000}}` + "\n", Usage{}},
-		{"compacted with a known size", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"postTokens":12000}}` + "\n", Usage{12000, true}},
+		{"compacted: unknown until the next reply, whatever the boundary estimates", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"postTokens":12000}}` + "\n", Usage{}},
+		{"a subagent's reply is not the agent's context", reply("a", 10, 0, 0) + `{"type":"assistant","isSidechain":true,"message":{"id":"s","usage":{"input_tokens":99999}}}` + "\n", Usage{10, true}},
 		{"no reply yet", `{"type":"user","message":{"content":"hi"}}` + "\n", Usage{}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,457 @@
+package transcript
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/tidwall/gjson"
+)
+
+// collector gathers facts from lines seen newest first. Tool results come
+// before (newer than) the calls they answer, so results are remembered by
+// call id until their call is met.
+type collector struct {
+	sideAsMain         bool
+	mainChat, sideChat int // chat entries seen, for spotting a subagent's own file
+
+	texts        []string // newest first
+	prompt       string
+	promptFound  bool
+	previous     string
+	wantPrevious bool     // the prompt is terse: find the one before it
+	followUps    []string // newest first
+	todos        []Todo
+	todosFound   bool
+	taskCalls    []taskCall // newest first
+	files        []string   // newest first
+	seenFiles    map[string]bool
+	pastBoundary bool // lines from here on are older than the last compaction
+
+	results map[string]result // tool results by call id
+
+	errorDecided bool
+	openError    *ToolError
+	errorCall    string // the call id whose name and input the error needs
+	inFlight     *ToolCall
+	newerSeen    bool // a main-chain block newer than any call met so far
+
+	usage        Usage
+	usageDecided bool
+	notes        []string
+}
+
+// result is what a tool result says of its call.
+type result struct {
+	isError bool
+	taskID  string // TaskCreate: the id Claude Code gave the task
+}
+
+// taskCall is one TaskCreate or TaskUpdate whose result succeeded.
+type taskCall struct {
+	create bool
+	id     string // TaskUpdate: taskId; TaskCreate: from its result
+	input  gjson.Result
+}
+
+func newCollector(sideAsMain bool) *collector {
+	return &collector{sideAsMain: sideAsMain, seenFiles: map[string]bool{}, results: map[string]result{}}
+}
+
+// recentDone says when every fact but the task list is settled; done,
+// when walking further back cannot change any fact. A TodoWrite list or a
+// task created long ago can only be found by walking back to it.
+func (c *collector) recentDone() bool {
+	return len(c.texts) >= maxTexts && c.promptFound && !c.wantPrevious && c.pastBoundary &&
+		c.errorDecided && c.usageDecided
+}
+
+func (c *collector) done() bool { return c.recentDone() && c.todosFound }
+
+// wants filters lines before parsing, once only the task list is left to
+// find: only lines naming a task tool or a task can still matter.
+func (c *collector) wants(line []byte) bool {
+	if !c.recentDone() {
+		return true
+	}
+	return bytes.Contains(line, []byte("ask")) || bytes.Contains(line, []byte("TodoWrite"))
+}
+
+func (c *collector) add(line []byte) {
+	if !wholeObject(line) {
+		return // torn (being written) or foreign
+	}
+	entry := parse(line)
+	switch entry.Get("type").String() {
+	case "system":
+		if entry.Get("subtype").String() == "compact_boundary" {
+			c.pastBoundary = true
+			c.usageDecided = true // nothing before it says what the context holds now
+		}
+	case "user":
+		c.userEntry(entry)
+	case "assistant":
+		c.assistantEntry(entry)
+	}
+}
+
+// side says whether an entry is a subagent's, counting chat entries.
+func (c *collector) side(entry gjson.Result) bool {
+	if entry.Get("isSidechain").Bool() && !c.sideAsMain {
+		c.sideChat++
+		return true
+	}
+	c.mainChat++
+	return false
+}
+
+func (c *collector) assistantEntry(entry gjson.Result) {
+	side := c.side(entry)
+	if !side && !c.usageDecided && !c.pastBoundary {
+		if u := entry.Get("message.usage"); u.Exists() {
+			c.usage = Usage{Known: true, Tokens: int(u.Get("input_tokens").Int() +
+				u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())}
+			c.usageDecided = true
+		}
+	}
+	blocks := entry.Get("message.content").Array()
+	for i := len(blocks) - 1; i >= 0; i-- {
+		b := blocks[i]
+		switch b.Get("type").String() {
+		case "text":
+			if !side {
+				c.text(b.Get("text").String())
+				c.newerSeen = true
+			}
+		case "tool_use":
+			c.toolUse(b, side)
+		}
+	}
+}
+
+func (c *collector) text(s string) {
+	if len(c.texts) >= maxTexts || strings.TrimSpace(s) == "" {
+		return
+	}
+	n := ExcerptRunes
+	if len(c.texts) == 0 {
+		n = LatestRunes
+	}
+	c.texts = append(c.texts, sanitize.Excerpt(s, n))
+}
+
+func (c *collector) toolUse(b gjson.Result, side bool) {
+	id, name, input := b.Get("id").String(), b.Get("name").String(), b.Get("input")
+	res, answered := c.results[id]
+	if !side {
+		if !c.newerSeen && !answered && c.inFlight == nil {
+			c.inFlight = &ToolCall{Tool: sanitize.Excerpt(name, 80), Input: callInput(name, input)}
+		}
+		c.newerSeen = true
+		if id != "" && id == c.errorCall && c.openError != nil {
+			c.openError.Tool, c.openError.Input = sanitize.Excerpt(name, 80), callInput(name, input)
+		}
+	}
+	switch name {
+	case "TodoWrite":
+		if !side && !c.todosFound {
+			c.todosFound = true
+			for _, t := range input.Get("todos").Array() {
+				c.todos = append(c.todos, Todo{Content: sanitize.Excerpt(t.Get("content").String(), TaskRunes),
+					Status: sanitize.Clean(t.Get("status").String())})
+			}
+		}
+	case "TaskCreate", "TaskUpdate":
+		if !side && answered && !res.isError && len(c.taskCalls) < maxTaskCalls {
+			call := taskCall{create: name == "TaskCreate", id: res.taskID, input: input}
+			if !call.create {
+				call.id = input.Get("taskId").String()
+			}
+			c.taskCalls = append(c.taskCalls, call)
+		}
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		if c.pastBoundary || !answered || res.isError || len(c.files) >= maxFiles {
+			return // older than the compaction, in flight, or failed
+		}
+		p := input.Get("file_path").String()
+		if p == "" {
+			p = input.Get("notebook_path").String()
+		}
+		if p = sanitize.Clean(p); p != "" && !c.seenFiles[p] {
+			c.seenFiles[p] = true
+			c.files = append(c.files, p)
+		}
+	}
+}
+
+// callInput says in one line what a call was made with: the command, the
+// file, the pattern, else its input as JSON.
+func callInput(name string, input gjson.Result) string {
+	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "description"} {
+		if v := input.Get(k); v.Type == gjson.String && v.Str != "" {
+			return sanitize.Excerpt(v.Str, InputRunes)
+		}
+	}
+	if !input.Exists() {
+		return ""
+	}
+	return sanitize.Excerpt(input.Raw, InputRunes)
+}
+
+func (c *collector) userEntry(entry gjson.Result) {
+	side := c.side(entry)
+	if entry.Get("isMeta").Bool() || entry.Get("isCompactSummary").Bool() {
+		return
+	}
+	content := entry.Get("message.content")
+	if content.IsArray() {
+		var last gjson.Result
+		for _, b := range content.Array() {
+			if b.Get("type").String() == "tool_result" {
+				last = b
+				c.results[b.Get("tool_use_id").String()] = result{isError: b.Get("is_error").Bool(),
+					taskID: entry.Get("toolUseResult.task.id").String()}
+			}
+		}
+		if last.Exists() {
+			if !side {
+				c.toolResult(entry, last)
+			}
+			return // a tool's answer, not the user's words
+		}
+	}
+	if side {
+		return
+	}
+	kind, text := promptOf(content)
+	if kind != promptReal && kind != promptCommand {
+		return
+	}
+	c.newerSeen = true
+	switch {
+	case !c.promptFound:
+		c.prompt, c.promptFound = text, true
+		c.wantPrevious = terse(text)
+	case c.wantPrevious:
+		c.previous, c.wantPrevious = text, false
+	}
+}
+
+// toolResult reads a main-chain tool result: the open error when it is
+// the newest, and the user's words when it rejects a call or answers a
+// question after the last request.
+func (c *collector) toolResult(entry, b gjson.Result) {
+	text := resultText(b.Get("content"))
+	if !c.errorDecided {
+		c.errorDecided = true
+		if b.Get("is_error").Bool() && !isRejection(text) {
+			c.openError = &ToolError{Error: sanitize.Excerpt(stripReminders(text), ErrorRunes)}
+			c.errorCall = b.Get("tool_use_id").String()
+		}
+	}
+	c.newerSeen = true
+	if c.promptFound || len(c.followUps) >= maxFollowUps {
+		return
+	}
+	if words := rejectionWords(text); words != "" {
+		c.followUps = append(c.followUps, sanitize.Excerpt(words, PromptRunes))
+	}
+	if answers := entry.Get("toolUseResult.answers"); answers.IsObject() {
+		var parts []string
+		answers.ForEach(func(q, a gjson.Result) bool {
+			parts = append(parts, "“"+q.String()+"” → "+a.String())
+			return true
+		})
+		c.followUps = append(c.followUps, sanitize.Excerpt("Answered: "+strings.Join(parts, "; "), PromptRunes))
+	}
+}
+
+// resultText is a tool result's content as text.
+func resultText(content gjson.Result) string {
+	if content.Type == gjson.String {
+		return content.Str
+	}
+	var parts []string
+	for _, x := range content.Array() {
+		if t := x.Get("text"); t.Exists() {
+			parts = append(parts, t.String())
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// isRejection: the user refused the call, which is a decision, not an
+// error to fix.
+func isRejection(text string) bool {
+	return strings.Contains(text, "doesn't want to proceed") || strings.Contains(strings.ToLower(text), "user rejected")
+}
+
+var rejectedWith = regexp.MustCompile(`(?s)the user said:\n(.*)`)
+
+// rejectionWords are what the user typed when rejecting a call, if any.
+func rejectionWords(text string) string {
+	if !strings.Contains(text, "doesn't want to proceed") {
+		return ""
+	}
+	if m := rejectedWith.FindStringSubmatch(text); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+// Kinds of user entries that are not tool results.
+const (
+	promptNoise = iota
+	promptReal
+	promptCommand
+	promptBuiltin
+)
+
+// Text a user entry starts with when Claude Code wrote it, not the user:
+// command output and caveats, interruptions, notifications, hook feedback,
+// bash-mode echoes.
+var noisePrefixes = []string{"<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
+	"Caveat: The messages below were generated", "[Request interrupted by user", "<system-reminder>",
+	"<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
+	"Operation stopped by hook", "Stop hook feedback", "PreToolUse:", "PostToolUse:"}
+
+// builtins are Claude Code's own commands, which are not requests about
+// the work when they come without arguments.
+var builtins = map[string]bool{"/compact": true, "/clear": true, "/context": true, "/cost": true, "/model": true,
+	"/status": true, "/help": true, "/exit": true, "/resume": true, "/login": true, "/mcp": true, "/config": true,
+	"/ide": true, "/permissions": true, "/hooks": true, "/memory": true, "/doctor": true, "/usage": true}
+
+var (
+	reminders   = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`)
+	commandName = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
+	commandArgs = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+)
+
+func stripReminders(s string) string { return strings.TrimSpace(reminders.ReplaceAllString(s, "")) }
+
+// promptOf classifies a user entry's text and returns the request in it.
+func promptOf(content gjson.Result) (int, string) {
+	var text string
+	if content.Type == gjson.String {
+		text = content.Str
+	} else {
+		var parts []string
+		for _, b := range content.Array() {
+			if b.Get("type").String() == "text" {
+				parts = append(parts, b.Get("text").String())
+			}
+		}
+		text = strings.Join(parts, "\n")
+	}
+	s := stripReminders(text)
+	if s == "" {
+		return promptNoise, ""
+	}
+	if m := commandName.FindStringSubmatch(s); m != nil {
+		name, args := strings.TrimSpace(m[1]), ""
+		if a := commandArgs.FindStringSubmatch(s); a != nil {
+			args = strings.TrimSpace(a[1])
+		}
+		if builtins[name] && args == "" {
+			return promptBuiltin, ""
+		}
+		return promptCommand, sanitize.Excerpt(strings.TrimSpace(name+" "+args), PromptRunes)
+	}
+	for _, p := range noisePrefixes {
+		if strings.HasPrefix(s, p) {
+			return promptNoise, ""
+		}
+	}
+	return promptReal, sanitize.Excerpt(s, PromptRunes)
+}
+
+// terse says whether a request means little alone: a word or two, a
+// number, "yes", "continue".
+func terse(s string) bool {
+	return utf8.RuneCountInString(s) <= 20 && len(strings.Fields(s)) <= 3
+}
+
+// finish returns the facts, oldest first where order matters.
+func (c *collector) finish() *Facts {
+	f := &Facts{LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError,
+		InFlight: c.inFlight, Usage: c.usage, Notes: c.notes}
+	for i := len(c.texts) - 1; i >= 0; i-- {
+		f.Texts = append(f.Texts, c.texts[i])
+	}
+	for i := len(c.followUps) - 1; i >= 0; i-- {
+		f.FollowUps = append(f.FollowUps, c.followUps[i])
+	}
+	for i := len(c.files) - 1; i >= 0; i-- {
+		f.FilesTouched = append(f.FilesTouched, c.files[i])
+	}
+	f.Tasks = replayTasks(c.taskCalls)
+	return f
+}
+
+// replayTasks rebuilds the task list from its calls, oldest first, as
+// Claude Code keeps it: a TaskCreate adds a pending task (numbered by its
+// result, else in order), a TaskUpdate changes its subject or status,
+// deleted tasks are left out; the list is in id order.
+func replayTasks(newestFirst []taskCall) []Todo {
+	if len(newestFirst) == 0 {
+		return nil
+	}
+	type task struct {
+		id      string
+		subject string
+		status  string
+	}
+	var order []string
+	tasks := map[string]*task{}
+	for i := len(newestFirst) - 1; i >= 0; i-- {
+		call := newestFirst[i]
+		if call.create {
+			id := call.id
+			if id == "" {
+				id = strconv.Itoa(len(tasks) + 1)
+			}
+			if _, ok := tasks[id]; !ok {
+				order = append(order, id)
+			}
+			tasks[id] = &task{id: id, subject: call.input.Get("subject").String(), status: "pending"}
+			continue
+		}
+		t := tasks[call.id]
+		if t == nil {
+			continue
+		}
+		if s := call.input.Get("status"); s.Exists() {
+			t.status = s.String()
+		}
+		if s := call.input.Get("subject"); s.Exists() {
+			t.subject = s.String()
+		}
+	}
+	sortByNumber(order)
+	var out []Todo
+	for _, id := range order {
+		t := tasks[id]
+		if t.status == "deleted" {
+			continue
+		}
+		out = append(out, Todo{Content: sanitize.Excerpt(t.subject, TaskRunes), Status: sanitize.Clean(t.status)})
+	}
+	return out
+}
+
+// sortByNumber orders task ids as numbers, ids that are not numbers first,
+// as Claude Code's task directory sorts.
+func sortByNumber(ids []string) {
+	num := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	sort.SliceStable(ids, func(i, j int) bool { return num(ids[i]) < num(ids[j]) })
+}

@@ -75,14 +75,14 @@ type ToolError struct {
 // Snapshot is the state saved before a compaction and re-injected after
 // it: where git stood, and what the transcript says was going on.
 type Snapshot struct {
-	Branch         string   `json:"branch"`
-	Trigger        string   `json:"trigger"`
-	Session        string   `json:"session_id"`
-	Time           string   `json:"time"`
-	Commits        []string `json:"recent_commits"` // git log -3
-	CommitsError   string   `json:"recent_commits_error"`
-	Uncommitted    []string `json:"uncommitted"` // git diff --name-only HEAD
-	UncommitError  string   `json:"uncommitted_error"`
+	Branch         string     `json:"branch"`
+	Trigger        string     `json:"trigger"`
+	Session        string     `json:"session_id"`
+	Time           string     `json:"time"`
+	Commits        []string   `json:"recent_commits"` // git log -3
+	CommitsError   string     `json:"recent_commits_error"`
+	Uncommitted    []string   `json:"uncommitted"` // git diff --name-only HEAD
+	UncommitError  string     `json:"uncommitted_error"`
 	AssistantTexts []string   `json:"assistant_texts"` // the latest, oldest first
 	LastPrompt     string     `json:"last_prompt"`
 	PreviousPrompt string     `json:"previous_prompt"` // the request before a terse one
@@ -92,7 +92,7 @@ type Snapshot struct {
 	OpenError      *ToolError `json:"open_error"`    // the newest tool result, when it failed
 	InFlight       *ToolCall  `json:"in_flight"`     // a call at the end with no result yet
 	ContextTokens  *int       `json:"context_tokens"`
-	Notes          []string `json:"notes"` // what the transcript could not tell
+	Notes          []string   `json:"notes"` // what the transcript could not tell
 }
 
 // Feature is one entry of a long-running project's feature list.

@@ -2,9 +2,9 @@ package transcript
 
 import (
 	"bytes"
+	"regexp"
 	"sort"
 	"strconv"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 

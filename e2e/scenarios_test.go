@@ -114,8 +114,9 @@ func TestCompactSnapshotsAndRecoversTheWork(t *testing.T) {
 		t.Fatal("no request after the compaction")
 	}
 	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
-		"Session Init (post-compaction recovery)", "## Pre-Compaction Context",
-		"The following was captured before compaction:", "> notes.txt is written; next I will commit it.")
+		"Session Init (post-compaction recovery)", "## Pre-Compaction Context", "This is history",
+		"**The user's last request, before the compaction:**\n\n> Please write notes.txt with my first notes.",
+		"> notes.txt is written; next I will commit it.", "end of session-hooks recovery")
 }
 
 func TestAutoCompactionMidTurnRecovers(t *testing.T) {

@@ -48,7 +48,10 @@ type Event struct {
 	Engine        string    `json:"git_engine,omitempty"`
 	// Compaction is post-compact's record of a compaction.
 	Compaction *Compaction `json:"compaction,omitempty"`
-	Version    string      `json:"version"`
+	// Receipt says whether the recovery injected after a compaction
+	// reached the model: delivered, cut (replaced by a preview) or missing.
+	Receipt *Receipt `json:"receipt,omitempty"`
+	Version string   `json:"version"`
 }
 
 // Compaction is what PostCompact said of a compaction, and which facts
@@ -58,6 +61,12 @@ type Compaction struct {
 	SummaryChars  int      `json:"summary_chars"`
 	SummarySHA256 string   `json:"summary_sha256,omitempty"`
 	Lost          []string `json:"lost"`
+}
+
+// Receipt is what became of one injected recovery.
+type Receipt struct {
+	Nonce  string `json:"nonce"`
+	Status string `json:"status"` // delivered, cut, missing
 }
 
 // Probe is one timed part of a run.

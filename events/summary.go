@@ -27,9 +27,11 @@ type Summary struct {
 	// summary did not mention.
 	Lost    []CompactionLoss `json:"lost_in_compaction,omitempty"`
 	Context *int             `json:"latest_context_tokens,omitempty"`
-	Blocked int              `json:"stops_blocked"`
-	Errors  []string         `json:"errors,omitempty"`
-	Events  []Event          `json:"events"`
+	// Receipts say what became of each recovery injected after a compaction.
+	Receipts []Receipt `json:"recovery_receipts,omitempty"`
+	Blocked  int       `json:"stops_blocked"`
+	Errors   []string  `json:"errors,omitempty"`
+	Events   []Event   `json:"events"`
 }
 
 // CompactionLoss is one compaction's "lost in compaction" record.
@@ -74,6 +76,9 @@ func Summarize(all []Event, session string) (Summary, error) {
 		if e.Context != nil {
 			s.Context = e.Context
 		}
+		if e.Receipt != nil {
+			s.Receipts = append(s.Receipts, *e.Receipt)
+		}
 		if c := e.Compaction; c != nil {
 			s.Lost = append(s.Lost, CompactionLoss{Time: e.Time.Format(time.RFC3339), Trigger: c.Trigger, Lost: c.Lost})
 		}
@@ -101,6 +106,13 @@ func (s Summary) Markdown() string {
 	row("Compactions", strings.TrimSpace(fmt.Sprintf("%d %s", s.Compactions, paren(strings.Join(s.Triggers, ", ")))))
 	if s.Context != nil {
 		row("Latest context", fmt.Sprintf("%d tokens", *s.Context))
+	}
+	if len(s.Receipts) > 0 {
+		var rs []string
+		for _, r := range s.Receipts {
+			rs = append(rs, r.Status)
+		}
+		row("Recoveries", strings.Join(rs, ", "))
 	}
 	row("Stops blocked", fmt.Sprint(s.Blocked))
 	row("Errors", fmt.Sprint(len(s.Errors)))

@@ -76,6 +76,7 @@ type ToolError struct {
 // it: where git stood, and what the transcript says was going on.
 type Snapshot struct {
 	Branch         string     `json:"branch"`
+	Head           string     `json:"head"` // the commit HEAD pointed to; "" when unborn or unknown
 	Trigger        string     `json:"trigger"`
 	Session        string     `json:"session_id"`
 	Time           string     `json:"time"`
@@ -133,9 +134,22 @@ type Init struct {
 
 // Recovery is what SessionStart "compact" found to re-inject.
 type Recovery struct {
-	Found    bool   `json:"found"`
-	Reason   string `json:"reason"`            // why none is re-injected, when !Found
-	Snapshot string `json:"snapshot_markdown"` // as pre-compact saved it
+	Found    bool      `json:"found"`
+	Reason   string    `json:"reason"`            // why none is re-injected, when !Found
+	Snapshot string    `json:"snapshot_markdown"` // as pre-compact saved it
+	Facts    *Snapshot `json:"snapshot"`          // the same as data, when pre-compact saved it
+	AgeMS    float64   `json:"age_ms"`            // how long before this run it was taken
+	// Since is what git says changed after the snapshot.
+	Since *Since `json:"since"`
+	// Nonce marks the injected text, so that a later run can tell
+	// whether it reached the model (the receipt).
+	Nonce string `json:"nonce"`
+}
+
+// Since is what changed in git after a snapshot.
+type Since struct {
+	Commits  []string `json:"commits"`   // made after the snapshot's HEAD, newest first
+	NowClean []string `json:"now_clean"` // uncommitted then, unchanged against HEAD now
 }
 
 // PreCompact is PreCompact's facts.

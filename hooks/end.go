@@ -17,6 +17,7 @@ func handleEnd(r *Run) string {
 	f := facts.End{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("end")}
 	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	r.observe(true)
+	r.checkReceipt()
 	f.LongRunning = r.longRunning(lrBrief)
 	f.Notes = append([]string(nil), r.notes...)
 	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000

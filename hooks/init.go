@@ -52,6 +52,9 @@ func gatherInit(r *Run, recovery bool) facts.Init {
 	if recovery {
 		rec := r.recoverSnapshot()
 		f.Recovery = &rec
+		if rec.Found && !r.JSON {
+			r.pendRecovery(rec.Nonce)
+		}
 		f.LongRunning = r.longRunning(lrWork)
 	} else {
 		f.LongRunning = r.longRunning(lrStart)

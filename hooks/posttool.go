@@ -18,6 +18,7 @@ import (
 // HEAD, and announces each context threshold once per session. Otherwise
 // it prints nothing: it runs after every tool call.
 func handlePostTool(r *Run) string {
+	r.checkReceipt()
 	if !r.Cfg.Active(r.Project) {
 		return ""
 	}

@@ -65,6 +65,12 @@ func gatherPreCompact(r *Run) facts.PreCompact {
 	} else if !p.OK {
 		f.Snapshot.Branch = "(unknown: " + p.Error + ")"
 	}
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		if h, err := repo.Head(); err == nil && !h.Unborn {
+			f.Snapshot.Head = h.Hash.String()
+		}
+		return nil
+	})
 	f.Snapshot.Commits, f.Snapshot.CommitsError = probeLines(f.Git.Probes[1])
 	f.Snapshot.Uncommitted, f.Snapshot.UncommitError = probeLines(f.Git.Probes[2])
 	r.addTranscript(&f.Snapshot)

@@ -1,10 +1,16 @@
 package hooks
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/gitdiag"
 
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
@@ -25,7 +31,15 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 	id := r.In.SessionID
 	if id != "" {
 		if b, _, err := r.Logs.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogBudget); err == nil {
-			return facts.Recovery{Found: true, Snapshot: string(b)}
+			rec := facts.Recovery{Found: true, Snapshot: string(b), Nonce: newNonce()}
+			if snap, ok := r.savedSnapshot(); ok {
+				rec.Facts = &snap
+				if at, err := time.Parse(logs.TimeFormat, snap.Time); err == nil {
+					rec.AgeMS = float64(r.Now().Sub(at).Milliseconds())
+				}
+				rec.Since = r.since(snap)
+			}
+			return rec
 		}
 	}
 	b, fi, err := r.Logs.Read(logs.SnapshotLog, logs.LogBudget)
@@ -41,7 +55,45 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 	if reason := chooseShared(info, id, r.Now()); reason != "" {
 		return facts.Recovery{Reason: reason}
 	}
-	return facts.Recovery{Found: true, Snapshot: string(b)}
+	return facts.Recovery{Found: true, Snapshot: string(b), Nonce: newNonce()}
+}
+
+// since reads what git says changed after the snapshot: the commits made
+// on top of its HEAD, and the files uncommitted then that are clean now.
+func (r *Run) since(snap facts.Snapshot) *facts.Since {
+	var s *facts.Since
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		work, err := repo.WorkSince(r.Ctx, plumbing.NewHash(snap.Head), 10)
+		if err != nil {
+			return err
+		}
+		st, err := repo.Status(r.Ctx)
+		if err != nil || st.Incomplete != "" {
+			return err
+		}
+		s = &facts.Since{}
+		for _, c := range work.Commits {
+			s.Commits = append(s.Commits, c.Oneline())
+		}
+		dirty := map[string]bool{}
+		for _, n := range st.NamesAgainstHEAD() {
+			dirty[n] = true
+		}
+		for _, f := range snap.Uncommitted {
+			if !dirty[f] && !strings.HasPrefix(f, "(") {
+				s.NowClean = append(s.NowClean, f)
+			}
+		}
+		return nil
+	})
+	return s
+}
+
+// newNonce marks one injected recovery: 8 random hex digits.
+func newNonce() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // chooseShared decides whether the shared snapshot file, written at
@@ -62,9 +114,13 @@ func chooseShared(info logs.SnapshotInfo, id string, now time.Time) string {
 	return fmt.Sprintf("Snapshot not injected: %s is %s old and names no session to match.", logs.SnapshotLog, roughAge(age))
 }
 
-// renderRecovered is the re-injected part of the recovery output.
+// renderRecovered is the re-injected part of the recovery output: the
+// snapshot's facts framed as history when pre-compact saved them, else
+// the saved markdown.
 func renderRecovered(r facts.Recovery, budget int) string {
 	switch {
+	case r.Found && r.Facts != nil:
+		return renderHistory(r, budget)
 	case r.Found:
 		intro := recoveredHeader + "The following was captured before compaction:\n\n"
 		return intro + logs.FitMarkdown(r.Snapshot, budget-logs.Len(intro))

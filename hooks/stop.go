@@ -21,6 +21,7 @@ const StopLog = "session-stop.md"
 // blocks twice in a turn, and lets the stop through on any error of its own
 // (fail open): a hook must not trap an agent.
 func handleStop(r *Run) string {
+	r.checkReceipt()
 	if !r.Cfg.Active(r.Project) {
 		return ""
 	}

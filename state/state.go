@@ -36,6 +36,9 @@ type Session struct {
 	Memory map[string]string `json:"memory,omitempty"`
 	// Compactions are what PostCompact recorded of each compaction.
 	Compactions []events.Compaction `json:"compactions,omitempty"`
+	// PendingReceipt is the nonce of a recovery injected and not yet
+	// looked for in the transcript.
+	PendingReceipt string `json:"pending_receipt,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

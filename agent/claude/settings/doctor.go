@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/events"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
@@ -30,7 +32,10 @@ type Doctor struct {
 	TranscriptN   int         `json:"transcripts"`
 	GitEngine     string      `json:"git_engine"`
 	GitError      string      `json:"git_error"`
-	Problems      int         `json:"problems"`
+	// LastRecovery is what became of the latest recovery injected after a
+	// compaction in this project: delivered, cut or missing; "" when none.
+	LastRecovery string `json:"last_recovery"`
+	Problems     int    `json:"problems"`
 }
 
 // DoctorRun is one wired command, run once.
@@ -80,6 +85,13 @@ func RunDoctor(env Env, custom string) Doctor {
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".jsonl") {
 				d.TranscriptN++
+			}
+		}
+	}
+	if all, err := events.Read(dir); err == nil {
+		for _, e := range all {
+			if e.Receipt != nil {
+				d.LastRecovery = e.Receipt.Status
 			}
 		}
 	}
@@ -159,6 +171,9 @@ func (d Doctor) Text() string {
 		fmt.Fprintf(&b, "Transcripts: %s (none yet)\n", d.Transcripts)
 	} else {
 		fmt.Fprintf(&b, "Transcripts: %s (%d transcript(s))\n", d.Transcripts, d.TranscriptN)
+	}
+	if d.LastRecovery != "" {
+		fmt.Fprintf(&b, "Last recovery after a compaction: %s\n", d.LastRecovery)
 	}
 	if d.GitError != "" {
 		fmt.Fprintf(&b, "Git: %s\n", d.GitError)

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"context"
 	"io"
 )
@@ -67,4 +68,35 @@ func usageOf(line []byte) (Usage, bool) {
 		}
 	}
 	return Usage{}, false
+}
+
+// Contains reports, for each needle, whether the last budget bytes of the
+// transcript hold it (a hook's output, say, which Claude Code records in
+// the transcript as it injects it).
+func Contains(ctx context.Context, path string, needles []string, budget int64) ([]bool, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	found := make([]bool, len(needles))
+	tr := newTailReader(f, fi.Size(), budget, DefaultOptions.MaxLine)
+	for ctx.Err() == nil {
+		line, oversized, err := tr.Next()
+		if err == io.EOF {
+			return found, nil
+		} else if err != nil {
+			return found, err
+		} else if oversized {
+			continue
+		}
+		for i, n := range needles {
+			found[i] = found[i] || bytes.Contains(line, []byte(n))
+		}
+	}
+	return found, ctx.Err()
 }

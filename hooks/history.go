@@ -1,0 +1,140 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// The recovery a compaction gets back is history: what was true just
+// before it. renderHistory says so, and lays the snapshot's facts out by
+// what matters most to an agent resuming the work, so that a cut to the
+// budget loses the least (docs/recovery.md states the order):
+//
+//  1. the user's last request, the one before a terse one, and what the
+//     user said after it;
+//  2. what git says changed since (commits made, files now clean), so
+//     finished work is not redone;
+//  3. the open error, or a tool call that was in flight;
+//  4. the task list;
+//  5. the agent's latest text, whole, then the two before it;
+//  6. the files written since the previous compaction;
+//  7. the branch, what was uncommitted, the recent commits, the context.
+//
+// Two markers carry the nonce, at the start and at the end: a later run
+// finds them in the transcript and records whether the recovery arrived
+// whole, cut, or not at all (the receipt).
+
+// receiptStart and receiptEnd mark a recovery with its nonce.
+func receiptStart(nonce string) string { return "session-hooks recovery " + nonce }
+func receiptEnd(nonce string) string   { return "end of session-hooks recovery " + nonce }
+
+func renderHistory(r facts.Recovery, budget int) string {
+	s := *r.Facts
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\n\n## Pre-Compaction Context\n\n_(%s) Captured %s at %s, just before the compaction. This is history: the request and the tasks are as they stood then; check them against the repository before acting on them._\n\n",
+		receiptStart(r.Nonce), ago(r.AgeMS), s.Time)
+	if s.LastPrompt != "" {
+		b.WriteString("**The user's last request, before the compaction:**\n\n" + quoteBlock(s.LastPrompt))
+		if s.PreviousPrompt != "" {
+			b.WriteString("It answered this earlier request:\n\n" + quoteBlock(s.PreviousPrompt))
+		}
+		for _, f := range s.FollowUps {
+			b.WriteString("Then the user said:\n\n" + quoteBlock(f))
+		}
+	}
+	if r.Since != nil && (len(r.Since.Commits) > 0 || len(r.Since.NowClean) > 0) {
+		b.WriteString("**Since the snapshot** (from git):\n")
+		for _, c := range r.Since.Commits {
+			fmt.Fprintf(&b, "- committed: %s\n", logs.Code(c))
+		}
+		if len(r.Since.NowClean) > 0 {
+			fmt.Fprintf(&b, "- no longer uncommitted: %s\n", codes(r.Since.NowClean))
+		}
+		b.WriteString("\n")
+	}
+	if e := s.OpenError; e != nil {
+		fmt.Fprintf(&b, "**Open error:** the last tool call failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), quoteBlock(e.Error))
+	}
+	if c := s.InFlight; c != nil {
+		fmt.Fprintf(&b, "**In flight:** %s %s was called and had no result yet.\n\n", logs.Code(c.Tool), logs.Code(c.Input))
+	}
+	if len(s.Tasks) > 0 {
+		b.WriteString("**Task list, before the compaction:**\n\n")
+		for _, t := range s.Tasks {
+			b.WriteString(taskLine(t) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if n := len(s.AssistantTexts); n > 0 {
+		b.WriteString("**What the agent said last:**\n\n" + quoteBlock(s.AssistantTexts[n-1]))
+		if n > 1 {
+			b.WriteString("Before that:\n\n")
+			for _, t := range s.AssistantTexts[:n-1] {
+				b.WriteString(quoteBlock(t))
+			}
+		}
+	}
+	if len(s.FilesTouched) > 0 {
+		b.WriteString("**Files written since the previous compaction:**\n\n")
+		for _, f := range s.FilesTouched {
+			fmt.Fprintf(&b, "- %s\n", logs.Code(f))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "**Then:** branch %s", logs.Code(s.Branch))
+	if s.ContextTokens != nil {
+		fmt.Fprintf(&b, ", context %d tokens", *s.ContextTokens)
+	}
+	b.WriteString(".\n\n")
+	if len(s.Uncommitted) > 0 {
+		b.WriteString("Uncommitted then:\n\n")
+		for _, f := range s.Uncommitted {
+			fmt.Fprintf(&b, "- %s\n", logs.Code(f))
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(&b, "_%s_\n\n", n)
+	}
+	end := "_(" + receiptEnd(r.Nonce) + ")_\n"
+	return logs.FitMarkdown(b.String(), budget-logs.Len(end)) + end
+}
+
+// quoteBlock quotes text as a markdown block quote, one paragraph.
+func quoteBlock(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+	}
+	return b.String() + "\n"
+}
+
+func taskLine(t facts.Task) string {
+	switch t.Status {
+	case "completed":
+		return "- [x] " + t.Content
+	case "in_progress":
+		return "- [ ] " + t.Content + " _(in progress)_"
+	}
+	return "- [ ] " + t.Content
+}
+
+func codes(list []string) string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = logs.Code(s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// ago says how long before now a snapshot was taken.
+func ago(ms float64) string {
+	if ms <= 0 {
+		return "just now"
+	}
+	return roughAge(time.Duration(ms)*time.Millisecond) + " ago"
+}

@@ -1,0 +1,108 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
+)
+
+func sampleRecovery() facts.Recovery {
+	tokens := 81234
+	return facts.Recovery{Found: true, Nonce: "0123abcd", AgeMS: 90_000, Facts: &facts.Snapshot{
+		Branch: "feature/parser", Time: "2026-11-23T11:58:30.000Z", Uncommitted: []string{"src/lexer.go"},
+		LastPrompt: "3", PreviousPrompt: "Pick one of the three designs", FollowUps: []string{"use the table"},
+		Tasks:          []facts.Task{{Content: "Rewrite the lexer", Status: "in_progress"}},
+		AssistantTexts: []string{"older", "I chose design 3 and started on the lexer."},
+		FilesTouched:   []string{"src/lexer.go"}, ContextTokens: &tokens,
+		OpenError: &facts.ToolError{Tool: "Bash", Input: "go test ./src", Error: "FAIL lexer_test.go:9"},
+	}, Since: &facts.Since{Commits: []string{"abc1234 Add the lexer table"}, NowClean: []string{"src/table.go"}}}
+}
+
+func TestRecoveryIsFramedAsHistoryMostImportantFirst(t *testing.T) {
+	got := renderRecovered(sampleRecovery(), 9000)
+	order := []string{
+		"(session-hooks recovery 0123abcd) Captured 1min ago at 2026-11-23T11:58:30.000Z, just before the compaction. This is history",
+		"**The user's last request, before the compaction:**\n\n> 3\n",
+		"It answered this earlier request:\n\n> Pick one of the three designs\n",
+		"Then the user said:\n\n> use the table\n",
+		"**Since the snapshot** (from git):\n- committed: `abc1234 Add the lexer table`\n- no longer uncommitted: `src/table.go`\n",
+		"**Open error:** the last tool call failed: `Bash` `go test ./src`\n\n> FAIL lexer_test.go:9\n",
+		"**Task list, before the compaction:**\n\n- [ ] Rewrite the lexer _(in progress)_\n",
+		"**What the agent said last:**\n\n> I chose design 3 and started on the lexer.\n\nBefore that:\n\n> older\n",
+		"**Files written since the previous compaction:**\n\n- `src/lexer.go`\n",
+		"**Then:** branch `feature/parser`, context 81234 tokens.",
+		"_(end of session-hooks recovery 0123abcd)_\n",
+	}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(got[at:], want)
+		if i < 0 {
+			t.Fatalf("missing, or out of order: %q\nin:\n%s", want, got)
+		}
+		at += i + len(want)
+	}
+}
+
+func TestRecoveryCutToItsBudgetKeepsTheRequestAndTheEndMarker(t *testing.T) {
+	rec := sampleRecovery()
+	for i := 0; i < 400; i++ {
+		rec.Facts.FilesTouched = append(rec.Facts.FilesTouched, "src/generated/file-"+strings.Repeat("x", 20)+".go")
+	}
+	got := renderRecovered(rec, 2500)
+	if logs.Len(got) > 2500 {
+		t.Errorf("%d characters for a budget of 2,500", logs.Len(got))
+	}
+	for _, keep := range []string{"> 3\n", "FAIL lexer_test.go:9", "Rewrite the lexer", "_(end of session-hooks recovery 0123abcd)_\n"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("the cut lost %q", keep)
+		}
+	}
+}
+
+func TestReceiptStatusFromTheMarkersFound(t *testing.T) {
+	for _, tt := range []struct {
+		start, end bool
+		want       string
+	}{{true, true, "delivered"}, {false, true, "delivered"}, {true, false, "cut"}, {false, false, "missing"}} {
+		if got := receiptStatus(tt.start, tt.end); got != tt.want {
+			t.Errorf("start %v end %v: %s", tt.start, tt.end, got)
+		}
+	}
+}
+
+// The first run after a recovery looks for it in the transcript once and
+// records what became of it.
+func TestTheNextRunRecordsTheRecoverysReceipt(t *testing.T) {
+	dir := project(t)
+	d := logs.DirFor(dir)
+	s := state.Start(d, "s1", "", clock)
+	s.PendingReceipt = "0123abcd"
+	if err := s.Save(d); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(`{"type":"attachment","attachment":{"type":"hook_success","content":"`+
+		receiptStart("0123abcd")+` … Output too large"}}`+"\n"), 0o600)
+	for range 2 {
+		var out strings.Builder
+		Execute(payload(dir, "SessionEnd", `,"reason":"other","transcript_path":"`+tr+`"`), &out, rowOf(t, "end"),
+			Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+	}
+	all, err := events.Read(d)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("%d events, %v", len(all), err)
+	}
+	if r := all[0].Receipt; r == nil || r.Status != "cut" || r.Nonce != "0123abcd" {
+		t.Errorf("first run's receipt %+v", r)
+	}
+	if all[1].Receipt != nil {
+		t.Errorf("the receipt was recorded twice: %+v", all[1].Receipt)
+	}
+}

@@ -351,3 +351,30 @@ func TestCompactionIsRecordedByPostCompact(t *testing.T) {
 	}
 	contains(t, "summary", s.run("summary", "--last"), "## Lost in compaction", "branch main")
 }
+
+// A slash command and a failing command before a /compact: what reaches
+// the model after it is the command as typed, the error with its command,
+// and the receipt says the recovery arrived whole.
+func TestRecoveryAfterASlashCommandAndAFailingCommand(t *testing.T) {
+	s := newSession(t)
+	os.MkdirAll(filepath.Join(s.project, ".claude", "commands"), 0o755)
+	os.WriteFile(filepath.Join(s.project, ".claude", "commands", "review-pr.md"),
+		[]byte("Review pull request $ARGUMENTS and report what you find.\n"), 0o644)
+	s.api.Push(
+		fakeapi.Tool("Bash", map[string]any{"command": "ls no-such-directory", "description": "List the PR's files"}),
+		fakeapi.Text("The listing failed; the directory does not exist."),
+	)
+	id := s.claude(s.project, "-p", "/review-pr 123 focus on the parser")
+	s.claude(s.project, "-p", "/compact", "--resume", id)
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "Carry on.", "--resume", id)
+	after := s.mainRequests()[before:]
+	if len(after) == 0 {
+		t.Fatal("no request after the compaction")
+	}
+	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
+		"**The user's last request, before the compaction:**\n\n> /review-pr 123 focus on the parser",
+		"**Open error:** the last tool call failed: `Bash` `ls no-such-directory`",
+		"> The listing failed; the directory does not exist.", "end of session-hooks recovery")
+	contains(t, "summary", s.run("summary", id), "| **Recoveries** | delivered |")
+}

@@ -81,8 +81,8 @@ func (c *collector) wants(line []byte) bool {
 	return bytes.Contains(line, []byte("ask")) || bytes.Contains(line, []byte("TodoWrite"))
 }
 
-func (c *collector) add(line []byte) {
-	if !wholeObject(line) {
+func (c *collector) add(line []byte, newest bool) {
+	if !wholeObject(line, newest) {
 		return // torn (being written) or foreign
 	}
 	entry := parse(line)
@@ -181,7 +181,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 		if p == "" {
 			p = input.Get("notebook_path").String()
 		}
-		if p = sanitize.Clean(p); p != "" && !c.seenFiles[p] {
+		if p = strings.Clone(sanitize.Clean(p)); p != "" && !c.seenFiles[p] {
 			c.seenFiles[p] = true
 			c.files = append(c.files, p)
 		}
@@ -213,8 +213,10 @@ func (c *collector) userEntry(entry gjson.Result) {
 		for _, b := range content.Array() {
 			if b.Get("type").String() == "tool_result" {
 				last = b
-				c.results[b.Get("tool_use_id").String()] = result{isError: b.Get("is_error").Bool(),
-					taskID: entry.Get("toolUseResult.task.id").String()}
+				// Clone: a substring would keep the whole line, a large
+				// tool result, alive for the rest of the walk.
+				c.results[strings.Clone(b.Get("tool_use_id").String())] = result{isError: b.Get("is_error").Bool(),
+					taskID: strings.Clone(entry.Get("toolUseResult.task.id").String())}
 			}
 		}
 		if last.Exists() {
@@ -245,15 +247,18 @@ func (c *collector) userEntry(entry gjson.Result) {
 // the newest, and the user's words when it rejects a call or answers a
 // question after the last request.
 func (c *collector) toolResult(entry, b gjson.Result) {
+	c.newerSeen = true
+	if c.errorDecided && (c.promptFound || len(c.followUps) >= maxFollowUps) {
+		return // nothing more to learn from a result; skip reading its text
+	}
 	text := resultText(b.Get("content"))
 	if !c.errorDecided {
 		c.errorDecided = true
 		if b.Get("is_error").Bool() && !isRejection(text) {
 			c.openError = &ToolError{Error: sanitize.Excerpt(stripReminders(text), ErrorRunes)}
-			c.errorCall = b.Get("tool_use_id").String()
+			c.errorCall = strings.Clone(b.Get("tool_use_id").String())
 		}
 	}
-	c.newerSeen = true
 	if c.promptFound || len(c.followUps) >= maxFollowUps {
 		return
 	}

@@ -141,6 +141,7 @@ func ReadAt(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Facts
 func walk(ctx context.Context, r io.ReaderAt, size int64, opt Options, sideAsMain bool) (*collector, error) {
 	tr := newTailReader(r, size, opt.Budget, opt.MaxLine)
 	c := newCollector(sideAsMain)
+	first := true
 	for !c.done() {
 		if ctx.Err() != nil {
 			c.notes = append(c.notes, "transcript reading stopped at the hook's deadline")
@@ -154,7 +155,8 @@ func walk(ctx context.Context, r io.ReaderAt, size int64, opt Options, sideAsMai
 		} else if oversized || !c.wants(line) {
 			continue
 		}
-		c.add(line)
+		c.add(line, first)
+		first = false
 	}
 	if tr.Truncated && !c.done() {
 		c.notes = append(c.notes, fmt.Sprintf("only the last %d MiB of the transcript were read", opt.Budget>>20))
@@ -181,16 +183,17 @@ func openRegular(path string) (*os.File, error) {
 	return os.Open(path)
 }
 
-// wholeObject accepts a line that is a complete JSON object. Lines up to
-// 256 KiB are validated; longer ones (tool results, mostly) only have to
-// start and end as an object, since gjson reads the fields asked for
-// without walking the rest and is safe on malformed input.
-func wholeObject(line []byte) bool {
+// wholeObject accepts a line that starts and ends as a JSON object. Only
+// the newest line of a transcript can be torn (Claude Code appends whole
+// lines), so only it is validated in full (up to 256 KiB): validating
+// every line cost more than reading it, and gjson reads the fields asked
+// for without walking the rest and is safe on malformed input.
+func wholeObject(line []byte, newest bool) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
 		return false
 	}
-	return len(line) > 256<<10 || gjson.ValidBytes(line)
+	return !newest || len(line) > 256<<10 || gjson.ValidBytes(line)
 }
 
 func parse(line []byte) gjson.Result { return gjson.ParseBytes(line) }

@@ -32,15 +32,18 @@ func ContextUsage(ctx context.Context, path string, opt Options) (Usage, error) 
 }
 
 func usageAt(ctx context.Context, tr *tailReader) (Usage, error) {
+	first := true
 	for ctx.Err() == nil {
 		line, oversized, err := tr.Next()
 		if err == io.EOF {
 			return Usage{}, nil
 		} else if err != nil {
 			return Usage{}, err
-		} else if oversized || !wholeObject(line) {
+		} else if oversized || !wholeObject(line, first) {
+			first = false
 			continue
 		}
+		first = false
 		if u, done := usageOf(line); done {
 			return u, nil
 		}

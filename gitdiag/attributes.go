@@ -97,7 +97,7 @@ func (r *Repo) newAttributes(fromIndex func(path string) ([]byte, bool)) *attrib
 // globalAttributesFile is core.attributesFile, by default
 // $XDG_CONFIG_HOME/git/attributes.
 func (r *Repo) globalAttributesFile() string {
-	f := r.cfg.get("core.attributesFile")
+	f := r.cfg.Get("core.attributesFile")
 	if f == "" {
 		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
 			return filepath.Join(xdg, "git", "attributes")
@@ -321,7 +321,7 @@ func validAttrName(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(isAlpha(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
 			return false
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 )
 
 // gitConfigList is `git config --file path --includes --list`, or git's
@@ -27,14 +29,14 @@ func ourConfigList(path string) []string {
 	var read func(path string) error
 	read = func(path string) error {
 		b, _ := os.ReadFile(path)
-		return parseConfig(b, func(key string, v configValue) error {
-			if v.implicit {
+		return config.Parse(b, func(key string, v config.Value) error {
+			if v.Implicit {
 				list = append(list, key)
 			} else {
-				list = append(list, key+"="+v.text)
+				list = append(list, key+"="+v.Text)
 			}
 			if key == "include.path" {
-				return read(filepath.Join(filepath.Dir(path), v.text))
+				return read(filepath.Join(filepath.Dir(path), v.Text))
 			}
 			return nil
 		}, path)
@@ -89,34 +91,21 @@ func TestConfigIncludesAndLaterFilesWin(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\texcludesFile = a\n[include]\n\tpath = inc\n[status]\n\tshowUntrackedFiles = no\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n[include]\n\tpath = inc\n"), 0o644)
-	c := &config{values: map[string]configValue{}}
-	err := c.mergeFile(filepath.Join(dir, "config"), 0, false)
+	isolateGit(t)
+	_, err := config.Load(dir, dir, readFile)
 	if err == nil || !strings.Contains(err.Error(), "maximum include depth") {
 		t.Fatalf("a file including itself: err = %v, want the include depth error", err)
 	}
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n"), 0o644)
-	c = &config{values: map[string]configValue{}}
-	if err := c.mergeFile(filepath.Join(dir, "config"), 0, false); err != nil {
+	c, err := config.Load(dir, dir, readFile)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.get("core.excludesFile"); got != "b" {
+	if got := c.Get("core.excludesFile"); got != "b" {
 		t.Errorf("core.excludesFile = %q, want the included b", got)
 	}
 	if got := showUntracked(c); got != "no" {
 		t.Errorf("status.showUntrackedFiles = %q, want no", got)
-	}
-}
-
-func TestConfigBooleans(t *testing.T) {
-	c := &config{values: map[string]configValue{}}
-	parseConfig([]byte("[x]\n\tbare\n\tempty =\n\tyes = YES\n\toff = off\n\tzero = 0\n\tjunk = maybe\n"), func(k string, v configValue) error {
-		c.values[k] = v
-		return nil
-	}, "test")
-	for key, want := range map[string]bool{"x.bare": true, "x.empty": false, "x.yes": true, "x.off": false, "x.zero": false, "x.junk": true, "x.missing": true} {
-		if got := c.getBool(key, true); got != want {
-			t.Errorf("getBool(%s) = %v, want %v", key, got, want)
-		}
 	}
 }
 
@@ -131,7 +120,7 @@ func TestWorktreeConfigIsReadWhenEnabled(t *testing.T) {
 		extension, want string
 	}{{"", "all"}, {"[extensions]\n\tworktreeConfig = true\n", "no"}} {
 		os.WriteFile(filepath.Join(dir, "config"), []byte("[status]\n\tshowUntrackedFiles = all\n"+tt.extension), 0o644)
-		c, err := loadConfig(dir, dir)
+		c, err := config.Load(dir, dir, readFile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,14 +159,14 @@ func TestConfigIncludeIfMatchesGit(t *testing.T) {
 		fmt.Fprintf(&global, "[includeIf %q]\n\tpath = %s\n", cond, inc(fmt.Sprintf("inc%d", i), fmt.Sprintf("k%d", i)))
 	}
 	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(global.String()), 0o644)
-	c, err := loadConfig(gitDir, gitDir)
+	c, err := config.Load(gitDir, gitDir, readFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 11; i++ {
 		key := fmt.Sprintf("test.k%d", i)
 		want := strings.TrimSpace(f.gitMayFailOutput("config", "--get", key))
-		if got := c.get(key); got != want {
+		if got := c.Get(key); got != want {
 			t.Errorf("%s = %q, git reads %q", key, got, want)
 		}
 	}
@@ -260,10 +249,10 @@ func TestConfigIncludeIfHasconfigMatchesGit(t *testing.T) {
 			out, _ := cmd.CombinedOutput()
 			want := strings.TrimSpace(string(out))
 			var got string
-			if c, err := loadConfig(gitDir, gitDir); err != nil {
+			if c, err := config.Load(gitDir, gitDir, readFile); err != nil {
 				got = err.Error()
 			} else {
-				got = c.get("test.k")
+				got = c.Get("test.k")
 			}
 			if got != want {
 				t.Errorf("test.k = %q, git reads %q", got, want)

@@ -50,15 +50,15 @@ func (b *statusBuilder) cleanRulesFor(path string) cleanRules {
 		}
 	}
 	if !defined {
-		switch autocrlf := strings.ToLower(r.cfg.get("core.autocrlf")); {
-		case autocrlf == "input" || r.cfg.getBool("core.autocrlf", false):
+		switch autocrlf := strings.ToLower(r.cfg.Get("core.autocrlf")); {
+		case autocrlf == "input" || r.cfg.GetBool("core.autocrlf", false):
 			action = crlfAuto
 		default:
 			action = crlfBinary
 		}
 	}
 	c := cleanRules{crlf: action, ident: at["ident"].kind == attrSet}
-	if f := at["filter"]; f.kind == attrValue && (r.cfg.getSub("filter", f.value, "clean") != "" || r.cfg.getSub("filter", f.value, "process") != "") {
+	if f := at["filter"]; f.kind == attrValue && (r.cfg.GetSub("filter", f.value, "clean") != "" || r.cfg.GetSub("filter", f.value, "process") != "") {
 		if r.isLFSFilter(f.value) && !r.lfsExtensions() {
 			c.lfs = true
 		} else {

@@ -15,13 +15,13 @@ func (r *Repo) diffDriverBinary(a *attributes, path string) int {
 	case attrSet:
 		return 0
 	case attrValue:
-		v, ok := r.cfg.values["diff."+st.value+".binary"]
+		v, ok := r.cfg.Values["diff."+st.value+".binary"]
 		switch {
-		case !ok || !v.implicit && strings.EqualFold(v.text, "auto"):
+		case !ok || !v.Implicit && strings.EqualFold(v.Text, "auto"):
 			return -1
-		case r.cfg.getBool("diff."+st.value+".binary", false):
+		case r.cfg.GetBool("diff."+st.value+".binary", false):
 			return 1
-		case isBoolText(v.text):
+		case isBoolText(v.Text):
 			return 0
 		}
 	}

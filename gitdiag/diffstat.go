@@ -27,8 +27,8 @@ type Upstream struct {
 // Upstream finds the comparison base, or says why there is none.
 func (r *Repo) Upstream(head Head) (Upstream, error) {
 	if head.Branch != "" {
-		remote := r.cfg.getSub("branch", head.Branch, "remote")
-		merge := r.cfg.getSub("branch", head.Branch, "merge")
+		remote := r.cfg.GetSub("branch", head.Branch, "remote")
+		merge := r.cfg.GetSub("branch", head.Branch, "merge")
 		if remote != "" && merge != "" {
 			full, short := merge, strings.TrimPrefix(merge, "refs/heads/")
 			if remote != "." {

@@ -140,21 +140,6 @@ func FuzzPackEntryHeader(f *testing.F) {
 	})
 }
 
-func FuzzConfig(f *testing.F) {
-	f.Add([]byte("[core]\n\texcludesFile = ~/ignore\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"))
-	f.Add([]byte("[extensions]\nobjectFormat = sha256\n; comment\n# comment\n[a.b]\nx=\"quoted \\\" value\"\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		// parseConfig, not merge: an include.path must not send the fuzzer
-		// reading files.
-		parseConfig(data, func(key string, v configValue) error {
-			if key == "" || strings.HasSuffix(key, ".") {
-				t.Fatalf("empty name accepted: %q", key)
-			}
-			return nil
-		}, "fuzz")
-	})
-}
-
 func FuzzIgnoreRules(f *testing.F) {
 	f.Add([]byte("*.log\n!keep.log\nbuild/\n/root\n**/deep\nfoo/**\n[!a]x\n\\#hash\ntrailing \\ \n"), "src/a.log", true, false)
 	f.Add([]byte("\xef\xbb\xbf*.O\r\n[A-Z]*\n"), "x.o", false, true)

@@ -34,7 +34,7 @@ type ignorePattern struct {
 func (r *Repo) baseIgnore() ignoreRules {
 	var rules ignoreRules
 	fold := r.ignoreCase()
-	global := r.cfg.get("core.excludesFile")
+	global := r.cfg.Get("core.excludesFile")
 	if global == "" {
 		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
 			global = filepath.Join(xdg, "git", "ignore")
@@ -55,7 +55,7 @@ func (r *Repo) baseIgnore() ignoreRules {
 // ignoreCase is core.ignoreCase, which git sets on case-insensitive file
 // systems (macOS, Windows): names then match patterns and the index in
 // either case.
-func (r *Repo) ignoreCase() bool { return r.cfg.getBool("core.ignoreCase", false) }
+func (r *Repo) ignoreCase() bool { return r.cfg.GetBool("core.ignoreCase", false) }
 
 // withFile returns rules plus the patterns of an ignore file that applies
 // to the whole work tree.

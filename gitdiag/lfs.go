@@ -13,7 +13,7 @@ import (
 // isLFSFilter says whether a filter driver's commands are git-lfs's own.
 func (r *Repo) isLFSFilter(driver string) bool {
 	for key, sub := range map[string]string{"process": "filter-process", "clean": "clean"} {
-		f := strings.Fields(r.cfg.getSub("filter", driver, key))
+		f := strings.Fields(r.cfg.GetSub("filter", driver, key))
 		if len(f) >= 2 && (f[0] == "git-lfs" || strings.HasSuffix(f[0], "/git-lfs")) && f[1] == sub {
 			return true
 		}
@@ -24,7 +24,7 @@ func (r *Repo) isLFSFilter(driver string) bool {
 // lfsExtensions says whether git-lfs extensions (lfs.extension.*) are
 // configured: they run programs of their own, which gitdiag cannot.
 func (r *Repo) lfsExtensions() bool {
-	for key := range r.cfg.values {
+	for key := range r.cfg.Values {
 		if strings.HasPrefix(key, "lfs.extension.") {
 			return true
 		}

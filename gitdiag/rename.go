@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/config"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -56,21 +58,21 @@ type renameSettings struct {
 
 // renameSettingsFor reads the settings of `git status` (status set) or
 // `git diff`: status.renames and status.renameLimit fall back to diff's.
-func renameSettingsFor(c *config, status bool) renameSettings {
+func renameSettingsFor(c *config.Config, status bool) renameSettings {
 	s := renameSettings{on: true, limit: 1000}
 	keys := []string{"diff"}
 	if status {
 		keys = []string{"status", "diff"}
 	}
 	for _, k := range keys {
-		if v, ok := c.values[k+".renames"]; ok {
-			s.on = v.implicit || strings.HasPrefix(strings.ToLower(v.text), "cop") || c.getBool(k+".renames", true)
+		if v, ok := c.Values[k+".renames"]; ok {
+			s.on = v.Implicit || strings.HasPrefix(strings.ToLower(v.Text), "cop") || c.GetBool(k+".renames", true)
 			break
 		}
 	}
 	for _, k := range keys {
-		if v, ok := c.values[k+".renamelimit"]; ok {
-			if n, err := strconv.Atoi(v.text); err == nil {
+		if v, ok := c.Values[k+".renamelimit"]; ok {
+			if n, err := strconv.Atoi(v.Text); err == nil {
 				s.limit = n
 			}
 			break

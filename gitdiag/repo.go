@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/config"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -36,7 +38,7 @@ type Repo struct {
 	// (the same directory except in linked worktrees).
 	GitDir, CommonDir string
 
-	cfg    *config
+	cfg    *config.Config
 	store  *objectStore
 	packed map[string]packedRef // packed-refs, read on first use
 	// HEAD, read on first use
@@ -145,17 +147,17 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 		}
 		r.CommonDir = filepath.Clean(c)
 	}
-	cfg, err := loadConfig(r.CommonDir, gitDir)
+	cfg, err := config.Load(r.CommonDir, gitDir, readFile)
 	if err != nil {
 		return nil, err
 	}
 	r.cfg = cfg
 	// go-git v5 cannot read these either, so there is no slower path to
 	// fall back to: say so rather than misread them.
-	if strings.EqualFold(cfg.get("extensions.objectFormat"), "sha256") {
+	if strings.EqualFold(cfg.Get("extensions.objectFormat"), "sha256") {
 		return nil, unsupported("SHA-256 object names")
 	}
-	if strings.EqualFold(cfg.get("extensions.refStorage"), "reftable") {
+	if strings.EqualFold(cfg.Get("extensions.refStorage"), "reftable") {
 		return nil, unsupported("the reftable ref storage")
 	}
 	return r, nil

@@ -27,8 +27,8 @@ func (e *indexEntry) isSparseDir() bool {
 // prepareSparse expands the sparse directories status must look into and
 // clears skip-worktree from the files present on disk.
 func (b *statusBuilder) prepareSparse(head Head) error {
-	sparseCheckout := b.repo.cfg.getBool("core.sparseCheckout", false) &&
-		!b.repo.cfg.getBool("sparse.expectFilesOutsideOfPatterns", false)
+	sparseCheckout := b.repo.cfg.GetBool("core.sparseCheckout", false) &&
+		!b.repo.cfg.GetBool("sparse.expectFilesOutsideOfPatterns", false)
 	if b.idx.sparse {
 		if err := b.expandSparseDirs(head, sparseCheckout); err != nil {
 			return err

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/config"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -65,7 +67,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st := &statusBuilder{repo: r, idx: idx, ctx: ctx, sparseDirs: map[string]plumbing.Hash{},
-		fileMode:   r.cfg.getBool("core.fileMode", true),
+		fileMode:   r.cfg.GetBool("core.fileMode", true),
 		ignoreCase: r.ignoreCase(),
 		untracked:  showUntracked(r.cfg)}
 	if r.noUntracked {
@@ -99,8 +101,8 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 
 // showUntracked reads status.showUntrackedFiles: "no", "all" or "normal";
 // git also takes a boolean there (false is "no", true "normal").
-func showUntracked(c *config) string {
-	switch v := strings.ToLower(c.get("status.showUntrackedFiles")); v {
+func showUntracked(c *config.Config) string {
+	switch v := strings.ToLower(c.Get("status.showUntrackedFiles")); v {
 	case "no", "all":
 		return v
 	case "false", "off", "0":

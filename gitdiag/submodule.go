@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/config"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -60,10 +62,10 @@ type submoduleRules struct {
 func (b *statusBuilder) loadSubmoduleRules() error {
 	cfg := b.repo.cfg
 	var def ignoreSubmodules
-	if v, ok := cfg.values["diff.ignoresubmodules"]; ok {
-		f, ok := parseIgnoreSubmodules(v.text)
+	if v, ok := cfg.Values["diff.ignoresubmodules"]; ok {
+		f, ok := parseIgnoreSubmodules(v.Text)
 		if !ok {
-			return badIgnoreSubmodules(v.text)
+			return badIgnoreSubmodules(v.Text)
 		}
 		def = f
 	}
@@ -80,22 +82,22 @@ func (b *statusBuilder) loadSubmoduleRules() error {
 		}
 	}
 	gm := b.gitmodules()
-	for key, v := range gm.values {
+	for key, v := range gm.Values {
 		rest, ok := strings.CutPrefix(key, "submodule.")
 		name, isPath := strings.CutSuffix(rest, ".path")
-		if !ok || !isPath || v.implicit {
+		if !ok || !isPath || v.Implicit {
 			continue
 		}
 		// The repository's config overrides .gitmodules; a bad value there
 		// stops git, a bad one in .gitmodules only draws a warning.
-		if own, ok := cfg.values["submodule."+name+".ignore"]; ok && !own.implicit {
-			f, ok := parseIgnoreSubmodules(own.text)
+		if own, ok := cfg.Values["submodule."+name+".ignore"]; ok && !own.Implicit {
+			f, ok := parseIgnoreSubmodules(own.Text)
 			if !ok {
-				return badIgnoreSubmodules(own.text)
+				return badIgnoreSubmodules(own.Text)
 			}
-			rules.byPath[v.text] = f
-		} else if f, ok := parseIgnoreSubmodules(gm.getSub("submodule", name, "ignore")); ok {
-			rules.byPath[v.text] = f
+			rules.byPath[v.Text] = f
+		} else if f, ok := parseIgnoreSubmodules(gm.GetSub("submodule", name, "ignore")); ok {
+			rules.byPath[v.Text] = f
 		}
 	}
 	b.subRules = rules
@@ -104,8 +106,8 @@ func (b *statusBuilder) loadSubmoduleRules() error {
 
 // gitmodules reads .gitmodules as git does: from the work tree, else from
 // the index, else from HEAD. A file git cannot parse gives no settings.
-func (b *statusBuilder) gitmodules() *config {
-	c := &config{values: map[string]configValue{}}
+func (b *statusBuilder) gitmodules() *config.Config {
+	c := config.New()
 	content, err := readFile(filepath.Join(b.repo.Root, ".gitmodules"))
 	if errors.Is(err, os.ErrNotExist) {
 		content, err = b.blobAt(".gitmodules")
@@ -113,11 +115,11 @@ func (b *statusBuilder) gitmodules() *config {
 	if err != nil {
 		return c
 	}
-	if parseConfig(content, func(key string, v configValue) error {
-		c.values[key] = v
+	if config.Parse(content, func(key string, v config.Value) error {
+		c.Values[key] = v
 		return nil
 	}, ".gitmodules") != nil {
-		return &config{values: map[string]configValue{}}
+		return config.New()
 	}
 	return c
 }

@@ -1,4 +1,4 @@
-package gitdiag
+package config
 
 import (
 	"bytes"
@@ -19,10 +19,13 @@ import (
 // "[section.sub]", include.path. go-git's parser took 0.4 ms of package
 // initialisation (it brings encoding/gob) in every run of the hook and knew
 // neither includes nor some of git's spellings.
-type config struct {
-	values    map[string]configValue // "core.excludesfile"; subsections keep their case: "branch.Main.remote"
-	gitDir    string                 // the repository's, for includeIf conditions
-	commonDir string                 // where the repository's config file is
+type Config struct {
+	// Values are keyed "core.excludesfile"; subsections keep their case:
+	// "branch.Main.remote".
+	Values    map[string]Value
+	gitDir    string // the repository's, for includeIf conditions
+	commonDir string // where the repository's config file is
+	read      func(string) ([]byte, error)
 
 	// remoteURLs are the remote.<name>.url values of the whole
 	// configuration, read on the first hasconfig:remote.*.url: condition.
@@ -33,30 +36,32 @@ type config struct {
 	listingURLs bool
 }
 
-type configValue struct {
-	text     string
-	implicit bool // a name without "= value", which reads as true
+// Value is one variable's value as written.
+type Value struct {
+	Text     string
+	Implicit bool // a name without "= value", which reads as true
 }
 
-func (c *config) get(key string) string { return c.values[strings.ToLower(key)].text }
+// Get reads a key, "" when it is not set.
+func (c *Config) Get(key string) string { return c.Values[strings.ToLower(key)].Text }
 
-// getSub reads a subsection key such as branch.<name>.remote, keeping the
+// GetSub reads a subsection key such as branch.<name>.remote, keeping the
 // subsection's case.
-func (c *config) getSub(section, sub, key string) string {
-	return c.values[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)].text
+func (c *Config) GetSub(section, sub, key string) string {
+	return c.Values[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)].Text
 }
 
-// getBool reads a boolean as git does: a bare name is true; "true", "yes",
+// GetBool reads a boolean as git does: a bare name is true; "true", "yes",
 // "on" and "1" are true; "false", "no", "off", "0" and "" are false.
-func (c *config) getBool(key string, def bool) bool {
-	v, ok := c.values[strings.ToLower(key)]
+func (c *Config) GetBool(key string, def bool) bool {
+	v, ok := c.Values[strings.ToLower(key)]
 	switch {
 	case !ok:
 		return def
-	case v.implicit:
+	case v.Implicit:
 		return true
 	}
-	switch strings.ToLower(v.text) {
+	switch strings.ToLower(v.Text) {
 	case "true", "yes", "on", "1":
 		return true
 	case "false", "no", "off", "0", "":
@@ -65,18 +70,18 @@ func (c *config) getBool(key string, def bool) bool {
 	return def
 }
 
-// loadConfig reads the system, global and repository files, then, when
+// Load reads the system, global and repository files, then, when
 // extensions.worktreeConfig is on, the work tree's own config.worktree
 // (where git sparse-checkout writes its settings).
-func loadConfig(commonDir, gitDir string) (*config, error) {
-	c := &config{values: map[string]configValue{}, gitDir: gitDir, commonDir: commonDir}
+func Load(commonDir, gitDir string, read func(string) ([]byte, error)) (*Config, error) {
+	c := &Config{Values: map[string]Value{}, gitDir: gitDir, commonDir: commonDir, read: read}
 	if err := c.load(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func (c *config) load() error {
+func (c *Config) load() error {
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
@@ -102,7 +107,7 @@ func (c *config) load() error {
 			return err
 		}
 	}
-	if c.getBool("extensions.worktreeConfig", false) {
+	if c.GetBool("extensions.worktreeConfig", false) {
 		return c.mergeFile(filepath.Join(c.gitDir, "config.worktree"), 0, false)
 	}
 	return nil
@@ -125,8 +130,8 @@ var errURLInHasconfigInclude = errors.New("fatal: remote URLs cannot be configur
 
 // mergeFile adds the settings of the file at path. noURLs is set below an
 // include made by a hasconfig: condition while the remote URLs are listed.
-func (c *config) mergeFile(path string, depth int, noURLs bool) error {
-	b, err := readFile(path)
+func (c *Config) mergeFile(path string, depth int, noURLs bool) error {
+	b, err := c.read(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {
@@ -137,18 +142,18 @@ func (c *config) mergeFile(path string, depth int, noURLs bool) error {
 
 // merge adds one file's settings; path names it in errors and anchors its
 // relative include paths.
-func (c *config) merge(b []byte, path string, depth int, noURLs bool) error {
-	return parseConfig(b, func(key string, v configValue) error {
-		c.values[key] = v
+func (c *Config) merge(b []byte, path string, depth int, noURLs bool) error {
+	return Parse(b, func(key string, v Value) error {
+		c.Values[key] = v
 		if c.listingURLs && isRemoteURL(key) {
 			if noURLs {
 				return errURLInHasconfigInclude
 			}
-			if !v.implicit {
-				c.remoteURLs = append(c.remoteURLs, v.text)
+			if !v.Implicit {
+				c.remoteURLs = append(c.remoteURLs, v.Text)
 			}
 		}
-		if v.implicit {
+		if v.Implicit {
 			return nil
 		}
 		if key != "include.path" {
@@ -157,9 +162,9 @@ func (c *config) merge(b []byte, path string, depth int, noURLs bool) error {
 			}
 		}
 		if depth >= maxIncludeDepth {
-			return fmt.Errorf("fatal: exceeded maximum include depth (%d) while including %s", maxIncludeDepth, v.text)
+			return fmt.Errorf("fatal: exceeded maximum include depth (%d) while including %s", maxIncludeDepth, v.Text)
 		}
-		target := v.text
+		target := v.Text
 		if rest, ok := strings.CutPrefix(target, "~/"); ok {
 			home, err := os.UserHomeDir()
 			if err != nil {
@@ -222,9 +227,9 @@ func lower(c byte) byte {
 	return c
 }
 
-// parseConfig calls set for each variable of a config file, in order, and
+// Parse calls set for each variable of a config file, in order, and
 // fails as git does: "bad config line N in file F".
-func parseConfig(b []byte, set func(key string, v configValue) error, path string) error {
+func Parse(b []byte, set func(key string, v Value) error, path string) error {
 	p := &configParser{b: bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), line: 1}
 	var section string // "core.", "branch.Main."
 	comment := false
@@ -319,7 +324,7 @@ func (p *configParser) subsection(name []byte, c byte) (string, bool) {
 }
 
 // variable reads a name (its first letter already read) and its value.
-func (p *configParser) variable(first byte) (string, configValue, bool) {
+func (p *configParser) variable(first byte) (string, Value, bool) {
 	name := []byte{lower(first)}
 	var c byte
 	for {
@@ -333,13 +338,13 @@ func (p *configParser) variable(first byte) (string, configValue, bool) {
 		c = p.next()
 	}
 	if c == '\n' {
-		return string(name), configValue{implicit: true}, true
+		return string(name), Value{Implicit: true}, true
 	}
 	if c != '=' {
-		return "", configValue{}, false
+		return "", Value{}, false
 	}
 	v, ok := p.value()
-	return string(name), configValue{text: v}, ok
+	return string(name), Value{Text: v}, ok
 }
 
 // value reads a value to the end of its line: surrounding blanks dropped,
@@ -404,7 +409,7 @@ func (p *configParser) value() (string, bool) {
 // matched with wildmatch), onbranch: (the checked-out branch),
 // hasconfig:remote.*.url: (a remote URL anywhere in the configuration).
 // Other conditions are false, as in git.
-func (c *config) includeIf(key, configPath string) (bool, error) {
+func (c *Config) includeIf(key, configPath string) (bool, error) {
 	rest, ok := strings.CutPrefix(key, "includeif.")
 	cond, isPath := strings.CutSuffix(rest, ".path")
 	if !ok || !isPath || c.gitDir == "" {
@@ -428,12 +433,12 @@ func (c *config) includeIf(key, configPath string) (bool, error) {
 // with wildmatch's WM_PATHNAME. The URLs are listed by a first pass over
 // the configuration in which every hasconfig: condition holds, and which
 // fails when a file included that way sets a remote URL.
-func (c *config) hasRemoteURL(pattern string) (bool, error) {
+func (c *Config) hasRemoteURL(pattern string) (bool, error) {
 	if c.listingURLs {
 		return true, nil
 	}
 	if !c.remoteURLsRead {
-		pass := &config{values: map[string]configValue{}, gitDir: c.gitDir, commonDir: c.commonDir, listingURLs: true}
+		pass := &Config{Values: map[string]Value{}, gitDir: c.gitDir, commonDir: c.commonDir, read: c.read, listingURLs: true}
 		if err := pass.load(); err != nil {
 			return false, err
 		}
@@ -452,7 +457,7 @@ func (c *config) hasRemoteURL(pattern string) (bool, error) {
 // relative pattern matched at any depth ("**/"), a trailing slash meaning
 // everything below; tried against the real path of the git directory, then
 // against its path as given.
-func (c *config) gitDirMatches(pattern string, icase bool, configPath string) bool {
+func (c *Config) gitDirMatches(pattern string, icase bool, configPath string) bool {
 	if rest, ok := strings.CutPrefix(pattern, "~/"); ok {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -503,8 +508,8 @@ func (c *config) gitDirMatches(pattern string, icase bool, configPath string) bo
 
 // onBranch is git's include_by_branch: HEAD names a branch that matches
 // the pattern (a trailing slash meaning every branch below).
-func (c *config) onBranch(pattern string) bool {
-	b, err := readFile(filepath.Join(c.gitDir, "HEAD"))
+func (c *Config) onBranch(pattern string) bool {
+	b, err := c.read(filepath.Join(c.gitDir, "HEAD"))
 	if err != nil {
 		return false
 	}
@@ -516,4 +521,20 @@ func (c *config) onBranch(pattern string) bool {
 		pattern += "**"
 	}
 	return wildmatch.Match(pattern, branch, true)
+}
+
+// New is an empty configuration, to fill with Parse.
+func New() *Config { return &Config{Values: map[string]Value{}} }
+
+// equalFoldASCII compares as git's strncasecmp does: ASCII letters only.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lower(a[i]) != lower(b[i]) {
+			return false
+		}
+	}
+	return true
 }

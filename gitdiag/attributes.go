@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
 )
 
@@ -41,7 +43,7 @@ type attrAssign struct {
 // attrLine is one line of an attributes file: a pattern or, for
 // "[attr]name ...", a macro, with what it assigns.
 type attrLine struct {
-	pattern ignorePattern
+	pattern ignore.Pattern
 	macro   string
 	assigns []attrAssign
 }
@@ -173,7 +175,7 @@ func (a *attributes) lookup(path string, want ...string) map[string]attrState {
 	for _, f := range frames {
 		for i := len(f.lines) - 1; i >= 0; i-- {
 			l := &f.lines[i]
-			if l.macro == "" && l.pattern.matches(path, name, false) {
+			if l.macro == "" && l.pattern.Matches(path, name, false) {
 				fillAttributes(found, l.assigns, macros)
 			}
 		}
@@ -270,8 +272,8 @@ func parseAttrLine(line, base string, macrosAllowed, fold bool) (attrLine, bool)
 		}
 		l.macro = macro
 	} else {
-		p, ok := parseIgnorePattern(name, base, fold)
-		if !ok || p.negative {
+		p, ok := ignore.ParsePattern(name, base, fold)
+		if !ok || p.Negative() {
 			return l, false
 		}
 		l.pattern = p

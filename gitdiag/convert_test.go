@@ -224,7 +224,7 @@ func TestAttributeLinesParseAsGitParsesThem(t *testing.T) {
 			l, ok := parseAttrLine(tt.line, "", tt.macros, false)
 			got := ""
 			if ok {
-				got = l.pattern.pattern
+				got = l.pattern.String()
 				if l.macro != "" {
 					got = "[" + l.macro + "]"
 				}

@@ -140,19 +140,6 @@ func FuzzPackEntryHeader(f *testing.F) {
 	})
 }
 
-func FuzzIgnoreRules(f *testing.F) {
-	f.Add([]byte("*.log\n!keep.log\nbuild/\n/root\n**/deep\nfoo/**\n[!a]x\n\\#hash\ntrailing \\ \n"), "src/a.log", true, false)
-	f.Add([]byte("\xef\xbb\xbf*.O\r\n[A-Z]*\n"), "x.o", false, true)
-	f.Fuzz(func(t *testing.T, content []byte, path string, isDir, fold bool) {
-		rules := ignoreRules(nil).withPatterns(content, "sub", fold)
-		dir, name := "sub", path
-		if i := strings.LastIndexByte(path, '/'); i >= 0 {
-			dir, name = "sub/"+path[:i], path[i+1:]
-		}
-		rules.ignored(dir, name, isDir)
-	})
-}
-
 func FuzzParseAttributes(f *testing.F) {
 	f.Add([]byte("*.txt text eol=crlf\n[attr]dos text eol=crlf\n\"a\\tb\" -diff !merge\n# c\n!neg text\n"), true)
 	f.Add([]byte("docs/**/*.md filter=lfs diff=lfs merge=lfs -text\r\n"), false)

@@ -1,38 +1,16 @@
 package gitdiag
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/gitdiag/format/wildmatch"
+	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
 )
 
-// ignoreRules is an ordered list of exclude patterns, lowest precedence
-// first: core.excludesFile, .git/info/exclude, then .gitignore files from
-// the top down. Each directory level appends to a copy, so siblings never
-// see each other's patterns.
-type ignoreRules []ignorePattern
-
-// ignorePattern is one line of an ignore file, parsed as git's dir.c
-// (parse_path_pattern) does and matched with git's wildmatch. go-git's
-// matcher, used before, differed from git on "foo/**" and brought a config
-// parser and encoding/gob into every run.
-type ignorePattern struct {
-	pattern   string // without a leading '!' and a trailing '/'
-	base      string // the directory of the ignore file: "" or "a/b/"
-	literal   int    // length of the leading part without glob characters
-	negative  bool   // "!pattern": re-includes
-	mustBeDir bool   // "pattern/": directories only
-	noDir     bool   // no '/' inside: matched against the base name at any depth
-	endsWith  bool   // "*literal": a suffix test
-	fold      bool   // core.ignoreCase: ASCII letters match in either case
-}
-
 // baseIgnore returns the patterns that apply everywhere in the work tree.
-func (r *Repo) baseIgnore() ignoreRules {
-	var rules ignoreRules
+func (r *Repo) baseIgnore() ignore.Rules {
+	var rules ignore.Rules
 	fold := r.ignoreCase()
 	global := r.cfg.Get("core.excludesFile")
 	if global == "" {
@@ -47,9 +25,9 @@ func (r *Repo) baseIgnore() ignoreRules {
 		}
 	}
 	if global != "" {
-		rules = rules.withFile(global, fold)
+		rules = withIgnoreFile(rules, global, fold)
 	}
-	return rules.withFile(filepath.Join(r.CommonDir, "info", "exclude"), fold)
+	return withIgnoreFile(rules, filepath.Join(r.CommonDir, "info", "exclude"), fold)
 }
 
 // ignoreCase is core.ignoreCase, which git sets on case-insensitive file
@@ -57,167 +35,12 @@ func (r *Repo) baseIgnore() ignoreRules {
 // either case.
 func (r *Repo) ignoreCase() bool { return r.cfg.GetBool("core.ignoreCase", false) }
 
-// withFile returns rules plus the patterns of an ignore file that applies
+// withIgnoreFile returns rules plus the patterns of an ignore file that applies
 // to the whole work tree.
-func (rules ignoreRules) withFile(path string, fold bool) ignoreRules {
+func withIgnoreFile(rules ignore.Rules, path string, fold bool) ignore.Rules {
 	b, err := readFile(path)
 	if err != nil || len(b) == 0 {
 		return rules
 	}
-	return rules.withPatterns(b, "", fold)
-}
-
-// withPatterns parses the content of an ignore file as git does: a BOM
-// skipped, CR before LF dropped, blank lines and # comments ignored,
-// trailing blanks dropped unless escaped. base is the directory holding
-// the file ("" or "a/b"); fold is core.ignoreCase.
-func (rules ignoreRules) withPatterns(b []byte, base string, fold bool) ignoreRules {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if base != "" {
-		base += "/"
-	}
-	out := rules[:len(rules):len(rules)] // appending must copy, never share
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if i := bytes.IndexByte(line, 0); i >= 0 {
-			line = line[:i] // git reads each line as a C string
-		}
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		if p, ok := parseIgnorePattern(trimTrailingSpaces(string(line)), base, fold); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// trimTrailingSpaces drops unescaped trailing spaces (dir.c's
-// trim_trailing_spaces).
-func trimTrailingSpaces(s string) string {
-	lastSpace := -1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ':
-			if lastSpace < 0 {
-				lastSpace = i
-			}
-		case '\\':
-			i++
-			if i >= len(s) {
-				return s
-			}
-			fallthrough
-		default:
-			lastSpace = -1
-		}
-	}
-	if lastSpace >= 0 {
-		return s[:lastSpace]
-	}
-	return s
-}
-
-func parseIgnorePattern(s, base string, fold bool) (ignorePattern, bool) {
-	p := ignorePattern{base: base, fold: fold}
-	if strings.HasPrefix(s, "!") {
-		p.negative, s = true, s[1:]
-	}
-	if strings.HasSuffix(s, "/") {
-		p.mustBeDir, s = true, s[:len(s)-1]
-	}
-	if s == "" {
-		return p, false
-	}
-	p.noDir = !strings.Contains(s, "/")
-	p.literal = strings.IndexAny(s, "*?[\\")
-	if p.literal < 0 {
-		p.literal = len(s)
-	}
-	p.endsWith = s[0] == '*' && strings.IndexAny(s[1:], "*?[\\") < 0
-	p.pattern = s
-	return p, true
-}
-
-// matches reports whether the pattern matches path (slash-separated, from
-// the top of the work tree; name is its last part), as dir.c's
-// match_basename and match_pathname do.
-func (p *ignorePattern) matches(path, name string, isDir bool) bool {
-	if p.mustBeDir && !isDir {
-		return false
-	}
-	if p.noDir {
-		switch {
-		case p.literal == len(p.pattern):
-			return p.equal(name, p.pattern)
-		case p.endsWith:
-			suffix := p.pattern[1:]
-			return len(name) >= len(suffix) && p.equal(name[len(name)-len(suffix):], suffix)
-		}
-		return p.match(p.pattern, name, false)
-	}
-	pattern, literal := p.pattern, p.literal
-	if pattern[0] == '/' {
-		pattern, literal = pattern[1:], literal-1
-	}
-	if len(path) < len(p.base) || !p.equal(path[:len(p.base)], p.base) {
-		return false
-	}
-	rel := path[len(p.base):]
-	if literal > 0 {
-		if literal > len(rel) || !p.equal(rel[:literal], pattern[:literal]) {
-			return false
-		}
-		if literal == len(pattern) {
-			return literal == len(rel)
-		}
-	}
-	return p.match(pattern, rel, true)
-}
-
-// equal compares names as git's fspatheq: byte for byte, or ignoring
-// ASCII case under core.ignoreCase.
-func (p *ignorePattern) equal(a, b string) bool {
-	if p.fold {
-		return equalFoldASCII(a, b)
-	}
-	return a == b
-}
-
-func (p *ignorePattern) match(pattern, text string, pathname bool) bool {
-	if p.fold {
-		return wildmatch.MatchFold(pattern, text, pathname)
-	}
-	return wildmatch.Match(pattern, text, pathname)
-}
-
-// equalFoldASCII is strcasecmp's equality: only ASCII letters fold.
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if wildmatch.FoldCase(a[i], true) != wildmatch.FoldCase(b[i], true) {
-			return false
-		}
-	}
-	return true
-}
-
-// ignored reports whether the last pattern matching the entry name of the
-// directory dir ("" or "a/b") excludes it.
-func (rules ignoreRules) ignored(dir, name string, isDir bool) bool {
-	path := ""
-	for i := len(rules) - 1; i >= 0; i-- {
-		r := &rules[i]
-		if !r.noDir && path == "" {
-			path = joinPath(dir, name)
-		}
-		if r.matches(path, name, isDir) {
-			return !r.negative
-		}
-	}
-	return false
+	return rules.WithPatterns(b, "", fold)
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/lfs"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -104,7 +106,7 @@ func hasEntry(entries []dirEntry, name string) bool {
 
 // withDirRules adds a directory's .gitignore when its listing shows one,
 // sparing a failed open in every directory that has none.
-func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntry, fold bool) ignoreRules {
+func withDirRules(rules ignore.Rules, d *dirHandle, dir string, entries []dirEntry, fold bool) ignore.Rules {
 	if !hasEntry(entries, ".gitignore") {
 		return rules
 	}
@@ -112,7 +114,7 @@ func withDirRules(rules ignoreRules, d *dirHandle, dir string, entries []dirEntr
 	if err != nil || len(content) == 0 {
 		return rules
 	}
-	return rules.withPatterns(content, dir, fold)
+	return rules.WithPatterns(content, dir, fold)
 }
 
 // kindOf resolves an entry's type when the directory listing did not give it.
@@ -128,7 +130,7 @@ func kindOf(d *dirHandle, e dirEntry) entryKind {
 
 // descend walks a tracked subdirectory of d, in a new goroutine when one
 // is free. It is opened here, while d is still open.
-func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules ignoreRules, excluded bool) {
+func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules ignore.Rules, excluded bool) {
 	sub, err := d.openAt(name)
 	if err != nil {
 		return // an unreadable directory is skipped, as git does
@@ -156,7 +158,7 @@ func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules
 
 // walkEntries handles one listed tracked directory and closes it. The
 // listing is sorted and merged with the index's children of the directory.
-func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirEntry, rules ignoreRules, excluded bool) {
+func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirEntry, rules ignore.Rules, excluded bool) {
 	defer d.close()
 	if b.ctx.Err() != nil {
 		return
@@ -188,15 +190,15 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		case c.entry != nil:
 			b.checkTracked(d, c.entry, e.name, kind)
 		case kind == kindDir && c.dir != nil:
-			b.descend(d, c.dir, e.name, rules, excluded || rules.ignored(td.path, e.name, true))
+			b.descend(d, c.dir, e.name, rules, excluded || rules.Ignored(td.path, e.name, true))
 		case kind == kindDir:
-			if !excluded && b.untracked != "no" && !rules.ignored(td.path, e.name, true) {
+			if !excluded && b.untracked != "no" && !rules.Ignored(td.path, e.name, true) {
 				newFiles = append(newFiles, b.untrackedDir(d, e.name, joinPath(td.path, e.name), rules)...)
 			}
 		case kind == kindFile || kind == kindSymlink:
 			// git lists files and links; FIFOs, sockets and devices are
 			// passed over (and never opened).
-			if !excluded && b.untracked != "no" && !c.unmerged && !rules.ignored(td.path, e.name, false) {
+			if !excluded && b.untracked != "no" && !c.unmerged && !rules.Ignored(td.path, e.name, false) {
 				newFiles = append(newFiles, joinPath(td.path, e.name))
 			}
 		}
@@ -212,7 +214,7 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 // another case (core.ignoreCase): git enters it as the index's directory
 // and matches its names against the index in either case. Tracked files
 // in it are compared after the walk (checkUnseenByPath).
-func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *trackedDir, rules ignoreRules) []string {
+func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *trackedDir, rules ignore.Rules) []string {
 	if b.ctx.Err() != nil {
 		return nil
 	}
@@ -235,7 +237,7 @@ func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *tracked
 			continue
 		}
 		switch {
-		case b.untracked == "no" || rules.ignored(p, e.name, kind == kindDir):
+		case b.untracked == "no" || rules.Ignored(p, e.name, kind == kindDir):
 		case kind == kindDir:
 			out = append(out, b.untrackedDir(d, e.name, child, rules)...)
 		case kind == kindFile || kind == kindSymlink:
@@ -270,7 +272,7 @@ func (b *statusBuilder) checkUnseenByPath() {
 // git shows it: "dir/" when it holds at least one file that is not ignored
 // (or is a nested repository, which is never entered), each file with
 // status.showUntrackedFiles=all, nothing when it is empty or all ignored.
-func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ignoreRules) []string {
+func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ignore.Rules) []string {
 	if b.ctx.Err() != nil {
 		return nil
 	}
@@ -288,7 +290,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 		child := joinPath(p, e.name)
 		switch kindOf(d, e) {
 		case kindDir:
-			if rules.ignored(p, e.name, true) {
+			if rules.Ignored(p, e.name, true) {
 				continue
 			}
 			if found := b.untrackedDir(d, e.name, child, rules); len(found) > 0 {
@@ -298,7 +300,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 				out = append(out, found...)
 			}
 		case kindFile, kindSymlink:
-			if rules.ignored(p, e.name, false) {
+			if rules.Ignored(p, e.name, false) {
 				continue
 			}
 			if b.untracked != "all" {

@@ -3,6 +3,8 @@ package gitdiag
 import (
 	"bytes"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 )
 
 // Before hashing a work tree file, git converts it as it would on `git
@@ -39,12 +41,12 @@ func (c cleanRules) plain() bool {
 // cleanRulesFor is convert.c's convert_attrs for path.
 func (b *statusBuilder) cleanRulesFor(path string) cleanRules {
 	r := b.repo
-	at := b.attributes().lookup(path, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding")
+	at := b.attributes().Lookup(path, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding")
 	action, defined := crlfFromAttr(at["text"])
 	if !defined {
 		action, defined = crlfFromAttr(at["crlf"])
 	}
-	if eol := at["eol"]; action != crlfBinary && eol.kind == attrValue && (eol.value == "lf" || eol.value == "crlf") {
+	if eol := at["eol"]; action != crlfBinary && eol.Kind == attributes.Valued && (eol.Value == "lf" || eol.Value == "crlf") {
 		if !defined {
 			action, defined = crlfText, true // an eol makes the file text
 		}
@@ -57,31 +59,31 @@ func (b *statusBuilder) cleanRulesFor(path string) cleanRules {
 			action = crlfBinary
 		}
 	}
-	c := cleanRules{crlf: action, ident: at["ident"].kind == attrSet}
-	if f := at["filter"]; f.kind == attrValue && (r.cfg.GetSub("filter", f.value, "clean") != "" || r.cfg.GetSub("filter", f.value, "process") != "") {
-		if r.isLFSFilter(f.value) && !r.lfsExtensions() {
+	c := cleanRules{crlf: action, ident: at["ident"].Kind == attributes.Set}
+	if f := at["filter"]; f.Kind == attributes.Valued && (r.cfg.GetSub("filter", f.Value, "clean") != "" || r.cfg.GetSub("filter", f.Value, "process") != "") {
+		if r.isLFSFilter(f.Value) && !r.lfsExtensions() {
 			c.lfs = true
 		} else {
-			c.filter = f.value
+			c.filter = f.Value
 		}
 	}
-	if e := at["working-tree-encoding"]; e.kind == attrValue && !strings.EqualFold(e.value, "UTF-8") {
-		c.encoding = e.value
+	if e := at["working-tree-encoding"]; e.Kind == attributes.Valued && !strings.EqualFold(e.Value, "UTF-8") {
+		c.encoding = e.Value
 	}
 	return c
 }
 
 // crlfFromAttr is git_path_check_crlf for the text (or legacy crlf)
 // attribute; defined is false where git's answer is CRLF_UNDEFINED.
-func crlfFromAttr(s attrState) (action crlfAction, defined bool) {
+func crlfFromAttr(s attributes.State) (action crlfAction, defined bool) {
 	switch {
-	case s.kind == attrSet:
+	case s.Kind == attributes.Set:
 		return crlfText, true
-	case s.kind == attrUnset:
+	case s.Kind == attributes.Unset:
 		return crlfBinary, true
-	case s.kind == attrValue && s.value == "input":
+	case s.Kind == attributes.Valued && s.Value == "input":
 		return crlfText, true
-	case s.kind == attrValue && s.value == "auto":
+	case s.Kind == attributes.Valued && s.Value == "auto":
 		return crlfAuto, true
 	}
 	return crlfBinary, false

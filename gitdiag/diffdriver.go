@@ -1,25 +1,29 @@
 package gitdiag
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
+)
 
 // diffDriverBinary is what git's diff driver for path (userdiff.c) says of
 // its content: 1, binary ("-diff", "binary", or diff=<driver> with
 // diff.<driver>.binary true); 0, text whatever the content ("diff" set, or
 // diff.<driver>.binary false); -1, the content decides (a NUL in its first
 // 8000 bytes makes it binary), also for a value git would refuse.
-func (r *Repo) diffDriverBinary(a *attributes, path string) int {
-	st := a.lookup(path, "diff")["diff"]
-	switch st.kind {
-	case attrUnset:
+func (r *Repo) diffDriverBinary(a *attributes.Stack, path string) int {
+	st := a.Lookup(path, "diff")["diff"]
+	switch st.Kind {
+	case attributes.Unset:
 		return 1
-	case attrSet:
+	case attributes.Set:
 		return 0
-	case attrValue:
-		v, ok := r.cfg.Values["diff."+st.value+".binary"]
+	case attributes.Valued:
+		v, ok := r.cfg.Values["diff."+st.Value+".binary"]
 		switch {
 		case !ok || !v.Implicit && strings.EqualFold(v.Text, "auto"):
 			return -1
-		case r.cfg.GetBool("diff."+st.value+".binary", false):
+		case r.cfg.GetBool("diff."+st.Value+".binary", false):
 			return 1
 		case isBoolText(v.Text):
 			return 0
@@ -52,7 +56,7 @@ func isBinaryAs(driver int, content []byte) bool {
 // status, it does not fall back to the index's copy of a .gitattributes
 // missing from the work tree: git does not read the index for a diff
 // between trees.
-func (r *Repo) diffAttributes() *attributes {
+func (r *Repo) diffAttributes() *attributes.Stack {
 	if r.diffAttrs == nil {
 		r.diffAttrs = r.newAttributes(func(string) ([]byte, bool) { return nil, false })
 	}

@@ -140,23 +140,6 @@ func FuzzPackEntryHeader(f *testing.F) {
 	})
 }
 
-func FuzzParseAttributes(f *testing.F) {
-	f.Add([]byte("*.txt text eol=crlf\n[attr]dos text eol=crlf\n\"a\\tb\" -diff !merge\n# c\n!neg text\n"), true)
-	f.Add([]byte("docs/**/*.md filter=lfs diff=lfs merge=lfs -text\r\n"), false)
-	f.Fuzz(func(t *testing.T, b []byte, macros bool) {
-		for _, l := range parseAttributes(b, "dir", macros, false) {
-			if l.macro != "" && !macros {
-				t.Fatalf("macro %q defined where macros are not allowed", l.macro)
-			}
-			for _, a := range l.assigns {
-				if !validAttrName(a.name) {
-					t.Fatalf("invalid attribute name %q kept", a.name)
-				}
-			}
-		}
-	})
-}
-
 func FuzzCleanLineEndings(f *testing.F) {
 	f.Add([]byte("a\r\nb\r\n"), byte(crlfAuto), false)
 	f.Add([]byte("a\rb\x00\r\n"), byte(crlfText), true)

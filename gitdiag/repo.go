@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -47,7 +49,7 @@ type Repo struct {
 	headRead      bool
 	status        *Status
 	statErr       error
-	diffAttrs     *attributes // for the diff stat
+	diffAttrs     *attributes.Stack // for the diff stat
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
 	noUntracked   bool // git status -uno: a submodule whose untracked files do not count

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -133,11 +135,11 @@ type statusBuilder struct {
 	wg       sync.WaitGroup
 	storeMu  sync.Mutex // the object store is read by one goroutine at a time
 	attrOnce sync.Once
-	attrs    *attributes     // read when the first file is hashed
-	mu       sync.Mutex      // guards newFiles and err
-	newFiles []string        // untracked paths, directories ending in "/"
-	err      error           // the first failure that stops the status, as git stops
-	worktree map[string]byte // tracked path → Y letter, filled after the walk
+	attrs    *attributes.Stack // read when the first file is hashed
+	mu       sync.Mutex        // guards newFiles and err
+	newFiles []string          // untracked paths, directories ending in "/"
+	err      error             // the first failure that stops the status, as git stops
+	worktree map[string]byte   // tracked path → Y letter, filled after the walk
 }
 
 type headEntry struct {

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/lfs"
@@ -491,7 +493,7 @@ func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 }
 
 // attributes returns the attributes of the work tree, read on first use.
-func (b *statusBuilder) attributes() *attributes {
+func (b *statusBuilder) attributes() *attributes.Stack {
 	b.attrOnce.Do(func() { b.attrs = b.repo.newAttributes(b.indexBlob) })
 	return b.attrs
 }

@@ -73,7 +73,7 @@ func FuzzDecodeIndex(f *testing.F) {
 		idx.cacheTree()
 		// A damaged index may be unsorted or hold odd names; the walk's
 		// tree of it must still build.
-		buildTrackedTree(idx.entries)
+		buildTrackedTree(trackEntries(idx.entries))
 	})
 }
 

@@ -55,15 +55,6 @@ type indexEntry struct {
 	assumeValid         bool // CE_VALID: git treats the file as unchanged
 	skipWorktree        bool // sparse checkout: not in the work tree on purpose
 	intentToAdd         bool // git add -N
-
-	// Set by the one goroutine that walks the entry's directory, read
-	// after the walk.
-	seen bool            // found in the work tree
-	y    byte            // work tree letter, 0 when unchanged
-	sub  *submoduleState // a checked-out submodule's state
-	// sizeOnly: y is M because the size differs from the one recorded
-	// when the file was added, which a conversion may explain.
-	sizeOnly bool
 }
 
 // Index entry flags.

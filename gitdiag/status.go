@@ -81,6 +81,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	if err := st.readHEAD(head); err != nil {
 		return nil, err
 	}
+	st.entries = trackEntries(idx.entries)
 	st.indexEntries()
 	if st.submodules {
 		if err := st.loadSubmoduleRules(); err != nil {
@@ -118,6 +119,7 @@ func showUntracked(c *config.Config) string {
 type statusBuilder struct {
 	repo       *Repo
 	idx        *indexFile
+	entries    []*trackedEntry // the index's entries with what the walk finds of each
 	ctx        context.Context
 	fileMode   bool   // core.fileMode: the executable bit counts
 	ignoreCase bool   // core.ignoreCase: names match in either case
@@ -140,6 +142,31 @@ type statusBuilder struct {
 	newFiles []string          // untracked paths, directories ending in "/"
 	err      error             // the first failure that stops the status, as git stops
 	worktree map[string]byte   // tracked path → Y letter, filled after the walk
+}
+
+// trackedEntry is an index entry with what the walk found of it: the index
+// format knows nothing of the status walk.
+type trackedEntry struct {
+	*indexEntry
+	// Set by the one goroutine that walks the entry's directory, read
+	// after the walk.
+	seen bool            // found in the work tree
+	y    byte            // work tree letter, 0 when unchanged
+	sub  *submoduleState // a checked-out submodule's state
+	// sizeOnly: y is M because the size differs from the one recorded
+	// when the file was added, which a conversion may explain.
+	sizeOnly bool
+}
+
+// trackEntries wraps the index's entries for one walk, in one allocation.
+func trackEntries(entries []*indexEntry) []*trackedEntry {
+	all := make([]trackedEntry, len(entries))
+	out := make([]*trackedEntry, len(entries))
+	for i, e := range entries {
+		all[i].indexEntry = e
+		out[i] = &all[i]
+	}
+	return out
 }
 
 type headEntry struct {
@@ -218,7 +245,7 @@ func (b *statusBuilder) fail(err error) {
 func (b *statusBuilder) indexEntries() {
 	b.unmerged = map[string]int{}
 	b.worktree = map[string]byte{}
-	for _, e := range b.idx.entries {
+	for _, e := range b.entries {
 		if e.stage != 0 {
 			b.unmerged[e.name] |= 1 << (e.stage - 1)
 		}
@@ -228,8 +255,8 @@ func (b *statusBuilder) indexEntries() {
 
 // tracked returns the stage-0 index entry of path p, or nil. The index is
 // sorted by path.
-func (b *statusBuilder) tracked(p string) *indexEntry {
-	entries := b.idx.entries
+func (b *statusBuilder) tracked(p string) *trackedEntry {
+	entries := b.entries
 	i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
 	for ; i < len(entries) && entries[i].name == p; i++ {
 		if entries[i].stage == 0 {
@@ -257,7 +284,7 @@ func (b *statusBuilder) result() *Status {
 		byPath[p] = f
 		return f
 	}
-	for _, e := range b.idx.entries {
+	for _, e := range b.entries {
 		if e.stage != 0 {
 			continue
 		}
@@ -295,7 +322,7 @@ func (b *statusBuilder) result() *Status {
 }
 
 // staged compares one index entry with HEAD.
-func (b *statusBuilder) staged(p string, e *indexEntry) byte {
+func (b *statusBuilder) staged(p string, e *trackedEntry) byte {
 	if e.intentToAdd || e.isSparseDir() || b.underCleanDir(p) {
 		return ' '
 	}

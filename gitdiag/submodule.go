@@ -76,7 +76,7 @@ func (b *statusBuilder) loadSubmoduleRules() error {
 	if !def.set {
 		rules.diff.untracked = true // git diff leaves untracked content out unless told
 	}
-	for _, e := range b.idx.entries {
+	for _, e := range b.entries {
 		if e.name == ".gitmodules" && e.stage != 0 {
 			rules.unmerged = true
 		}
@@ -172,7 +172,7 @@ type submoduleState struct {
 // checkSubmodule sets a submodule's work tree letter as `git status
 // --short` shows it: M for another commit checked out, m for modified
 // content, ? for untracked content only.
-func (b *statusBuilder) checkSubmodule(e *indexEntry) error {
+func (b *statusBuilder) checkSubmodule(e *trackedEntry) error {
 	status, diff := b.subRules.forStatus(e.name), b.subRules.forDiff(e.name)
 	// Until it is found checked out, its commit is the index's.
 	s := &submoduleState{head: e.hash, diff: diff}

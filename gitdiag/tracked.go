@@ -59,7 +59,7 @@ func lowerASCII(s string) string {
 // merge sees adjacent children of equal name and combines them.
 type trackedChild struct {
 	name     string
-	entry    *indexEntry // the stage-0 entry of a file, link or submodule
+	entry    *trackedEntry // the stage-0 entry of a file, link or submodule
 	dir      *trackedDir // a directory holding tracked paths
 	unmerged bool        // the path has conflict stages
 }
@@ -67,7 +67,7 @@ type trackedChild struct {
 // buildTrackedTree turns the index's sorted entries into directories in
 // one pass. Entries of one directory are contiguous in index order, so a
 // stack of the directories open on the current path suffices.
-func buildTrackedTree(entries []*indexEntry) *trackedDir {
+func buildTrackedTree(entries []*trackedEntry) *trackedDir {
 	root := &trackedDir{}
 	dirs := []*trackedDir{root}
 	stack := []*trackedDir{root}

@@ -47,7 +47,7 @@ func TestTrackedTreeSortsChildrenByName(t *testing.T) {
 				}
 				entries = append(entries, e)
 			}
-			if got := describe(buildTrackedTree(entries)); got != tt.want {
+			if got := describe(buildTrackedTree(trackEntries(entries))); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -58,9 +58,9 @@ func TestTrackedTreeCombinesAFileAndDirectoryOfOneName(t *testing.T) {
 	// Only a damaged index holds both "a" and "a/b"; the walk must still
 	// see the file and the directory.
 	file, inner := &indexEntry{name: "a"}, &indexEntry{name: "a/b"}
-	root := buildTrackedTree([]*indexEntry{file, {name: "a.c"}, inner})
+	root := buildTrackedTree(trackEntries([]*indexEntry{file, {name: "a.c"}, inner}))
 	c, next := child(root.children, 0, "a")
-	if c.entry != file || c.dir == nil || c.dir.children[0].entry != inner {
+	if c.entry.indexEntry != file || c.dir == nil || c.dir.children[0].entry.indexEntry != inner {
 		t.Fatalf("child a = %+v, want the file and the directory", c)
 	}
 	if root.children[next].name != "a.c" {

@@ -27,7 +27,7 @@ import (
 // entry is looked at by the one goroutine that lists its directory, which
 // records the result on the entry itself.
 func (b *statusBuilder) walk() error {
-	tree := buildTrackedTree(b.idx.entries)
+	tree := buildTrackedTree(b.entries)
 	n := walkers(tree.count)
 	if b.repo.forceParallel {
 		n = walkers(parallelWalkMin)
@@ -50,7 +50,7 @@ func (b *statusBuilder) walk() error {
 	if b.ignoreCase {
 		b.checkUnseenByPath()
 	}
-	for _, e := range b.idx.entries {
+	for _, e := range b.entries {
 		switch {
 		case e.stage != 0:
 		case e.skipWorktree || e.assumeValid:
@@ -254,7 +254,7 @@ func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *tracked
 // under core.ignoreCase, a case-insensitive file system finds a file
 // renamed in case only, a case-sensitive one does not (it is deleted).
 func (b *statusBuilder) checkUnseenByPath() {
-	for _, e := range b.idx.entries {
+	for _, e := range b.entries {
 		if e.seen || e.stage != 0 || e.skipWorktree || e.assumeValid || e.isSparseDir() {
 			continue
 		}
@@ -317,7 +317,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 // checkTracked compares one tracked path in the work tree with its index
 // entry, as git's ie_match_stat does: stat data first, content only when
 // the stat data cannot settle it.
-func (b *statusBuilder) checkTracked(d *dirHandle, e *indexEntry, name string, kind entryKind) {
+func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind) {
 	if kind == kindDir && e.mode != filemode.Submodule {
 		return // a directory where a file was: deleted; git lists nothing inside
 	}
@@ -344,7 +344,7 @@ func (b *statusBuilder) checkTracked(d *dirHandle, e *indexEntry, name string, k
 	}
 }
 
-func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
+func (b *statusBuilder) compare(e *trackedEntry, st fileStat) byte {
 	isLink := st.kind == kindSymlink
 	if !isLink && st.kind != kindFile {
 		return 'M' // a FIFO, socket or device has no git mode to change to: git says M
@@ -376,7 +376,7 @@ func (b *statusBuilder) compare(e *indexEntry, st fileStat) byte {
 // unchanged: all fields equal (to the nanosecond), and the entry not racily
 // clean (written in the same instant as the index, when a later same-size
 // edit would be invisible).
-func (b *statusBuilder) statClean(e *indexEntry, st fileStat) bool {
+func (b *statusBuilder) statClean(e *trackedEntry, st fileStat) bool {
 	if !st.full || uint32(st.size) != e.size ||
 		uint32(st.mtimeSec) != e.mtimeSec || uint32(st.mtimeNsec) != e.mtimeNsec ||
 		uint32(st.ctimeSec) != e.ctimeSec || uint32(st.ctimeNsec) != e.ctimeNsec ||
@@ -471,7 +471,7 @@ func (b *statusBuilder) indexHasCRLF(p string) bool {
 func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 	e := b.tracked(p)
 	if e == nil {
-		entries := b.idx.entries
+		entries := b.entries
 		i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
 		for ; i < len(entries) && entries[i].name == p; i++ {
 			if entries[i].stage == 2 {

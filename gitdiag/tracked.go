@@ -60,8 +60,8 @@ func lowerASCII(s string) string {
 type trackedChild struct {
 	name     string
 	entry    *trackedEntry // the stage-0 entry of a file, link or submodule
-	dir      *trackedDir // a directory holding tracked paths
-	unmerged bool        // the path has conflict stages
+	dir      *trackedDir   // a directory holding tracked paths
+	unmerged bool          // the path has conflict stages
 }
 
 // buildTrackedTree turns the index's sorted entries into directories in

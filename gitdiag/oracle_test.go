@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"os"
@@ -673,4 +674,10 @@ func TestBareRepositoryHasHistoryButNoStatus(t *testing.T) {
 	if !strings.Contains(engine, "no work tree") {
 		t.Errorf("engine %q", engine)
 	}
+}
+
+// withChecksum appends an index body's trailing SHA-1.
+func withChecksum(body []byte) []byte {
+	sum := sha1.Sum(body)
+	return append(append([]byte(nil), body...), sum[:]...)
 }

@@ -357,7 +357,7 @@ func (b *statusBuilder) stagedRenames(files []FileStatus, limit int) []FileStatu
 			srcs, srcAt = append(srcs, b.renameFile(f.Path, h.mode, h.hash)), append(srcAt, i)
 		case 'A':
 			e := b.tracked(f.Path)
-			dsts, dstAt = append(dsts, b.renameFile(f.Path, e.mode, e.hash)), append(dstAt, i)
+			dsts, dstAt = append(dsts, b.renameFile(f.Path, e.Mode, e.Hash)), append(dstAt, i)
 		}
 	}
 	if len(srcs) == 0 || len(dsts) == 0 {
@@ -403,7 +403,7 @@ func (b *statusBuilder) diffNames(files []FileStatus) []string {
 		}
 		h, inHEAD := b.head[f.Path]
 		if e := b.tracked(f.Path); !inHEAD && e != nil && b.underCleanDir(f.Path) {
-			h, inHEAD = headEntry{mode: e.mode, hash: e.hash}, true
+			h, inHEAD = headEntry{mode: e.Mode, hash: e.Hash}, true
 		}
 		switch {
 		case inHEAD && (f.X == 'D' || f.Y == 'D'):
@@ -452,8 +452,8 @@ func (b *statusBuilder) renameFile(p string, mode filemode.FileMode, id plumbing
 // when its stat data is clean, else the work tree's content, converted.
 func (b *statusBuilder) worktreeRenameFile(f FileStatus) *renameFile {
 	e := b.tracked(f.Path)
-	rf := b.renameFile(f.Path, e.mode, e.hash)
-	if f.Y == ' ' || e.mode == filemode.Submodule {
+	rf := b.renameFile(f.Path, e.Mode, e.Hash)
+	if f.Y == ' ' || e.Mode == filemode.Submodule {
 		return rf
 	}
 	abs := filepath.Join(b.repo.Root, filepath.FromSlash(f.Path))

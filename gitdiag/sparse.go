@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/index"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -19,17 +21,12 @@ import (
 // git also takes back into the status the skip-worktree files present on
 // disk (clear_skip_worktree_from_present_files); so does gitdiag.
 
-// isSparseDir says whether e is a sparse index's directory entry.
-func (e *indexEntry) isSparseDir() bool {
-	return e.mode == filemode.Dir && strings.HasSuffix(e.name, "/")
-}
-
 // prepareSparse expands the sparse directories status must look into and
 // clears skip-worktree from the files present on disk.
 func (b *statusBuilder) prepareSparse(head Head) error {
 	sparseCheckout := b.repo.cfg.GetBool("core.sparseCheckout", false) &&
 		!b.repo.cfg.GetBool("sparse.expectFilesOutsideOfPatterns", false)
-	if b.idx.sparse {
+	if b.idx.Sparse {
 		if err := b.expandSparseDirs(head, sparseCheckout); err != nil {
 			return err
 		}
@@ -38,13 +35,13 @@ func (b *statusBuilder) prepareSparse(head Head) error {
 		return nil
 	}
 	var missing string // a directory found absent: nothing below it is looked up
-	for _, e := range b.idx.entries {
-		if !e.skipWorktree || e.isSparseDir() || missing != "" && strings.HasPrefix(e.name, missing) {
+	for _, e := range b.idx.Entries {
+		if !e.SkipWorktree || e.IsSparseDir() || missing != "" && strings.HasPrefix(e.Name, missing) {
 			continue
 		}
-		if b.present(e.name) {
-			e.skipWorktree = false
-		} else if dir := parentDir(e.name); dir != "" && !b.present(dir) {
+		if b.present(e.Name) {
+			e.SkipWorktree = false
+		} else if dir := parentDir(e.Name); dir != "" && !b.present(dir) {
 			missing = dir + "/"
 		}
 	}
@@ -73,26 +70,26 @@ func (b *statusBuilder) expandSparseDirs(head Head, sparseCheckout bool) error {
 		headTree = c.tree
 	}
 	trees := treeCache{store: store, read: map[plumbing.Hash][]treeEntry{}}
-	out := make([]*indexEntry, 0, len(b.idx.entries))
-	for _, e := range b.idx.entries {
-		if !e.isSparseDir() {
+	out := make([]*index.Entry, 0, len(b.idx.Entries))
+	for _, e := range b.idx.Entries {
+		if !e.IsSparseDir() {
 			out = append(out, e)
 			continue
 		}
-		dir := strings.TrimSuffix(e.name, "/")
+		dir := strings.TrimSuffix(e.Name, "/")
 		inHEAD, ok := trees.subtree(headTree, dir)
-		if ok && inHEAD == e.hash && !(sparseCheckout && b.present(dir)) {
-			b.sparseDirs[dir+"/"] = e.hash
+		if ok && inHEAD == e.Hash && !(sparseCheckout && b.present(dir)) {
+			b.sparseDirs[dir+"/"] = e.Hash
 			out = append(out, e)
 			continue
 		}
-		files, err := treeFiles(store, e.hash, e.name)
+		files, err := treeFiles(store, e.Hash, e.Name)
 		if err != nil {
-			return fmt.Errorf("fatal: cannot expand the sparse directory %s: %w", e.name, err)
+			return fmt.Errorf("fatal: cannot expand the sparse directory %s: %w", e.Name, err)
 		}
 		out = append(out, files...)
 	}
-	b.idx.entries = out
+	b.idx.Entries = out
 	return nil
 }
 
@@ -142,12 +139,12 @@ func (c treeCache) subtree(root plumbing.Hash, dir string) (plumbing.Hash, bool)
 // treeFiles lists the files below a tree as skip-worktree index entries
 // named from prefix ("dir/"), in index order (a tree's order is the
 // order of full paths).
-func treeFiles(store *objectStore, tree plumbing.Hash, prefix string) ([]*indexEntry, error) {
+func treeFiles(store *objectStore, tree plumbing.Hash, prefix string) ([]*index.Entry, error) {
 	entries, err := store.tree(tree)
 	if err != nil {
 		return nil, err
 	}
-	var out []*indexEntry
+	var out []*index.Entry
 	for _, te := range entries {
 		if filemode.FileMode(te.mode) == filemode.Dir {
 			sub, err := treeFiles(store, te.hash, prefix+te.name+"/")
@@ -157,7 +154,7 @@ func treeFiles(store *objectStore, tree plumbing.Hash, prefix string) ([]*indexE
 			out = append(out, sub...)
 			continue
 		}
-		out = append(out, &indexEntry{name: prefix + te.name, hash: te.hash, mode: filemode.FileMode(te.mode), skipWorktree: true})
+		out = append(out, &index.Entry{Name: prefix + te.name, Hash: te.hash, Mode: filemode.FileMode(te.mode), SkipWorktree: true})
 	}
 	return out, nil
 }

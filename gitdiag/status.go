@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/index"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
@@ -61,8 +63,8 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	if idx.unsupported != "" {
-		return nil, unsupportedIndex(idx.unsupported)
+	if idx.Unsupported != "" {
+		return nil, unsupportedIndex(idx.Unsupported)
 	}
 	head, err := r.Head()
 	if err != nil {
@@ -81,7 +83,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	if err := st.readHEAD(head); err != nil {
 		return nil, err
 	}
-	st.entries = trackEntries(idx.entries)
+	st.entries = trackEntries(idx.Entries)
 	st.indexEntries()
 	if st.submodules {
 		if err := st.loadSubmoduleRules(); err != nil {
@@ -118,7 +120,7 @@ func showUntracked(c *config.Config) string {
 // work tree walk runs in several goroutines; mu guards what they report.
 type statusBuilder struct {
 	repo       *Repo
-	idx        *indexFile
+	idx        *index.File
 	entries    []*trackedEntry // the index's entries with what the walk finds of each
 	ctx        context.Context
 	fileMode   bool   // core.fileMode: the executable bit counts
@@ -147,7 +149,7 @@ type statusBuilder struct {
 // trackedEntry is an index entry with what the walk found of it: the index
 // format knows nothing of the status walk.
 type trackedEntry struct {
-	*indexEntry
+	*index.Entry
 	// Set by the one goroutine that walks the entry's directory, read
 	// after the walk.
 	seen bool            // found in the work tree
@@ -159,11 +161,11 @@ type trackedEntry struct {
 }
 
 // trackEntries wraps the index's entries for one walk, in one allocation.
-func trackEntries(entries []*indexEntry) []*trackedEntry {
+func trackEntries(entries []*index.Entry) []*trackedEntry {
 	all := make([]trackedEntry, len(entries))
 	out := make([]*trackedEntry, len(entries))
 	for i, e := range entries {
-		all[i].indexEntry = e
+		all[i].Entry = e
 		out[i] = &all[i]
 	}
 	return out
@@ -190,9 +192,9 @@ func (b *statusBuilder) readHEAD(head Head) error {
 	if err != nil {
 		return fmt.Errorf("fatal: bad HEAD commit %s: %w", head.Hash, err)
 	}
-	var walk func(hash plumbing.Hash, prefix string, cache *cacheNode) error
-	walk = func(hash plumbing.Hash, prefix string, cache *cacheNode) error {
-		if cache != nil && cache.valid && cache.hash == hash || prefix != "" && b.sparseDirs[prefix] == hash {
+	var walk func(hash plumbing.Hash, prefix string, cache *index.CacheNode) error
+	walk = func(hash plumbing.Hash, prefix string, cache *index.CacheNode) error {
+		if cache != nil && cache.Valid && cache.Hash == hash || prefix != "" && b.sparseDirs[prefix] == hash {
 			b.cleanDirs[prefix] = true
 			return nil
 		}
@@ -203,7 +205,7 @@ func (b *statusBuilder) readHEAD(head Head) error {
 		for _, e := range entries {
 			p := prefix + e.name
 			if filemode.FileMode(e.mode) == filemode.Dir {
-				if err := walk(e.hash, p+"/", cache.child(e.name)); err != nil {
+				if err := walk(e.hash, p+"/", cache.Child(e.name)); err != nil {
 					return err
 				}
 				continue
@@ -212,25 +214,11 @@ func (b *statusBuilder) readHEAD(head Head) error {
 		}
 		return nil
 	}
-	if root, ok := b.idx.cacheRoot(); ok && root == c.tree {
+	if root, ok := b.idx.CacheRoot(); ok && root == c.tree {
 		b.cleanDirs[""] = true // the usual case: nothing staged
 		return nil
 	}
-	return walk(c.tree, "", b.idx.cacheTree())
-}
-
-// cacheNode is the index's cache-tree extension as a tree.
-type cacheNode struct {
-	hash     plumbing.Hash
-	valid    bool
-	children map[string]*cacheNode
-}
-
-func (n *cacheNode) child(name string) *cacheNode {
-	if n == nil {
-		return nil
-	}
-	return n.children[name]
+	return walk(c.tree, "", b.idx.CacheTree())
 }
 
 // fail records the first error of the walk's goroutines.
@@ -246,10 +234,10 @@ func (b *statusBuilder) indexEntries() {
 	b.unmerged = map[string]int{}
 	b.worktree = map[string]byte{}
 	for _, e := range b.entries {
-		if e.stage != 0 {
-			b.unmerged[e.name] |= 1 << (e.stage - 1)
+		if e.Stage != 0 {
+			b.unmerged[e.Name] |= 1 << (e.Stage - 1)
 		}
-		b.submodules = b.submodules || e.mode == filemode.Submodule
+		b.submodules = b.submodules || e.Mode == filemode.Submodule
 	}
 }
 
@@ -257,9 +245,9 @@ func (b *statusBuilder) indexEntries() {
 // sorted by path.
 func (b *statusBuilder) tracked(p string) *trackedEntry {
 	entries := b.entries
-	i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
-	for ; i < len(entries) && entries[i].name == p; i++ {
-		if entries[i].stage == 0 {
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= p })
+	for ; i < len(entries) && entries[i].Name == p; i++ {
+		if entries[i].Stage == 0 {
 			return entries[i]
 		}
 	}
@@ -285,11 +273,11 @@ func (b *statusBuilder) result() *Status {
 		return f
 	}
 	for _, e := range b.entries {
-		if e.stage != 0 {
+		if e.Stage != 0 {
 			continue
 		}
-		if x := b.staged(e.name, e); x != ' ' {
-			get(e.name).X = x
+		if x := b.staged(e.Name, e); x != ' ' {
+			get(e.Name).X = x
 		}
 	}
 	for p := range b.head {
@@ -323,16 +311,16 @@ func (b *statusBuilder) result() *Status {
 
 // staged compares one index entry with HEAD.
 func (b *statusBuilder) staged(p string, e *trackedEntry) byte {
-	if e.intentToAdd || e.isSparseDir() || b.underCleanDir(p) {
+	if e.IntentToAdd || e.IsSparseDir() || b.underCleanDir(p) {
 		return ' '
 	}
 	h, ok := b.head[p]
 	switch {
 	case !ok:
 		return 'A'
-	case h.hash == e.hash && h.mode == e.mode:
+	case h.hash == e.Hash && h.mode == e.Mode:
 		return ' '
-	case fileType(h.mode) != fileType(e.mode):
+	case fileType(h.mode) != fileType(e.Mode):
 		return 'T'
 	default:
 		return 'M'
@@ -390,7 +378,7 @@ func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 	if !unmerged && e != nil && e.sub != nil && e.y != 'T' {
 		h, inHEAD := b.head[f.Path]
 		if !inHEAD && b.underCleanDir(f.Path) {
-			h, inHEAD = headEntry{mode: e.mode, hash: e.hash}, true // not read: HEAD has what the index has
+			h, inHEAD = headEntry{mode: e.Mode, hash: e.Hash}, true // not read: HEAD has what the index has
 		}
 		return e.sub.differsFromHEAD(h, inHEAD)
 	}
@@ -401,7 +389,7 @@ func (b *statusBuilder) differsFromHEAD(f *FileStatus) bool {
 		// git status calls a file whose size changed modified, but git
 		// diff compares content: a file converted when it was added (new
 		// line endings) may have the size of another content than its blob.
-		return b.worktreeDiffers(f.Path, headEntry{mode: e.mode, hash: e.hash}, true)
+		return b.worktreeDiffers(f.Path, headEntry{mode: e.Mode, hash: e.Hash}, true)
 	case !unmerged && (f.X == ' ' || f.Y == ' '):
 		return true // only one side changed, so HEAD and the work tree differ
 	case !unmerged && f.X == 'A' && f.Y == 'D':

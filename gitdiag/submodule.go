@@ -77,7 +77,7 @@ func (b *statusBuilder) loadSubmoduleRules() error {
 		rules.diff.untracked = true // git diff leaves untracked content out unless told
 	}
 	for _, e := range b.entries {
-		if e.name == ".gitmodules" && e.stage != 0 {
+		if e.Name == ".gitmodules" && e.Stage != 0 {
 			rules.unmerged = true
 		}
 	}
@@ -128,7 +128,7 @@ func (b *statusBuilder) gitmodules() *config.Config {
 func (b *statusBuilder) blobAt(path string) ([]byte, error) {
 	id := plumbing.ZeroHash
 	if e := b.tracked(path); e != nil {
-		id = e.hash
+		id = e.Hash
 	} else if h, ok := b.head[path]; ok {
 		id = h.hash
 	} else {
@@ -173,11 +173,11 @@ type submoduleState struct {
 // --short` shows it: M for another commit checked out, m for modified
 // content, ? for untracked content only.
 func (b *statusBuilder) checkSubmodule(e *trackedEntry) error {
-	status, diff := b.subRules.forStatus(e.name), b.subRules.forDiff(e.name)
+	status, diff := b.subRules.forStatus(e.Name), b.subRules.forDiff(e.Name)
 	// Until it is found checked out, its commit is the index's.
-	s := &submoduleState{head: e.hash, diff: diff}
+	s := &submoduleState{head: e.Hash, diff: diff}
 	e.sub = s
-	root := filepath.Join(b.repo.Root, filepath.FromSlash(e.name))
+	root := filepath.Join(b.repo.Root, filepath.FromSlash(e.Name))
 	gitDir, err := findGitDir(root)
 	if err != nil || status.all && diff.all {
 		return nil // not checked out (git shows nothing either), or not compared
@@ -185,22 +185,22 @@ func (b *statusBuilder) checkSubmodule(e *trackedEntry) error {
 	// git cannot read a submodule it cannot open either: its status fails.
 	sub, err := newRepo(root, root, gitDir)
 	if err != nil {
-		return fmt.Errorf("submodule %s: %w", e.name, err)
+		return fmt.Errorf("submodule %s: %w", e.Name, err)
 	}
 	defer sub.Close()
 	h, err := sub.Head()
 	if err != nil {
-		return fmt.Errorf("submodule %s: %w", e.name, err)
+		return fmt.Errorf("submodule %s: %w", e.Name, err)
 	}
 	// Without a commit checked out there is no commit to compare, but git
 	// still looks at the content.
 	if !h.Unborn {
-		s.head, s.moved = h.Hash, h.Hash != e.hash
+		s.head, s.moved = h.Hash, h.Hash != e.Hash
 	}
 	if !s.moved && !(status.dirty && diff.dirty) {
 		sub.noUntracked = status.untracked && diff.untracked
 		if err := s.lookInside(b, sub); err != nil {
-			return fmt.Errorf("fatal: 'git status --porcelain=2' failed in submodule %s: %w", e.name, err)
+			return fmt.Errorf("fatal: 'git status --porcelain=2' failed in submodule %s: %w", e.Name, err)
 		}
 	}
 	switch {

@@ -72,7 +72,7 @@ func buildTrackedTree(entries []*trackedEntry) *trackedDir {
 	dirs := []*trackedDir{root}
 	stack := []*trackedDir{root}
 	for _, e := range entries {
-		for len(stack) > 1 && !inDir(e.name, stack[len(stack)-1].path) {
+		for len(stack) > 1 && !inDir(e.Name, stack[len(stack)-1].path) {
 			stack = stack[:len(stack)-1]
 		}
 		top := stack[len(stack)-1]
@@ -81,23 +81,23 @@ func buildTrackedTree(entries []*trackedEntry) *trackedDir {
 			start++ // past the slash
 		}
 		for {
-			i := strings.IndexByte(e.name[start:], '/')
+			i := strings.IndexByte(e.Name[start:], '/')
 			if i < 0 {
 				break
 			}
-			d := &trackedDir{path: e.name[:start+i]}
-			top.children = append(top.children, trackedChild{name: e.name[start : start+i], dir: d})
+			d := &trackedDir{path: e.Name[:start+i]}
+			top.children = append(top.children, trackedChild{name: e.Name[start : start+i], dir: d})
 			dirs = append(dirs, d)
 			stack = append(stack, d)
 			top, start = d, start+i+1
 		}
-		name := e.name[start:]
+		name := e.Name[start:]
 		kids := top.children
 		if n := len(kids); n == 0 || kids[n-1].name != name || kids[n-1].dir != nil {
 			top.children = append(kids, trackedChild{name: name})
 		}
 		c := &top.children[len(top.children)-1]
-		if e.stage == 0 {
+		if e.Stage == 0 {
 			c.entry = e
 		} else {
 			c.unmerged = true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/index"
 )
 
 // describe prints a tracked tree as "name" for files, "name/{...}" for
@@ -39,11 +41,11 @@ func TestTrackedTreeSortsChildrenByName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var entries []*indexEntry
+			var entries []*index.Entry
 			for _, s := range tt.entries {
-				e := &indexEntry{name: s}
+				e := &index.Entry{Name: s}
 				if p, stage, ok := strings.Cut(s, ":"); ok {
-					e.name, e.stage = p, int(stage[0]-'0')
+					e.Name, e.Stage = p, int(stage[0]-'0')
 				}
 				entries = append(entries, e)
 			}
@@ -57,10 +59,10 @@ func TestTrackedTreeSortsChildrenByName(t *testing.T) {
 func TestTrackedTreeCombinesAFileAndDirectoryOfOneName(t *testing.T) {
 	// Only a damaged index holds both "a" and "a/b"; the walk must still
 	// see the file and the directory.
-	file, inner := &indexEntry{name: "a"}, &indexEntry{name: "a/b"}
-	root := buildTrackedTree(trackEntries([]*indexEntry{file, {name: "a.c"}, inner}))
+	file, inner := &index.Entry{Name: "a"}, &index.Entry{Name: "a/b"}
+	root := buildTrackedTree(trackEntries([]*index.Entry{file, {Name: "a.c"}, inner}))
 	c, next := child(root.children, 0, "a")
-	if c.entry.indexEntry != file || c.dir == nil || c.dir.children[0].entry.indexEntry != inner {
+	if c.entry.Entry != file || c.dir == nil || c.dir.children[0].entry.Entry != inner {
 		t.Fatalf("child a = %+v, want the file and the directory", c)
 	}
 	if root.children[next].name != "a.c" {

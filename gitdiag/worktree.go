@@ -52,13 +52,13 @@ func (b *statusBuilder) walk() error {
 	}
 	for _, e := range b.entries {
 		switch {
-		case e.stage != 0:
-		case e.skipWorktree || e.assumeValid:
+		case e.Stage != 0:
+		case e.SkipWorktree || e.AssumeValid:
 			// absent on purpose (sparse checkout) or declared unchanged
 		case !e.seen:
-			b.worktree[e.name] = 'D'
+			b.worktree[e.Name] = 'D'
 		case e.y != 0:
-			b.worktree[e.name] = e.y
+			b.worktree[e.Name] = e.y
 		}
 	}
 	return nil
@@ -255,10 +255,10 @@ func (b *statusBuilder) foldedDir(parent *dirHandle, name, p string, td *tracked
 // renamed in case only, a case-sensitive one does not (it is deleted).
 func (b *statusBuilder) checkUnseenByPath() {
 	for _, e := range b.entries {
-		if e.seen || e.stage != 0 || e.skipWorktree || e.assumeValid || e.isSparseDir() {
+		if e.seen || e.Stage != 0 || e.SkipWorktree || e.AssumeValid || e.IsSparseDir() {
 			continue
 		}
-		dir, name := parentDir(e.name), e.name[strings.LastIndexByte(e.name, '/')+1:]
+		dir, name := parentDir(e.Name), e.Name[strings.LastIndexByte(e.Name, '/')+1:]
 		d, err := openDir(filepath.Join(b.repo.Root, filepath.FromSlash(dir)))
 		if err != nil {
 			continue
@@ -318,14 +318,14 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 // entry, as git's ie_match_stat does: stat data first, content only when
 // the stat data cannot settle it.
 func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind) {
-	if kind == kindDir && e.mode != filemode.Submodule {
+	if kind == kindDir && e.Mode != filemode.Submodule {
 		return // a directory where a file was: deleted; git lists nothing inside
 	}
 	switch {
-	case e.skipWorktree || e.assumeValid:
+	case e.SkipWorktree || e.AssumeValid:
 		e.seen = true // git does not look at these either
 		return
-	case e.mode == filemode.Submodule:
+	case e.Mode == filemode.Submodule:
 		e.seen = true
 		if kind != kindDir {
 			e.y = 'T'
@@ -349,24 +349,24 @@ func (b *statusBuilder) compare(e *trackedEntry, st fileStat) byte {
 	if !isLink && st.kind != kindFile {
 		return 'M' // a FIFO, socket or device has no git mode to change to: git says M
 	}
-	if isLink != (e.mode == filemode.Symlink) {
+	if isLink != (e.Mode == filemode.Symlink) {
 		return 'T'
 	}
-	if e.intentToAdd {
+	if e.IntentToAdd {
 		return 'A'
 	}
-	if !isLink && b.fileMode && st.exec != (e.mode == filemode.Executable) {
+	if !isLink && b.fileMode && st.exec != (e.Mode == filemode.Executable) {
 		return 'M'
 	}
-	if uint32(st.size) != e.size && e.size != 0 {
+	if uint32(st.size) != e.Size && e.Size != 0 {
 		e.sizeOnly = true
 		return 'M'
 	}
 	if b.statClean(e, st) {
 		return ' '
 	}
-	h, err := b.hashWorktree(e.name, isLink, st.size)
-	if err != nil || h != e.hash {
+	h, err := b.hashWorktree(e.Name, isLink, st.size)
+	if err != nil || h != e.Hash {
 		return 'M'
 	}
 	return ' '
@@ -377,14 +377,14 @@ func (b *statusBuilder) compare(e *trackedEntry, st fileStat) byte {
 // clean (written in the same instant as the index, when a later same-size
 // edit would be invisible).
 func (b *statusBuilder) statClean(e *trackedEntry, st fileStat) bool {
-	if !st.full || uint32(st.size) != e.size ||
-		uint32(st.mtimeSec) != e.mtimeSec || uint32(st.mtimeNsec) != e.mtimeNsec ||
-		uint32(st.ctimeSec) != e.ctimeSec || uint32(st.ctimeNsec) != e.ctimeNsec ||
-		uint32(st.ino) != e.ino || st.uid != e.uid || st.gid != e.gid {
+	if !st.full || uint32(st.size) != e.Size ||
+		uint32(st.mtimeSec) != e.MtimeSec || uint32(st.mtimeNsec) != e.MtimeNsec ||
+		uint32(st.ctimeSec) != e.CtimeSec || uint32(st.ctimeNsec) != e.CtimeNsec ||
+		uint32(st.ino) != e.Ino || st.uid != e.UID || st.gid != e.GID {
 		return false
 	}
-	im := b.idx.modTime
-	return uint32(im.Unix()) > e.mtimeSec || uint32(im.Unix()) == e.mtimeSec && uint32(im.Nanosecond()) > e.mtimeNsec
+	im := b.idx.ModTime
+	return uint32(im.Unix()) > e.MtimeSec || uint32(im.Unix()) == e.MtimeSec && uint32(im.Nanosecond()) > e.MtimeNsec
 }
 
 // hashWorktree computes the blob id git would give the file or symlink p
@@ -472,9 +472,9 @@ func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 	e := b.tracked(p)
 	if e == nil {
 		entries := b.entries
-		i := sort.Search(len(entries), func(i int) bool { return entries[i].name >= p })
-		for ; i < len(entries) && entries[i].name == p; i++ {
-			if entries[i].stage == 2 {
+		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= p })
+		for ; i < len(entries) && entries[i].Name == p; i++ {
+			if entries[i].Stage == 2 {
 				e = entries[i]
 			}
 		}
@@ -488,7 +488,7 @@ func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	content, err := store.readAs(e.hash, objBlob)
+	content, err := store.readAs(e.Hash, objBlob)
 	return content, err == nil
 }
 

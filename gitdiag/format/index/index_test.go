@@ -1,0 +1,110 @@
+package index
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realIndexes builds small repositories with git and returns their index
+// bodies (without the checksum) in versions 2, 3 (an intent-to-add entry)
+// and 4, with a cache tree and a conflict.
+func realIndexes(f *testing.F) [][]byte {
+	var out [][]byte
+	for _, setup := range [][]string{
+		{"update-index", "--index-version", "2"},
+		{"add", "-N", "ita.txt"},
+		{"update-index", "--index-version", "4"},
+	} {
+		dir := f.TempDir()
+		run := func(args ...string) {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=F", "GIT_AUTHOR_EMAIL=f@e", "GIT_COMMITTER_NAME=F", "GIT_COMMITTER_EMAIL=f@e")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				f.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		run("init", "-q")
+		for _, p := range []string{"a.txt", "dir/b.txt", "dir/sub/c.txt", "ita.txt"} {
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+			os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644)
+		}
+		run("add", "a.txt", "dir")
+		run("commit", "-qm", "one")
+		run(setup...)
+		b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b[:len(b)-20])
+	}
+	return out
+}
+
+func withChecksum(body []byte) []byte {
+	sum := sha1.Sum(body)
+	return append(append([]byte(nil), body...), sum[:]...)
+}
+
+func FuzzDecodeIndex(f *testing.F) {
+	for _, body := range realIndexes(f) {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		idx, err := Decode(withChecksum(body))
+		if err != nil {
+			return
+		}
+		for _, e := range idx.Entries {
+			if strings.IndexByte(e.Name, 0) >= 0 {
+				t.Fatalf("entry name with a NUL: %q", e.Name)
+			}
+		}
+		idx.CacheRoot()
+		idx.CacheTree()
+	})
+}
+
+func FuzzDecodeCacheTree(f *testing.F) {
+	for _, body := range realIndexes(f) {
+		if i := bytes.Index(body, []byte("TREE")); i >= 0 {
+			f.Add(body[i+8:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		decodeCacheTree(b)
+		(&File{tree: b}).CacheRoot()
+	})
+}
+
+func FuzzEWAHBitmap(f *testing.F) {
+	// Two bitmaps as git wrote them in a split index's link extension.
+	b, _ := hex.DecodeString("0000002000000002000000020000000000000000840000000000000000000022000000020000000200000000000000037bfffff000000000")
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for len(b) > 0 {
+			bm, rest, err := decodeEWAH(b)
+			if err != nil {
+				return
+			}
+			last, n := -1, 0
+			eachBit(bm, func(pos int) error {
+				if pos <= last {
+					t.Fatalf("position %d after %d", pos, last)
+				}
+				if n++; n > 1<<16 {
+					return ErrCorrupt // a long run: enough seen
+				}
+				last = pos
+				return nil
+			})
+			b = rest
+		}
+	})
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -75,16 +77,16 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if base.IsZero() {
 		return nil, fmt.Errorf("fatal: %s...HEAD: no merge base", up.Name)
 	}
-	from, err := store.commit(base)
+	from, err := store.Commit(base)
 	if err != nil {
 		return nil, err
 	}
-	to, err := store.commit(head.Hash)
+	to, err := store.Commit(head.Hash)
 	if err != nil {
 		return nil, err
 	}
 	var changes []fileChange
-	if err := diffTrees(store, from.tree, to.tree, "", &changes); err != nil {
+	if err := diffTrees(store, from.Tree, to.Tree, "", &changes); err != nil {
 		return nil, err
 	}
 	driver := func(path string) int { return r.diffDriverBinary(r.diffAttributes(), path) }
@@ -96,7 +98,7 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		st, err := store.fileStat(c, driver)
+		st, err := changeStat(store, c, driver)
 		if err != nil {
 			return nil, err
 		}
@@ -117,14 +119,14 @@ const (
 // first, each painted with the sides it is reachable from; the first one
 // painted from both sides is the merge base. It stops when every commit
 // left is below a common one, so it reads only the diverged history.
-func mergeBase(ctx context.Context, store *objectStore, a, b plumbing.Hash) (plumbing.Hash, error) {
+func mergeBase(ctx context.Context, store *objects.Store, a, b plumbing.Hash) (plumbing.Hash, error) {
 	if a == b {
 		return a, nil
 	}
 	flags := map[plumbing.Hash]int{}
 	q := &commitQueue{}
 	add := func(h plumbing.Hash, f int) error {
-		c, err := store.commit(h)
+		c, err := store.Commit(h)
 		if err != nil {
 			return err
 		}
@@ -143,11 +145,11 @@ func mergeBase(ctx context.Context, store *objectStore, a, b plumbing.Hash) (plu
 			return plumbing.ZeroHash, err
 		}
 		c := heap.Pop(q).(*queued).c
-		f := flags[c.hash] & (fromHead | fromUpstream | stale)
+		f := flags[c.Hash] & (fromHead | fromUpstream | stale)
 		if f&(fromHead|fromUpstream) == fromHead|fromUpstream && f&stale == 0 {
-			return c.hash, nil
+			return c.Hash, nil
 		}
-		for _, p := range c.parents {
+		for _, p := range c.Parents {
 			if flags[p]&f == f {
 				continue
 			}
@@ -169,13 +171,13 @@ type fileChange struct {
 
 // pairRenames turns each deleted file that git diff would pair with an
 // added one into one renamed change under the new name.
-func pairRenames(store *objectStore, changes []fileChange, limit int, driver func(path string) int) []fileChange {
+func pairRenames(store *objects.Store, changes []fileChange, limit int, driver func(path string) int) []fileChange {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
 	var srcs, dsts []*renameFile
 	var srcAt, dstAt []int
 	side := func(path string, mode uint32, id plumbing.Hash) *renameFile {
 		return &renameFile{path: path, mode: filemode.FileMode(mode), hash: id,
-			load:   func() ([]byte, error) { return store.readAs(id, objBlob) },
+			load:   func() ([]byte, error) { return store.ReadAs(id, objects.TypeBlob) },
 			driver: func() int { return driver(path) }}
 	}
 	for i, c := range changes {
@@ -199,18 +201,18 @@ func pairRenames(store *objectStore, changes []fileChange, limit int, driver fun
 }
 
 // diffTrees lists the files that differ, skipping identical subtrees.
-func diffTrees(store *objectStore, a, b plumbing.Hash, prefix string, out *[]fileChange) error {
+func diffTrees(store *objects.Store, a, b plumbing.Hash, prefix string, out *[]fileChange) error {
 	if a == b {
 		return nil
 	}
-	entries := func(h plumbing.Hash) (map[string]treeEntry, error) {
-		m := map[string]treeEntry{}
+	entries := func(h plumbing.Hash) (map[string]objects.TreeEntry, error) {
+		m := map[string]objects.TreeEntry{}
 		if h.IsZero() {
 			return m, nil
 		}
-		list, err := store.tree(h)
+		list, err := store.Tree(h)
 		for _, e := range list {
-			m[e.name] = e
+			m[e.Name] = e
 		}
 		return m, err
 	}
@@ -230,7 +232,7 @@ func diffTrees(store *objectStore, a, b plumbing.Hash, prefix string, out *[]fil
 	}
 	for name, y := range eb {
 		if _, ok := ea[name]; !ok {
-			if err := diffEntry(store, prefix+name, treeEntry{}, y, true, out); err != nil {
+			if err := diffEntry(store, prefix+name, objects.TreeEntry{}, y, true, out); err != nil {
 				return err
 			}
 		}
@@ -238,20 +240,20 @@ func diffTrees(store *objectStore, a, b plumbing.Hash, prefix string, out *[]fil
 	return nil
 }
 
-func diffEntry(store *objectStore, path string, x, y treeEntry, inB bool, out *[]fileChange) error {
-	xDir, yDir := x.mode == 0o40000, inB && y.mode == 0o40000
+func diffEntry(store *objects.Store, path string, x, y objects.TreeEntry, inB bool, out *[]fileChange) error {
+	xDir, yDir := x.Mode == 0o40000, inB && y.Mode == 0o40000
 	if !inB {
-		y = treeEntry{}
+		y = objects.TreeEntry{}
 	}
-	if x.hash == y.hash && x.mode == y.mode {
+	if x.Hash == y.Hash && x.Mode == y.Mode {
 		return nil
 	}
 	var xTree, yTree plumbing.Hash
 	if xDir {
-		xTree = x.hash
+		xTree = x.Hash
 	}
 	if yDir {
-		yTree = y.hash
+		yTree = y.Hash
 	}
 	if xDir || yDir {
 		if err := diffTrees(store, xTree, yTree, path+"/", out); err != nil {
@@ -260,19 +262,19 @@ func diffEntry(store *objectStore, path string, x, y treeEntry, inB bool, out *[
 	}
 	var from, to plumbing.Hash
 	if !xDir {
-		from = x.hash
+		from = x.Hash
 	}
 	if !yDir {
-		to = y.hash
+		to = y.Hash
 	}
-	xBlob, yBlob := isBlobMode(x.mode, xDir), isBlobMode(y.mode, yDir)
-	if (xBlob || yBlob) && (from != to || xBlob && yBlob && x.mode != y.mode) {
+	xBlob, yBlob := isBlobMode(x.Mode, xDir), isBlobMode(y.Mode, yDir)
+	if (xBlob || yBlob) && (from != to || xBlob && yBlob && x.Mode != y.Mode) {
 		c := fileChange{path: path, from: from, to: to}
 		if xBlob {
-			c.fromMode = x.mode
+			c.fromMode = x.Mode
 		}
 		if yBlob {
-			c.toMode = y.mode
+			c.toMode = y.Mode
 		}
 		*out = append(*out, c)
 	}
@@ -288,13 +290,13 @@ func isBlobMode(mode uint32, dir bool) bool {
 // fileStat counts the lines a change adds and deletes, as git does, or
 // reports sizes when either side is binary, by its diff attribute or its
 // content (a NUL in the first 8000 bytes).
-func (s *objectStore) fileStat(c fileChange, driver func(path string) int) (FileStat, error) {
+func changeStat(s *objects.Store, c fileChange, driver func(path string) int) (FileStat, error) {
 	st := FileStat{Name: c.path, From: c.oldPath}
 	read := func(h plumbing.Hash) ([]byte, error) {
 		if h.IsZero() {
 			return nil, nil
 		}
-		return s.readAs(h, objBlob)
+		return s.ReadAs(h, objects.TypeBlob)
 	}
 	old, err := read(c.from)
 	if err != nil {
@@ -535,7 +537,7 @@ func (r *Repo) AheadBehind(ctx context.Context, head, up plumbing.Hash) (ahead, 
 	q := &commitQueue{}
 	pending := 0 // queued entries pushed with one side only
 	add := func(h plumbing.Hash, f int) error {
-		c, err := store.commit(h)
+		c, err := store.Commit(h)
 		if err != nil {
 			return err
 		}
@@ -561,8 +563,8 @@ func (r *Repo) AheadBehind(ctx context.Context, head, up plumbing.Hash) (ahead, 
 		if e.sides != both {
 			pending--
 		}
-		f := flags[e.c.hash] & both
-		for _, p := range e.c.parents {
+		f := flags[e.c.Hash] & both
+		for _, p := range e.c.Parents {
 			if flags[p]&f == f {
 				continue
 			}

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -48,7 +50,7 @@ func (d *dirHandle) readFile(name string) ([]byte, error) {
 		return nil, &pathError{"open", name, err}
 	}
 	defer syscall.Close(fd)
-	return readAll(fd, name)
+	return rawfile.ReadAll(fd, name)
 }
 
 func (d *dirHandle) close() { syscall.Close(d.fd) }

@@ -1,14 +1,11 @@
 package gitdiag
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // FuzzTrackedTree: a damaged index may be unsorted or hold odd names
@@ -29,57 +26,6 @@ func FuzzTrackedTree(f *testing.F) {
 	})
 }
 
-func FuzzApplyDelta(f *testing.F) {
-	f.Add([]byte("hello, world"), []byte{12, 8, 0x91, 7, 5, 3, '!', '!', '!'})
-	f.Add([]byte(strings.Repeat("x", 100)), []byte{100, 100, 0x80})
-	f.Fuzz(func(t *testing.T, base, delta []byte) {
-		out, err := applyDelta(base, delta)
-		if err != nil {
-			return
-		}
-		_, rest, _ := deltaSize(delta)
-		want, _, _ := deltaSize(rest)
-		if uint64(len(out)) != want {
-			t.Fatalf("result of %d bytes, declared %d", len(out), want)
-		}
-	})
-}
-
-func FuzzParseObjects(f *testing.F) {
-	f.Add([]byte("tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n" +
-		"author A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\nsubject\n\nbody\n"))
-	f.Add([]byte("100644 a.txt\x00" + strings.Repeat("\x01", 20) + "40000 dir\x00" + strings.Repeat("\x02", 20)))
-	f.Add([]byte("object 4b825dc642cb6eb9a060e54bf8d69288fbee4904\ntype commit\ntag v1\n\nmessage"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var h plumbing.Hash
-		parseCommit(h, data)
-		if entries, err := parseTree(h, data); err == nil {
-			for _, e := range entries {
-				if strings.IndexByte(e.name, 0) >= 0 {
-					t.Fatalf("tree entry name with a NUL: %q", e.name)
-				}
-			}
-		}
-		s := subject(string(data))
-		if !utf8.ValidString(s) || strings.ContainsAny(s, "\x1b\n\x00") {
-			t.Fatalf("subject %q", s)
-		}
-	})
-}
-
-func FuzzPackEntryHeader(f *testing.F) {
-	f.Add([]byte{0x95, 0x0a}, []byte{0x91, 0x2e})
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
-	f.Fuzz(func(t *testing.T, header, offset []byte) {
-		if _, size, err := entryHeader(bytes.NewReader(header)); err == nil && (size < 0 || size > maxObjectSize) {
-			t.Fatalf("size %d accepted", size)
-		}
-		if off, err := ofsDeltaOffset(bytes.NewReader(offset)); err == nil && off < 0 {
-			t.Fatalf("negative offset %d", off)
-		}
-	})
-}
-
 func FuzzCleanLineEndings(f *testing.F) {
 	f.Add([]byte("a\r\nb\r\n"), byte(crlfAuto), false)
 	f.Add([]byte("a\rb\x00\r\n"), byte(crlfText), true)
@@ -92,6 +38,19 @@ func FuzzCleanLineEndings(f *testing.F) {
 		}
 		if len(out) > len(content) {
 			t.Fatalf("cleaning grew %q to %q", content, out)
+		}
+	})
+}
+
+// FuzzSubject: whatever a commit message holds, its subject is one clean
+// line of valid UTF-8.
+func FuzzSubject(f *testing.F) {
+	f.Add("subject\n\nbody\n")
+	f.Add("\x1b[31mred\x00 \xff bytes")
+	f.Fuzz(func(t *testing.T, msg string) {
+		s := subject(msg)
+		if !utf8.ValidString(s) || strings.ContainsAny(s, "\x1b\n\x00") {
+			t.Fatalf("subject %q", s)
 		}
 	})
 }

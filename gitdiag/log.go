@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -47,7 +49,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return nil, err
 		}
 	}
-	abbrev := newAbbreviator(store)
+	abbrev := objects.NewAbbreviator(store)
 	q := &commitQueue{}
 	seen := map[plumbing.Hash]bool{}
 	push := func(h plumbing.Hash) error {
@@ -55,7 +57,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return nil
 		}
 		seen[h] = true
-		c, err := store.commit(h)
+		c, err := store.Commit(h)
 		if err != nil {
 			return fmt.Errorf("fatal: bad object %s: %w", h, err)
 		}
@@ -71,12 +73,12 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return out, err
 		}
 		c := heap.Pop(q).(*queued).c
-		out = append(out, Commit{Hash: c.hash, Abbrev: abbrev.shortest(c.hash),
-			Subject: subject(c.message), Decorations: decos[c.hash]})
+		out = append(out, Commit{Hash: c.Hash, Abbrev: abbrev.Shortest(c.Hash),
+			Subject: subject(c.Message), Decorations: decos[c.Hash]})
 		if len(out) == n {
 			break
 		}
-		for _, p := range c.parents {
+		for _, p := range c.Parents {
 			if err := push(p); err != nil {
 				return out, err
 			}
@@ -130,12 +132,12 @@ type commitQueue struct {
 }
 
 type queued struct {
-	c     *commitInfo
+	c     *objects.Commit
 	seq   int
 	sides int // AheadBehind: the sides the commit was painted with when queued
 }
 
-func (q *commitQueue) push(c *commitInfo) {
+func (q *commitQueue) push(c *objects.Commit) {
 	q.seq++
 	heap.Push(q, &queued{c: c, seq: q.seq})
 }
@@ -143,7 +145,7 @@ func (q *commitQueue) push(c *commitInfo) {
 func (q *commitQueue) Len() int { return len(q.items) }
 func (q *commitQueue) Less(i, j int) bool {
 	a, b := q.items[i], q.items[j]
-	if da, db := a.c.when, b.c.when; da != db {
+	if da, db := a.c.When, b.c.When; da != db {
 		return da > db
 	}
 	return a.seq < b.seq
@@ -243,7 +245,7 @@ func (r *Repo) peel(ref ref) plumbing.Hash {
 	}
 	h := ref.hash
 	for i := 0; i < 10; i++ {
-		target, ok := store.tagTarget(h)
+		target, ok := store.TagTarget(h)
 		if !ok {
 			return h
 		}

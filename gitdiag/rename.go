@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -442,7 +444,7 @@ func (b *statusBuilder) renameFile(p string, mode filemode.FileMode, id plumbing
 			if err != nil {
 				return nil, err
 			}
-			return store.readAs(id, objBlob)
+			return store.ReadAs(id, objects.TypeBlob)
 		},
 		driver: func() int { return b.repo.diffDriverBinary(b.attributes(), p) },
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
@@ -41,7 +43,7 @@ type Repo struct {
 	GitDir, CommonDir string
 
 	cfg    *config.Config
-	store  *objectStore
+	store  *objects.Store
 	packed map[string]packedRef // packed-refs, read on first use
 	// HEAD, read on first use
 	head          Head
@@ -197,15 +199,15 @@ func (r *Repo) notApplied(what string) {
 
 // objects opens the object store lazily: only the probes that read
 // commits or trees pay for it.
-func (r *Repo) objects() (*objectStore, error) {
+func (r *Repo) objects() (*objects.Store, error) {
 	if r.store != nil {
 		return r.store, nil
 	}
-	s, err := openObjectStore(filepath.Join(r.CommonDir, "objects"))
+	s, err := objects.OpenStore(filepath.Join(r.CommonDir, "objects"))
 	if err != nil {
 		return nil, fmt.Errorf("fatal: cannot read the object database: %w", err)
 	}
-	s.shallow = readShallow(filepath.Join(r.CommonDir, "shallow"))
+	s.Shallow = readShallow(filepath.Join(r.CommonDir, "shallow"))
 	r.store = s
 	return s, nil
 }
@@ -213,7 +215,7 @@ func (r *Repo) objects() (*objectStore, error) {
 // Close releases the files the repository holds open.
 func (r *Repo) Close() {
 	if r.store != nil {
-		r.store.close()
+		r.store.Close()
 		r.store = nil
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -19,20 +21,20 @@ func (r *Repo) FileAtHEAD(path string) (content []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	c, err := store.commit(head.Hash)
+	c, err := store.Commit(head.Hash)
 	if err != nil {
 		return nil, false, err
 	}
-	tree := c.tree
+	tree := c.Tree
 	parts := strings.Split(path, "/")
 	for i, name := range parts {
-		entries, err := store.tree(tree)
+		entries, err := store.Tree(tree)
 		if err != nil {
 			return nil, false, err
 		}
-		var found *treeEntry
+		var found *objects.TreeEntry
 		for j := range entries {
-			if entries[j].name == name {
+			if entries[j].Name == name {
 				found = &entries[j]
 			}
 		}
@@ -40,13 +42,13 @@ func (r *Repo) FileAtHEAD(path string) (content []byte, ok bool, err error) {
 			return nil, false, nil
 		}
 		if i < len(parts)-1 {
-			if found.mode != 0o40000 {
+			if found.Mode != 0o40000 {
 				return nil, false, nil
 			}
-			tree = found.hash
+			tree = found.Hash
 			continue
 		}
-		b, err := store.readAs(found.hash, objBlob)
+		b, err := store.ReadAs(found.Hash, objects.TypeBlob)
 		return b, err == nil, err
 	}
 	return nil, false, nil
@@ -85,16 +87,16 @@ func (r *Repo) WorkSince(ctx context.Context, start plumbing.Hash, max int) (Sin
 		}
 		var from plumbing.Hash
 		if !start.IsZero() {
-			if c, err := store.commit(start); err == nil {
-				from = c.tree
+			if c, err := store.Commit(start); err == nil {
+				from = c.Tree
 			}
 		}
-		to, err := store.commit(head.Hash)
+		to, err := store.Commit(head.Hash)
 		if err != nil {
 			return s, err
 		}
 		var changes []fileChange
-		if err := diffTrees(store, from, to.tree, "", &changes); err != nil {
+		if err := diffTrees(store, from, to.Tree, "", &changes); err != nil {
 			return s, err
 		}
 		for _, c := range changes {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -63,13 +65,13 @@ func (b *statusBuilder) expandSparseDirs(head Head, sparseCheckout bool) error {
 	}
 	var headTree plumbing.Hash
 	if !head.Unborn {
-		c, err := store.commit(head.Hash)
+		c, err := store.Commit(head.Hash)
 		if err != nil {
 			return fmt.Errorf("fatal: bad HEAD commit %s: %w", head.Hash, err)
 		}
-		headTree = c.tree
+		headTree = c.Tree
 	}
-	trees := treeCache{store: store, read: map[plumbing.Hash][]treeEntry{}}
+	trees := treeCache{store: store, read: map[plumbing.Hash][]objects.TreeEntry{}}
 	out := make([]*index.Entry, 0, len(b.idx.Entries))
 	for _, e := range b.idx.Entries {
 		if !e.IsSparseDir() {
@@ -96,15 +98,15 @@ func (b *statusBuilder) expandSparseDirs(head Head, sparseCheckout bool) error {
 // treeCache reads each tree once: the sparse directories of a large
 // index share the trees above them.
 type treeCache struct {
-	store *objectStore
-	read  map[plumbing.Hash][]treeEntry
+	store *objects.Store
+	read  map[plumbing.Hash][]objects.TreeEntry
 }
 
-func (c treeCache) tree(h plumbing.Hash) ([]treeEntry, error) {
+func (c treeCache) tree(h plumbing.Hash) ([]objects.TreeEntry, error) {
 	if entries, ok := c.read[h]; ok {
 		return entries, nil
 	}
-	entries, err := c.store.tree(h)
+	entries, err := c.store.Tree(h)
 	if err == nil {
 		c.read[h] = entries
 	}
@@ -124,8 +126,8 @@ func (c treeCache) subtree(root plumbing.Hash, dir string) (plumbing.Hash, bool)
 		}
 		found := false
 		for _, te := range entries {
-			if te.name == name && filemode.FileMode(te.mode) == filemode.Dir {
-				h, found = te.hash, true
+			if te.Name == name && filemode.FileMode(te.Mode) == filemode.Dir {
+				h, found = te.Hash, true
 				break
 			}
 		}
@@ -139,22 +141,22 @@ func (c treeCache) subtree(root plumbing.Hash, dir string) (plumbing.Hash, bool)
 // treeFiles lists the files below a tree as skip-worktree index entries
 // named from prefix ("dir/"), in index order (a tree's order is the
 // order of full paths).
-func treeFiles(store *objectStore, tree plumbing.Hash, prefix string) ([]*index.Entry, error) {
-	entries, err := store.tree(tree)
+func treeFiles(store *objects.Store, tree plumbing.Hash, prefix string) ([]*index.Entry, error) {
+	entries, err := store.Tree(tree)
 	if err != nil {
 		return nil, err
 	}
 	var out []*index.Entry
 	for _, te := range entries {
-		if filemode.FileMode(te.mode) == filemode.Dir {
-			sub, err := treeFiles(store, te.hash, prefix+te.name+"/")
+		if filemode.FileMode(te.Mode) == filemode.Dir {
+			sub, err := treeFiles(store, te.Hash, prefix+te.Name+"/")
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, sub...)
 			continue
 		}
-		out = append(out, &index.Entry{Name: prefix + te.name, Hash: te.hash, Mode: filemode.FileMode(te.mode), SkipWorktree: true})
+		out = append(out, &index.Entry{Name: prefix + te.Name, Hash: te.Hash, Mode: filemode.FileMode(te.Mode), SkipWorktree: true})
 	}
 	return out, nil
 }

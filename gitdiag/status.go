@@ -188,7 +188,7 @@ func (b *statusBuilder) readHEAD(head Head) error {
 	if err != nil {
 		return err
 	}
-	c, err := store.commit(head.Hash)
+	c, err := store.Commit(head.Hash)
 	if err != nil {
 		return fmt.Errorf("fatal: bad HEAD commit %s: %w", head.Hash, err)
 	}
@@ -198,27 +198,27 @@ func (b *statusBuilder) readHEAD(head Head) error {
 			b.cleanDirs[prefix] = true
 			return nil
 		}
-		entries, err := store.tree(hash)
+		entries, err := store.Tree(hash)
 		if err != nil {
 			return fmt.Errorf("fatal: bad tree %s: %w", hash, err)
 		}
 		for _, e := range entries {
-			p := prefix + e.name
-			if filemode.FileMode(e.mode) == filemode.Dir {
-				if err := walk(e.hash, p+"/", cache.Child(e.name)); err != nil {
+			p := prefix + e.Name
+			if filemode.FileMode(e.Mode) == filemode.Dir {
+				if err := walk(e.Hash, p+"/", cache.Child(e.Name)); err != nil {
 					return err
 				}
 				continue
 			}
-			b.head[p] = headEntry{mode: filemode.FileMode(e.mode), hash: e.hash}
+			b.head[p] = headEntry{mode: filemode.FileMode(e.Mode), hash: e.Hash}
 		}
 		return nil
 	}
-	if root, ok := b.idx.CacheRoot(); ok && root == c.tree {
+	if root, ok := b.idx.CacheRoot(); ok && root == c.Tree {
 		b.cleanDirs[""] = true // the usual case: nothing staged
 		return nil
 	}
-	return walk(c.tree, "", b.idx.CacheTree())
+	return walk(c.Tree, "", b.idx.CacheTree())
 }
 
 // fail records the first error of the walk's goroutines.

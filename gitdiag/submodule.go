@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -138,7 +140,7 @@ func (b *statusBuilder) blobAt(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.readAs(id, objBlob)
+	return store.ReadAs(id, objects.TypeBlob)
 }
 
 // forStatus and forDiff give the settings that apply to the submodule at

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
@@ -488,7 +490,7 @@ func (b *statusBuilder) indexBlob(p string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	content, err := store.readAs(e.Hash, objBlob)
+	content, err := store.ReadAs(e.Hash, objects.TypeBlob)
 	return content, err == nil
 }
 

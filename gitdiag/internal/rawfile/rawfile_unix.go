@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitdiag
+package rawfile
 
 import (
 	"io/fs"
@@ -8,29 +8,30 @@ import (
 	"syscall"
 )
 
-// openFile opens a file for reading. os.Open offers every file to the
+// Open opens a file for reading. os.Open offers every file to the
 // runtime's network poller, four more system calls that the kernel refuses
 // for regular files anyway; the hook opens a score of small files in a run
 // where git status takes 2.5 ms on a small repository.
-func openFile(path string) (*os.File, error) {
-	fd, err := openRead(path)
+func Open(path string) (*os.File, error) {
+	fd, err := OpenRead(path)
 	if err != nil {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
 
-// readFile is os.ReadFile through openFile's cheaper open.
-func readFile(path string) ([]byte, error) {
-	fd, err := openRead(path)
+// ReadFile is os.ReadFile through Open's cheaper open.
+func ReadFile(path string) ([]byte, error) {
+	fd, err := OpenRead(path)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	return readAll(fd, path)
+	return ReadAll(fd, path)
 }
 
-func openRead(path string) (int, error) {
+// OpenRead opens path read-only and returns its descriptor.
+func OpenRead(path string) (int, error) {
 	for {
 		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err == syscall.EINTR {
@@ -43,9 +44,9 @@ func openRead(path string) (int, error) {
 	}
 }
 
-// readAll reads an open file to its end, in one read when its size is
+// ReadAll reads an open file to its end, in one read when its size is
 // known (and one more that finds the end).
-func readAll(fd int, path string) ([]byte, error) {
+func ReadAll(fd int, path string) ([]byte, error) {
 	var st syscall.Stat_t
 	size := 0
 	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {

@@ -1,4 +1,4 @@
-package gitdiag
+package objects
 
 import (
 	"bufio"
@@ -14,21 +14,23 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// objectStore reads objects from a repository's packs and loose files. It
+// Store reads objects from a repository's packs and loose files. It
 // looks ids up by binary search in each pack's .idx and reads only the
 // entries it needs, so reading one commit costs a few small reads whatever
 // the size of the history (go-git first maps every offset of the pack, a
 // cost that grows with the history).
-type objectStore struct {
+type Store struct {
 	dir       string   // the repository's own objects directory
 	looseDirs []string // it, then its alternates
 	packs     []*pack
-	// shallow lists the commits of a shallow clone whose parents were not
+	// Shallow lists the commits of a shallow clone whose parents were not
 	// fetched: git treats them as having none, and so do we.
-	shallow map[plumbing.Hash]bool
+	Shallow map[plumbing.Hash]bool
 	mu      sync.Mutex
 	cache   map[packOffset]cachedObject // recently decoded objects
 	order   []packOffset
@@ -51,23 +53,23 @@ type pack struct {
 
 // Object types, as numbered in pack files.
 const (
-	objCommit   = 1
-	objTree     = 2
-	objBlob     = 3
-	objTag      = 4
+	TypeCommit  = 1
+	TypeTree    = 2
+	TypeBlob    = 3
+	TypeTag     = 4
 	objOfsDelta = 6
 	objRefDelta = 7
 )
 
-var errObjectNotFound = errors.New("object not found")
+var ErrNotFound = errors.New("object not found")
 
 const cacheEntries = 256
 
-// openObjectStore opens a repository's object directory and those its
+// OpenStore opens a repository's object directory and those its
 // objects/info/alternates file names (one level, as git reads them for
 // the common case of clones made with --reference or --shared).
-func openObjectStore(objectsDir string) (*objectStore, error) {
-	s := &objectStore{dir: objectsDir, cache: map[packOffset]cachedObject{}}
+func OpenStore(objectsDir string) (*Store, error) {
+	s := &Store{dir: objectsDir, cache: map[packOffset]cachedObject{}}
 	s.looseDirs = append(s.looseDirs, objectsDir)
 	var names []string
 	for _, dir := range append([]string{objectsDir}, alternates(objectsDir)...) {
@@ -80,13 +82,13 @@ func openObjectStore(objectsDir string) (*objectStore, error) {
 	for _, n := range names {
 		idx, err := openPackIndex(n)
 		if err != nil {
-			s.close()
+			s.Close()
 			return nil, err
 		}
-		data, err := openFile(n[:len(n)-len(".idx")] + ".pack")
+		data, err := rawfile.Open(n[:len(n)-len(".idx")] + ".pack")
 		if err != nil {
 			idx.f.Close()
-			s.close()
+			s.Close()
 			return nil, err
 		}
 		s.packs = append(s.packs, &pack{idx: idx, data: data})
@@ -94,15 +96,15 @@ func openObjectStore(objectsDir string) (*objectStore, error) {
 	return s, nil
 }
 
-func (s *objectStore) close() {
+func (s *Store) Close() {
 	for _, p := range s.packs {
 		p.idx.f.Close()
 		p.data.Close()
 	}
 }
 
-// read returns an object's type and content.
-func (s *objectStore) read(h plumbing.Hash) (int, []byte, error) {
+// Read returns an object's type and content.
+func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
 	for i, p := range s.packs {
 		if off, ok := p.idx.find(h); ok {
 			return s.readPacked(i, off, 0)
@@ -111,9 +113,9 @@ func (s *objectStore) read(h plumbing.Hash) (int, []byte, error) {
 	return s.readLoose(h)
 }
 
-// readAs reads an object that must be of type want.
-func (s *objectStore) readAs(h plumbing.Hash, want int) ([]byte, error) {
-	typ, data, err := s.read(h)
+// ReadAs reads an object that must be of type want.
+func (s *Store) ReadAs(h plumbing.Hash, want int) ([]byte, error) {
+	typ, data, err := s.Read(h)
 	if err != nil {
 		return nil, fmt.Errorf("object %s: %w", h, err)
 	}
@@ -123,14 +125,14 @@ func (s *objectStore) readAs(h plumbing.Hash, want int) ([]byte, error) {
 	return data, nil
 }
 
-var typeName = map[int]string{objCommit: "commit", objTree: "tree", objBlob: "blob", objTag: "tag"}
+var typeName = map[int]string{TypeCommit: "commit", TypeTree: "tree", TypeBlob: "blob", TypeTag: "tag"}
 
-func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
+func (s *Store) readLoose(h plumbing.Hash) (int, []byte, error) {
 	hex := h.String()
 	var f *os.File
 	for _, dir := range s.looseDirs {
 		var err error
-		f, err = openFile(filepath.Join(dir, hex[:2], hex[2:]))
+		f, err = rawfile.Open(filepath.Join(dir, hex[:2], hex[2:]))
 		if err == nil {
 			break
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -138,7 +140,7 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 		}
 	}
 	if f == nil {
-		return 0, nil, errObjectNotFound
+		return 0, nil, ErrNotFound
 	}
 	defer f.Close()
 	zr, err := newInflater(bufio.NewReader(f))
@@ -175,7 +177,7 @@ func (s *objectStore) readLoose(h plumbing.Hash) (int, []byte, error) {
 // alternates lists the object directories objects/info/alternates names;
 // relative entries are relative to objectsDir.
 func alternates(objectsDir string) []string {
-	b, err := readFile(filepath.Join(objectsDir, "info", "alternates"))
+	b, err := rawfile.ReadFile(filepath.Join(objectsDir, "info", "alternates"))
 	if err != nil {
 		return nil
 	}
@@ -202,7 +204,7 @@ const maxDeltaDepth = 100
 
 // readPacked decodes the entry at off, keeping recent results: a tree walk
 // or a history walk reads the same delta bases again and again.
-func (s *objectStore) readPacked(pi int, off int64, depth int) (int, []byte, error) {
+func (s *Store) readPacked(pi int, off int64, depth int) (int, []byte, error) {
 	key := packOffset{pi, off}
 	s.mu.Lock()
 	obj, ok := s.cache[key]
@@ -225,7 +227,7 @@ func (s *objectStore) readPacked(pi int, off int64, depth int) (int, []byte, err
 	return typ, data, nil
 }
 
-func (s *objectStore) decodePacked(pi int, off int64, depth int) (int, []byte, error) {
+func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) {
 	if depth > maxDeltaDepth {
 		return 0, nil, errors.New("delta chain too deep")
 	}
@@ -236,7 +238,7 @@ func (s *objectStore) decodePacked(pi int, off int64, depth int) (int, []byte, e
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
 	}
 	switch typ {
-	case objCommit, objTree, objBlob, objTag:
+	case TypeCommit, TypeTree, TypeBlob, TypeTag:
 		data, err := inflate(r, size)
 		return typ, data, err
 	case objOfsDelta:
@@ -263,7 +265,7 @@ func (s *objectStore) decodePacked(pi int, off int64, depth int) (int, []byte, e
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.read(baseID)
+		baseType, base, err := s.Read(baseID)
 		if err != nil {
 			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
 		}
@@ -462,49 +464,49 @@ func (p *packIndex) offset(i, n uint32) (int64, bool) {
 	return int64(binary.BigEndian.Uint64(b[:])), true
 }
 
-// commitInfo is the part of a commit the probes use.
-type commitInfo struct {
-	hash    plumbing.Hash
-	tree    plumbing.Hash
-	parents []plumbing.Hash
-	when    int64 // committer time, Unix seconds
-	message string
+// Commit is the part of a commit the probes use.
+type Commit struct {
+	Hash    plumbing.Hash
+	Tree    plumbing.Hash
+	Parents []plumbing.Hash
+	When    int64 // committer time, Unix seconds
+	Message string
 }
 
-func (s *objectStore) commit(h plumbing.Hash) (*commitInfo, error) {
-	data, err := s.readAs(h, objCommit)
+func (s *Store) Commit(h plumbing.Hash) (*Commit, error) {
+	data, err := s.ReadAs(h, TypeCommit)
 	if err != nil {
 		return nil, err
 	}
 	c, err := parseCommit(h, data)
-	if err == nil && s.shallow[h] {
-		c.parents = nil
+	if err == nil && s.Shallow[h] {
+		c.Parents = nil
 	}
 	return c, err
 }
 
 // parseCommit reads a commit object's tree, parents, committer time and
 // message.
-func parseCommit(h plumbing.Hash, data []byte) (*commitInfo, error) {
-	c := &commitInfo{hash: h}
+func parseCommit(h plumbing.Hash, data []byte) (*Commit, error) {
+	c := &Commit{Hash: h}
 	for len(data) > 0 {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
 		if len(line) == 0 {
-			c.message = string(data)
+			c.Message = string(data)
 			break
 		}
 		key, value, _ := bytes.Cut(line, []byte{' '})
 		switch string(key) {
 		case "tree":
-			c.tree = plumbing.NewHash(string(value))
+			c.Tree = plumbing.NewHash(string(value))
 		case "parent":
-			c.parents = append(c.parents, plumbing.NewHash(string(value)))
+			c.Parents = append(c.Parents, plumbing.NewHash(string(value)))
 		case "committer":
-			c.when = signatureTime(value)
+			c.When = signatureTime(value)
 		}
 	}
-	if c.tree.IsZero() {
+	if c.Tree.IsZero() {
 		return nil, fmt.Errorf("commit %s has no tree", h)
 	}
 	return c, nil
@@ -521,15 +523,15 @@ func signatureTime(sig []byte) int64 {
 	return t
 }
 
-// treeEntry is one entry of a tree object.
-type treeEntry struct {
-	mode uint32
-	name string
-	hash plumbing.Hash
+// TreeEntry is one entry of a tree object.
+type TreeEntry struct {
+	Mode uint32
+	Name string
+	Hash plumbing.Hash
 }
 
-func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
-	data, err := s.readAs(h, objTree)
+func (s *Store) Tree(h plumbing.Hash) ([]TreeEntry, error) {
+	data, err := s.ReadAs(h, TypeTree)
 	if err != nil {
 		return nil, err
 	}
@@ -537,8 +539,8 @@ func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
 }
 
 // parseTree reads a tree object's entries: "mode name NUL id", repeated.
-func parseTree(h plumbing.Hash, data []byte) ([]treeEntry, error) {
-	var out []treeEntry
+func parseTree(h plumbing.Hash, data []byte) ([]TreeEntry, error) {
+	var out []TreeEntry
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		nul := bytes.IndexByte(data, 0)
@@ -549,19 +551,19 @@ func parseTree(h plumbing.Hash, data []byte) ([]treeEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tree %s is corrupt", h)
 		}
-		e := treeEntry{mode: uint32(mode), name: string(data[sp+1 : nul])}
-		copy(e.hash[:], data[nul+1:nul+21])
+		e := TreeEntry{Mode: uint32(mode), Name: string(data[sp+1 : nul])}
+		copy(e.Hash[:], data[nul+1:nul+21])
 		out = append(out, e)
 		data = data[nul+21:]
 	}
 	return out, nil
 }
 
-// tagTarget returns what an annotated tag points to, or ok=false when h
+// TagTarget returns what an annotated tag points to, or ok=false when h
 // is not a tag.
-func (s *objectStore) tagTarget(h plumbing.Hash) (plumbing.Hash, bool) {
-	typ, data, err := s.read(h)
-	if err != nil || typ != objTag {
+func (s *Store) TagTarget(h plumbing.Hash) (plumbing.Hash, bool) {
+	typ, data, err := s.Read(h)
+	if err != nil || typ != TypeTag {
 		return plumbing.ZeroHash, false
 	}
 	line, _, _ := bytes.Cut(data, []byte{'\n'})

@@ -1,4 +1,4 @@
-package gitdiag
+package objects
 
 import (
 	"bytes"
@@ -10,14 +10,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// abbreviator finds git's abbreviated object names. It reads pack indexes by
+// Abbreviator finds git's abbreviated object names. It reads pack indexes by
 // binary search through ReadAt, so its cost is a few reads per commit
 // whatever the size of the history.
-type abbreviator struct {
-	store  *objectStore
+type Abbreviator struct {
+	store  *Store
 	minLen int
 }
 
@@ -27,12 +29,12 @@ type packIndex struct {
 	fanout [256]uint32
 }
 
-func newAbbreviator(store *objectStore) *abbreviator {
+func NewAbbreviator(store *Store) *Abbreviator {
 	var count uint64
 	for _, p := range store.packs {
 		count += uint64(p.idx.fanout[255])
 	}
-	return &abbreviator{store: store, minLen: defaultAbbrev(count)}
+	return &Abbreviator{store: store, minLen: defaultAbbrev(count)}
 }
 
 // defaultAbbrev is git's core.abbrev=auto: enough hex digits that a collision
@@ -50,7 +52,7 @@ func defaultAbbrev(count uint64) int {
 }
 
 func openPackIndex(path string) (*packIndex, error) {
-	f, err := openFile(path)
+	f, err := rawfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +121,9 @@ func (p *packIndex) neighbours(h plumbing.Hash) []plumbing.Hash {
 	return out
 }
 
-// shortest returns the shortest prefix of h, at least minLen digits long,
+// Shortest returns the Shortest prefix of h, at least minLen digits long,
 // that no other object in the repository shares.
-func (a *abbreviator) shortest(h plumbing.Hash) string {
+func (a *Abbreviator) Shortest(h plumbing.Hash) string {
 	n := a.minLen
 	extend := func(other plumbing.Hash) {
 		if common := commonHexPrefix(h, other); common+1 > n {

@@ -54,64 +54,57 @@ func (r *Repo) FileAtHEAD(path string) (content []byte, ok bool, err error) {
 	return nil, false, nil
 }
 
-// Since is the work done since a session started: the commits made on top
-// of its start, and the files those commits or the work tree changed.
-type Since struct {
-	Commits []Commit // newest first, at most the number asked for
-	Files   []string // sorted
+// LogUntil is `git log -n max stop..HEAD` read newest first until stop:
+// the commits made on top of stop (zero: the branch had none), at most max.
+func (r *Repo) LogUntil(ctx context.Context, stop plumbing.Hash, max int) ([]Commit, error) {
+	head, err := r.Head()
+	if err != nil || head.Unborn || head.Hash == stop {
+		return nil, err
+	}
+	commits, err := r.Log(ctx, max+1, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []Commit
+	for _, c := range commits {
+		if c.Hash == stop || len(out) == max {
+			break
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
-// WorkSince lists what changed since the commit start (zero: the branch
-// had no commit). Commits are read newest first until start is reached.
-func (r *Repo) WorkSince(ctx context.Context, start plumbing.Hash, max int) (Since, error) {
-	var s Since
+// NamesSince is `git diff --name-only from HEAD` between commits: the paths
+// whose content differs between the tree of from (zero: the empty tree)
+// and HEAD's, sorted.
+func (r *Repo) NamesSince(from plumbing.Hash) ([]string, error) {
 	head, err := r.Head()
-	if err != nil || head.Unborn {
-		return s, err
+	if err != nil || head.Unborn || head.Hash == from {
+		return nil, err
 	}
 	store, err := r.objects()
 	if err != nil {
-		return s, err
+		return nil, err
 	}
-	files := map[string]bool{}
-	if head.Hash != start {
-		commits, err := r.Log(ctx, max+1, false)
-		if err != nil {
-			return s, err
-		}
-		for _, c := range commits {
-			if c.Hash == start || len(s.Commits) == max {
-				break
-			}
-			s.Commits = append(s.Commits, c)
-		}
-		var from plumbing.Hash
-		if !start.IsZero() {
-			if c, err := store.Commit(start); err == nil {
-				from = c.Tree
-			}
-		}
-		to, err := store.Commit(head.Hash)
-		if err != nil {
-			return s, err
-		}
-		var changes []fileChange
-		if err := diffTrees(store, from, to.Tree, "", &changes); err != nil {
-			return s, err
-		}
-		for _, c := range changes {
-			files[c.path] = true
+	var fromTree plumbing.Hash
+	if !from.IsZero() {
+		if c, err := store.Commit(from); err == nil {
+			fromTree = c.Tree
 		}
 	}
-	st, err := r.Status(ctx)
-	if err == nil {
-		for _, f := range st.Files {
-			files[strings.TrimSuffix(f.Path, "/")] = true
-		}
+	to, err := store.Commit(head.Hash)
+	if err != nil {
+		return nil, err
 	}
-	for f := range files {
-		s.Files = append(s.Files, f)
+	var changes []fileChange
+	if err := diffTrees(store, fromTree, to.Tree, "", &changes); err != nil {
+		return nil, err
 	}
-	sort.Strings(s.Files)
-	return s, nil
+	out := make([]string, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, c.path)
+	}
+	sort.Strings(out)
+	return out, nil
 }

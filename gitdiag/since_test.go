@@ -28,30 +28,37 @@ func TestFileAtHEAD(t *testing.T) {
 	}
 }
 
-func TestWorkSince(t *testing.T) {
+func TestLogUntilAndNamesSinceMatchGit(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.txt", "1")
 	f.commit("before the session")
 	start := plumbing.NewHash(strings.TrimSpace(f.git("rev-parse", "HEAD")))
 	f.write("b.txt", "2")
+	f.write("d/e.txt", "2")
 	f.commit("first of the session")
 	f.write("c.txt", "3")
+	f.git("rm", "-q", "a.txt")
 	f.commit("second of the session")
-	f.write("a.txt", "changed, not committed")
-	f.write("new.txt", "untracked")
 	r, _ := Open(f.dir)
-	s, err := r.WorkSince(context.Background(), start, 10)
+	commits, err := r.LogUntil(context.Background(), start, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var subjects []string
-	for _, c := range s.Commits {
+	for _, c := range commits {
 		subjects = append(subjects, c.Subject)
 	}
-	if strings.Join(subjects, "|") != "second of the session|first of the session" {
-		t.Errorf("commits %q", subjects)
+	if got, want := strings.Join(subjects, "\n"), strings.TrimSpace(f.git("log", "--format=%s", start.String()+"..HEAD")); got != want {
+		t.Errorf("commits %q, git says %q", got, want)
 	}
-	if strings.Join(s.Files, " ") != "a.txt b.txt c.txt new.txt" {
-		t.Errorf("files %q", s.Files)
+	names, err := r.NamesSince(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(names, "\n"), strings.TrimSpace(f.git("diff", "--name-only", start.String(), "HEAD")); got != want {
+		t.Errorf("names %q, git says %q", got, want)
+	}
+	if few, _ := r.LogUntil(context.Background(), start, 1); len(few) != 1 || few[0].Subject != "second of the session" {
+		t.Errorf("at most 1: %+v", few)
 	}
 }

@@ -280,7 +280,7 @@ func (r *Run) gatherWork(f *facts.LongRunning) {
 	}
 	start := plumbing.NewHash(s.StartHead)
 	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
-		work, err := repo.WorkSince(r.Ctx, start, 20)
+		work, err := workSince(r.Ctx, repo, start, 20)
 		if err != nil {
 			return err
 		}

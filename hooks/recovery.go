@@ -63,7 +63,7 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 func (r *Run) since(snap facts.Snapshot) *facts.Since {
 	var s *facts.Since
 	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
-		work, err := repo.WorkSince(r.Ctx, plumbing.NewHash(snap.Head), 10)
+		work, err := workSince(r.Ctx, repo, plumbing.NewHash(snap.Head), 10)
 		if err != nil {
 			return err
 		}

@@ -85,10 +85,10 @@ func (c *collector) add(line []byte, newest bool) {
 	if !wholeObject(line, newest) {
 		return // torn (being written) or foreign
 	}
-	entry := parse(line)
-	switch entry.Get("type").String() {
+	entry := entryOf(parse(line))
+	switch entry.typ {
 	case "system":
-		if entry.Get("subtype").String() == "compact_boundary" {
+		if entry.subtype == "compact_boundary" {
 			c.pastBoundary = true
 			c.usageDecided = true // nothing before it says what the context holds now
 		}
@@ -99,9 +99,42 @@ func (c *collector) add(line []byte, newest bool) {
 	}
 }
 
+// entry is the top-level fields of a transcript line that the rules read,
+// found in one pass over the line: a tool result can be megabytes long, and
+// each absent field looked up by name was one more pass over all of it.
+type entry struct {
+	typ, subtype                    string
+	sidechain, meta, compactSummary bool
+	message, toolUseResult          gjson.Result
+}
+
+func entryOf(root gjson.Result) entry {
+	var e entry
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			e.typ = v.Str
+		case "subtype":
+			e.subtype = v.Str
+		case "isSidechain":
+			e.sidechain = v.Bool()
+		case "isMeta":
+			e.meta = v.Bool()
+		case "isCompactSummary":
+			e.compactSummary = v.Bool()
+		case "message":
+			e.message = v
+		case "toolUseResult":
+			e.toolUseResult = v
+		}
+		return true
+	})
+	return e
+}
+
 // side says whether an entry is a subagent's, counting chat entries.
-func (c *collector) side(entry gjson.Result) bool {
-	if entry.Get("isSidechain").Bool() && !c.sideAsMain {
+func (c *collector) side(entry entry) bool {
+	if entry.sidechain && !c.sideAsMain {
 		c.sideChat++
 		return true
 	}
@@ -109,16 +142,16 @@ func (c *collector) side(entry gjson.Result) bool {
 	return false
 }
 
-func (c *collector) assistantEntry(entry gjson.Result) {
+func (c *collector) assistantEntry(entry entry) {
 	side := c.side(entry)
 	if !side && !c.usageDecided && !c.pastBoundary {
-		if u := entry.Get("message.usage"); u.Exists() {
+		if u := entry.message.Get("usage"); u.Exists() {
 			c.usage = Usage{Known: true, Tokens: int(u.Get("input_tokens").Int() +
 				u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())}
 			c.usageDecided = true
 		}
 	}
-	blocks := entry.Get("message.content").Array()
+	blocks := entry.message.Get("content").Array()
 	for i := len(blocks) - 1; i >= 0; i-- {
 		b := blocks[i]
 		switch b.Get("type").String() {
@@ -162,12 +195,12 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			c.todosFound = true
 			for _, t := range input.Get("todos").Array() {
 				c.todos = append(c.todos, Todo{Content: sanitize.Excerpt(t.Get("content").String(), TaskRunes),
-					Status: sanitize.Clean(t.Get("status").String())})
+					Status: strings.Clone(sanitize.Clean(t.Get("status").String()))})
 			}
 		}
 	case "TaskCreate", "TaskUpdate":
 		if !side && answered && !res.isError && len(c.taskCalls) < maxTaskCalls {
-			call := taskCall{create: name == "TaskCreate", id: res.taskID, input: input}
+			call := taskCall{create: name == "TaskCreate", id: res.taskID, input: gjson.Parse(strings.Clone(input.Raw))}
 			if !call.create {
 				call.id = input.Get("taskId").String()
 			}
@@ -202,26 +235,27 @@ func callInput(name string, input gjson.Result) string {
 	return sanitize.Excerpt(input.Raw, InputRunes)
 }
 
-func (c *collector) userEntry(entry gjson.Result) {
+func (c *collector) userEntry(entry entry) {
 	side := c.side(entry)
-	if entry.Get("isMeta").Bool() || entry.Get("isCompactSummary").Bool() {
+	if entry.meta || entry.compactSummary {
 		return
 	}
-	content := entry.Get("message.content")
+	content := entry.message.Get("content")
 	if content.IsArray() {
-		var last gjson.Result
-		for _, b := range content.Array() {
-			if b.Get("type").String() == "tool_result" {
-				last = b
+		var last *toolResultBlock
+		content.ForEach(func(_, b gjson.Result) bool {
+			if r := toolResultOf(b); r != nil {
+				last = r
 				// Clone: a substring would keep the whole line, a large
 				// tool result, alive for the rest of the walk.
-				c.results[strings.Clone(b.Get("tool_use_id").String())] = result{isError: b.Get("is_error").Bool(),
-					taskID: strings.Clone(entry.Get("toolUseResult.task.id").String())}
+				c.results[strings.Clone(r.id)] = result{isError: r.isError,
+					taskID: strings.Clone(entry.toolUseResult.Get("task.id").String())}
 			}
-		}
-		if last.Exists() {
+			return true
+		})
+		if last != nil {
 			if !side {
-				c.toolResult(entry, last)
+				c.toolResult(entry, *last)
 			}
 			return // a tool's answer, not the user's words
 		}
@@ -246,17 +280,34 @@ func (c *collector) userEntry(entry gjson.Result) {
 // toolResult reads a main-chain tool result: the open error when it is
 // the newest, and the user's words when it rejects a call or answers a
 // question after the last request.
-func (c *collector) toolResult(entry, b gjson.Result) {
+// toolResultBlock is a tool_result content block.
+type toolResultBlock struct {
+	id      string
+	isError bool
+	block   gjson.Result // its content is read only when needed
+}
+
+// toolResultOf reads a block when it is a tool result, else nil. Fields
+// are looked up by name, not iterated: iterating would unescape the whole
+// content of every result, which is rarely read.
+func toolResultOf(b gjson.Result) *toolResultBlock {
+	if b.Get("type").Str != "tool_result" {
+		return nil
+	}
+	return &toolResultBlock{id: b.Get("tool_use_id").Str, isError: b.Get("is_error").Bool(), block: b}
+}
+
+func (c *collector) toolResult(entry entry, b toolResultBlock) {
 	c.newerSeen = true
 	if c.errorDecided && (c.promptFound || len(c.followUps) >= maxFollowUps) {
 		return // nothing more to learn from a result; skip reading its text
 	}
-	text := resultText(b.Get("content"))
+	text := resultText(b.block.Get("content"))
 	if !c.errorDecided {
 		c.errorDecided = true
-		if b.Get("is_error").Bool() && !isRejection(text) {
+		if b.isError && !isRejection(text) {
 			c.openError = &ToolError{Error: sanitize.Excerpt(stripReminders(text), ErrorRunes)}
-			c.errorCall = strings.Clone(b.Get("tool_use_id").String())
+			c.errorCall = strings.Clone(b.id)
 		}
 	}
 	if c.promptFound || len(c.followUps) >= maxFollowUps {
@@ -265,7 +316,7 @@ func (c *collector) toolResult(entry, b gjson.Result) {
 	if words := rejectionWords(text); words != "" {
 		c.followUps = append(c.followUps, sanitize.Excerpt(words, PromptRunes))
 	}
-	if answers := entry.Get("toolUseResult.answers"); answers.IsObject() {
+	if answers := entry.toolUseResult.Get("answers"); answers.IsObject() {
 		var parts []string
 		answers.ForEach(func(q, a gjson.Result) bool {
 			parts = append(parts, "“"+q.String()+"” → "+a.String())

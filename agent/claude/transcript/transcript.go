@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -196,4 +197,12 @@ func wholeObject(line []byte, newest bool) bool {
 	return !newest || len(line) > 256<<10 || gjson.ValidBytes(line)
 }
 
-func parse(line []byte) gjson.Result { return gjson.ParseBytes(line) }
+// parse reads a line without copying it: the lines come from buffers the
+// tail reader never writes again, and what the collector keeps is copied
+// out (excerpts, cloned ids), so a large tool result is never copied whole.
+func parse(line []byte) gjson.Result {
+	if len(line) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.Parse(unsafe.String(&line[0], len(line)))
+}

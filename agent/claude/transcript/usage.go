@@ -56,17 +56,17 @@ func usageAt(ctx context.Context, tr *tailReader) (Usage, error) {
 // and the size after it is unknown until the next reply (the boundary's
 // own estimate is not what the next request will hold).
 func usageOf(line []byte) (Usage, bool) {
-	entry := parse(line)
-	switch entry.Get("type").String() {
+	entry := entryOf(parse(line))
+	switch entry.typ {
 	case "assistant":
-		u := entry.Get("message.usage")
-		if !u.Exists() || entry.Get("isSidechain").Bool() {
+		u := entry.message.Get("usage")
+		if !u.Exists() || entry.sidechain {
 			return Usage{}, false
 		}
 		tokens := u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()
 		return Usage{Tokens: int(tokens), Known: true}, true
 	case "system":
-		if entry.Get("subtype").String() == "compact_boundary" {
+		if entry.subtype == "compact_boundary" {
 			return Usage{}, true
 		}
 	}

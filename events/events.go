@@ -7,6 +7,7 @@ package events
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,10 +93,13 @@ func Append(d logs.Dir, e Event) error {
 	if err := d.Ensure(); err != nil {
 		return err
 	}
-	line, err := json.Marshal(e)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // a "<" in a message stays "<", as in every JSON output
+	if err := enc.Encode(e); err != nil {
 		return err
 	}
+	line := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	path := filepath.Join(d.Path, File)
 	if fi, err := os.Lstat(path); err == nil {
 		if !fi.Mode().IsRegular() {

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -210,9 +209,8 @@ func RunSummary(d logs.Dir, opt SummaryOptions, out io.Writer) error {
 	}
 	if opt.JSON {
 		s.SchemaVersion = facts.SchemaVersion
-		b, _ := json.MarshalIndent(s, "", "  ")
-		fmt.Fprintln(out, string(b))
-		return nil
+		_, err := io.WriteString(out, facts.JSON(s))
+		return err
 	}
 	_, err = io.WriteString(out, s.Markdown())
 	return err

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -76,7 +77,7 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	app := &cli.App{
 		Name:            "session-hooks",
 		Usage:           "restore a coding agent's context at Claude Code session boundaries",
-		UsageText:       "session-hooks <init|pre-compact|end> [--compact-recovery]  (reads the hook input on stdin)",
+		UsageText:       strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
 		Version:         version(),
 		Writer:          stdout,
 		ErrWriter:       stdout,

@@ -1,0 +1,126 @@
+package gitdiag
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+)
+
+// Operation is a multi-step git operation left in progress in the work
+// tree, as git status reports it (wt-status.c's wt_status_get_state): a
+// merge, a rebase (with its step), an am session, a cherry-pick, a revert,
+// a bisect.
+type Operation struct {
+	Kind   string // merge, rebase, am, cherry-pick, revert, bisect
+	Step   int    // rebase and am: the step being applied, 1-based; 0 when unknown
+	Steps  int    // and how many there are
+	Branch string // rebase: the branch being rebased; bisect: where it started
+	Onto   string // rebase: the commit it is replayed onto, abbreviated
+	Commit string // cherry-pick, revert: the commit being applied, abbreviated
+}
+
+// String says it as git status does, in one line.
+func (o Operation) String() string {
+	switch o.Kind {
+	case "merge":
+		return "a merge is in progress"
+	case "rebase", "am":
+		what := "a rebase"
+		if o.Kind == "am" {
+			what = "an am session"
+		}
+		s := what + " is in progress"
+		if o.Branch != "" {
+			s += " (branch " + o.Branch
+			if o.Onto != "" {
+				s += " onto " + o.Onto
+			}
+			s += ")"
+		}
+		if o.Steps > 0 {
+			s += fmt.Sprintf(", at step %d of %d", o.Step, o.Steps)
+		}
+		return s
+	case "cherry-pick", "revert":
+		s := "a " + o.Kind + " is in progress"
+		if o.Commit != "" {
+			s += " (commit " + o.Commit + ")"
+		}
+		return s
+	case "bisect":
+		s := "a bisect is in progress"
+		if o.Branch != "" {
+			s += " (started from " + o.Branch + ")"
+		}
+		return s
+	}
+	return o.Kind + " in progress"
+}
+
+// InProgress lists the operations in progress, as git status finds them
+// in the git directory: a rebase or am first (a cherry-pick may run inside
+// one), then a merge, a cherry-pick, a revert, and a bisect, which may run
+// beside any of them.
+func (r *Repo) InProgress() []Operation {
+	var ops []Operation
+	exists := func(name string) bool {
+		_, err := os.Stat(filepath.Join(r.GitDir, name))
+		return err == nil
+	}
+	read := func(name string) string {
+		b, err := readFile(filepath.Join(r.GitDir, name))
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(b))
+	}
+	switch {
+	case exists("rebase-merge"):
+		o := Operation{Kind: "rebase", Branch: strings.TrimPrefix(read("rebase-merge/head-name"), "refs/heads/"),
+			Onto: r.abbrev(read("rebase-merge/onto"))}
+		o.Step, _ = strconv.Atoi(read("rebase-merge/msgnum"))
+		o.Steps, _ = strconv.Atoi(read("rebase-merge/end"))
+		ops = append(ops, o)
+	case exists("rebase-apply"):
+		o := Operation{Kind: "rebase"}
+		if exists("rebase-apply/applying") {
+			o.Kind = "am"
+		} else {
+			o.Branch = strings.TrimPrefix(read("rebase-apply/head-name"), "refs/heads/")
+			o.Onto = r.abbrev(read("rebase-apply/onto"))
+		}
+		o.Step, _ = strconv.Atoi(read("rebase-apply/next"))
+		o.Steps, _ = strconv.Atoi(read("rebase-apply/last"))
+		ops = append(ops, o)
+	}
+	if exists("MERGE_HEAD") {
+		ops = append(ops, Operation{Kind: "merge"})
+	}
+	if exists("CHERRY_PICK_HEAD") {
+		ops = append(ops, Operation{Kind: "cherry-pick", Commit: r.abbrev(read("CHERRY_PICK_HEAD"))})
+	}
+	if exists("REVERT_HEAD") {
+		ops = append(ops, Operation{Kind: "revert", Commit: r.abbrev(read("REVERT_HEAD"))})
+	}
+	if exists("BISECT_LOG") {
+		ops = append(ops, Operation{Kind: "bisect", Branch: read("BISECT_START")})
+	}
+	return ops
+}
+
+// abbrev shortens a full commit id to git's default abbreviation; other
+// text is returned as it is.
+func (r *Repo) abbrev(id string) string {
+	if len(id) != 40 {
+		return id
+	}
+	if store, err := r.objects(); err == nil {
+		return objects.NewAbbreviator(store).Shortest(plumbing.NewHash(id))
+	}
+	return id[:7]
+}

@@ -1,0 +1,212 @@
+package gitdiag
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// gitStatusOperations reads the operations `git status` reports, in its
+// own words, as the kinds InProgress uses, with the details it prints.
+func gitStatusOperations(out string) []string {
+	var ops []string
+	if m := regexp.MustCompile(`You are currently rebasing branch '([^']*)' on '([^']*)'`).FindStringSubmatch(out); m != nil {
+		done := regexp.MustCompile(`Last commands? done \((\d+) commands? done\)`).FindStringSubmatch(out)
+		left := regexp.MustCompile(`Next commands? to do \((\d+) remaining commands?\)`).FindStringSubmatch(out)
+		step := "?"
+		if done != nil {
+			n := atoi(done[1])
+			rest := 0
+			if left != nil {
+				rest = atoi(left[1])
+			}
+			step = fmt.Sprintf("%d/%d", n, n+rest)
+		}
+		ops = append(ops, "rebase "+m[1]+" "+m[2]+" "+step)
+	}
+	if strings.Contains(out, "You are in the middle of an am session") {
+		ops = append(ops, "am")
+	}
+	if strings.Contains(out, "git merge --abort") || strings.Contains(out, "you are still merging") {
+		ops = append(ops, "merge")
+	}
+	if m := regexp.MustCompile(`You are currently cherry-picking commit ([0-9a-f]+)`).FindStringSubmatch(out); m != nil {
+		ops = append(ops, "cherry-pick "+m[1])
+	}
+	if m := regexp.MustCompile(`You are currently reverting commit ([0-9a-f]+)`).FindStringSubmatch(out); m != nil {
+		ops = append(ops, "revert "+m[1])
+	}
+	if m := regexp.MustCompile(`You are currently bisecting, started from branch '([^']*)'`).FindStringSubmatch(out); m != nil {
+		ops = append(ops, "bisect "+m[1])
+	}
+	sort.Strings(ops)
+	return ops
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}
+
+func ourOperations(ops []Operation) []string {
+	var out []string
+	for _, o := range ops {
+		switch o.Kind {
+		case "rebase":
+			out = append(out, fmt.Sprintf("rebase %s %s %d/%d", o.Branch, o.Onto, o.Step, o.Steps))
+		case "cherry-pick", "revert":
+			out = append(out, o.Kind+" "+o.Commit)
+		case "bisect":
+			out = append(out, "bisect "+o.Branch)
+		default:
+			out = append(out, o.Kind)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestInProgressMatchesGitStatus(t *testing.T) {
+	conflict := func(f *fixture) {
+		f.write("a.txt", "base\n")
+		f.commit("base")
+		f.git("checkout", "-q", "-b", "side")
+		f.write("a.txt", "side\n")
+		f.commit("side change")
+		f.git("checkout", "-q", "main")
+		f.write("a.txt", "main\n")
+		f.commit("main change")
+	}
+	tests := []struct {
+		name  string
+		setup func(f *fixture)
+		want  int // operations git reports
+	}{
+		{"nothing", func(f *fixture) { f.commit("base") }, 0},
+		{"merge with a conflict", func(f *fixture) { conflict(f); f.gitMayFail("merge", "-q", "side") }, 1},
+		{"rebase stopped at its first step of two", func(f *fixture) {
+			conflict(f)
+			f.git("checkout", "-q", "side")
+			f.write("b.txt", "more\n")
+			f.commit("second on side")
+			f.gitMayFail("rebase", "-q", "main")
+		}, 1},
+		{"cherry-pick with a conflict", func(f *fixture) { conflict(f); f.gitMayFail("cherry-pick", "side") }, 1},
+		{"revert with a conflict", func(f *fixture) {
+			conflict(f)
+			f.write("a.txt", "main again\n")
+			f.commit("main again")
+			f.gitMayFail("revert", "--no-edit", "HEAD~1")
+		}, 1},
+		{"bisect", func(f *fixture) {
+			f.commit("one")
+			f.commit("two")
+			f.commit("three")
+			f.git("bisect", "start")
+			f.git("bisect", "bad")
+			f.git("bisect", "good", "HEAD~2")
+		}, 1},
+		{"am with a conflict", func(f *fixture) {
+			conflict(f)
+			patch := f.git("format-patch", "-1", "--stdout", "side")
+			f.write("../p.patch", patch)
+			f.gitMayFail("am", "../p.patch")
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tt.setup(f)
+			want := gitStatusOperations(f.gitMayFailOutput("status"))
+			if len(want) != tt.want {
+				t.Fatalf("the setup left %d operations by git status: %q", len(want), want)
+			}
+			r, err := Open(f.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if got := ourOperations(r.InProgress()); strings.Join(got, ";") != strings.Join(want, ";") {
+				t.Errorf("got %q, git status says %q", got, want)
+			}
+		})
+	}
+}
+
+func TestStashesAndWorktreesMatchGit(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "1\n")
+	f.commit("base")
+	for i, msg := range []string{"", "named stash", ""} {
+		f.write("a.txt", fmt.Sprintf("change %d\n", i))
+		if msg == "" {
+			f.git("stash", "-q")
+		} else {
+			f.git("stash", "push", "-q", "-m", msg)
+		}
+	}
+	f.git("worktree", "add", "-q", "-b", "wt-branch", f.dir+"-wt")
+	f.git("worktree", "add", "-q", "--detach", f.dir+"-detached")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stashes, n := r.Stashes(2)
+	want := strings.Split(strings.TrimSpace(f.git("stash", "list", "--format=%gs")), "\n")
+	if n != len(want) || len(stashes) != 2 || stashes[0].Message != want[0] || stashes[1].Message != want[1] || stashes[0].Branch != "main" {
+		t.Errorf("stashes %+v (%d), git says %q", stashes, n, want)
+	}
+	var got []string
+	for _, w := range r.Worktrees() {
+		got = append(got, w.Path+" "+w.Branch)
+	}
+	var wantWT []string
+	for i, block := range strings.Split(strings.TrimSpace(f.git("worktree", "list", "--porcelain")), "\n\n") {
+		if i == 0 {
+			continue // the main work tree
+		}
+		path, branch := "", ""
+		for _, line := range strings.Split(block, "\n") {
+			if p, ok := strings.CutPrefix(line, "worktree "); ok {
+				path = p
+			}
+			if b, ok := strings.CutPrefix(line, "branch refs/heads/"); ok {
+				branch = b
+			}
+		}
+		wantWT = append(wantWT, path+" "+branch)
+	}
+	sort.Strings(got)
+	sort.Strings(wantWT)
+	if strings.Join(got, ";") != strings.Join(wantWT, ";") {
+		t.Errorf("worktrees %q, git says %q", got, wantWT)
+	}
+}
+
+func TestUpstreamGoneMatchesGitStatus(t *testing.T) {
+	f := newFixture(t)
+	f.commit("base")
+	f.trackOriginMain()
+	f.git("config", "remote.origin.url", "/nowhere")
+	f.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+	r, _ := Open(f.dir)
+	h, _ := r.Head()
+	if _, gone := r.UpstreamGone(h); gone || strings.Contains(f.git("status", "-sb"), "[gone]") {
+		t.Fatal("an upstream that exists was reported gone")
+	}
+	r.Close()
+	f.git("update-ref", "-d", "refs/remotes/origin/main")
+	if !strings.Contains(f.git("status", "-sb"), "[gone]") {
+		t.Fatal("git does not say gone")
+	}
+	r, _ = Open(f.dir)
+	defer r.Close()
+	h, _ = r.Head()
+	if name, gone := r.UpstreamGone(h); !gone || name != "origin/main" {
+		t.Errorf("gone %v %q", gone, name)
+	}
+}

@@ -1,0 +1,96 @@
+package gitdiag
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Stash is one entry of `git stash list`: its message, and the branch it
+// was made on.
+type Stash struct {
+	Message string // "WIP on main: abc1234 subject", "On main: message"
+	Branch  string
+}
+
+// Stashes lists the stash, newest first, from its reflog (what `git stash
+// list` reads): at most max entries, and how many there are.
+func (r *Repo) Stashes(max int) ([]Stash, int) {
+	b, err := readFile(filepath.Join(r.CommonDir, "logs", "refs", "stash"))
+	if err != nil {
+		return nil, 0
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	var out []Stash
+	n := 0
+	for i := len(lines) - 1; i >= 0; i-- {
+		_, msg, ok := strings.Cut(lines[i], "\t")
+		if !ok {
+			continue
+		}
+		n++
+		if len(out) < max {
+			out = append(out, Stash{Message: msg, Branch: stashBranch(msg)})
+		}
+	}
+	return out, n
+}
+
+// stashBranch reads the branch out of "WIP on <branch>: …" or "On <branch>: …".
+func stashBranch(msg string) string {
+	for _, prefix := range []string{"WIP on ", "On "} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			branch, _, _ := strings.Cut(rest, ":")
+			return branch
+		}
+	}
+	return ""
+}
+
+// Worktree is one linked work tree of the repository.
+type Worktree struct {
+	Path   string
+	Branch string // "" when its HEAD is detached
+}
+
+// Worktrees lists the linked work trees (those `git worktree add` made;
+// not the main one), sorted by their name in the git directory.
+func (r *Repo) Worktrees() []Worktree {
+	names, err := filepath.Glob(filepath.Join(r.CommonDir, "worktrees", "*"))
+	if err != nil {
+		return nil
+	}
+	var out []Worktree
+	for _, dir := range names {
+		gitdir, err := readFile(filepath.Join(dir, "gitdir"))
+		if err != nil {
+			continue
+		}
+		w := Worktree{Path: filepath.Dir(strings.TrimSpace(string(gitdir)))}
+		if head, err := readFile(filepath.Join(dir, "HEAD")); err == nil {
+			if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/"); ok {
+				w.Branch = ref
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// UpstreamGone says whether the branch has an upstream configured whose
+// remote branch no longer exists (`git status -sb` shows "[gone]"), and
+// names it.
+func (r *Repo) UpstreamGone(head Head) (string, bool) {
+	if head.Branch == "" {
+		return "", false
+	}
+	remote := r.cfg.GetSub("branch", head.Branch, "remote")
+	merge := r.cfg.GetSub("branch", head.Branch, "merge")
+	if remote == "" || merge == "" || remote == "." {
+		return "", false
+	}
+	short := remote + "/" + strings.TrimPrefix(merge, "refs/heads/")
+	if _, err := r.resolveRef("refs/remotes/" + short); err != nil {
+		return short, true
+	}
+	return "", false
+}

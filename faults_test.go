@@ -419,6 +419,9 @@ func runFault(t *testing.T, bin string, e *faultEnv, event []string) string {
 	t.Helper()
 	cmd := exec.Command(bin, event...)
 	cmd.Dir = e.project // where the hook runs without a payload's cwd
+	// The rows check what each fault makes of the probes' output, which
+	// the full output shows; the brief's own rows are in hooks/brief_test.go.
+	cmd.Env = append(os.Environ(), "SESSION_HOOKS_OUTPUT=full")
 	switch {
 	case e.payload != nil:
 		b, _ := json.Marshal(e.payload)

@@ -29,6 +29,11 @@ type Config struct {
 	// Checkpoints is how many pre-compaction snapshots are kept in
 	// .claude/logs/checkpoints/ (0: none).
 	Checkpoints int
+	// Output is what a session start injects: "brief" (what Claude Code
+	// does not say itself) or "full" (the Node script's text).
+	Output string
+	// Handoff tells a new session what the previous one left.
+	Handoff bool
 }
 
 // LongRunning configures the long-running agent checks.
@@ -70,6 +75,8 @@ func Defaults() Config {
 		},
 		Context:     Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
 		Checkpoints: 10,
+		Output:      "brief",
+		Handoff:     true,
 	}
 }
 
@@ -146,6 +153,20 @@ var keys = map[string]setter{
 		}
 		return err
 	},
+	"output": func(c *Config, v gjson.Result) error {
+		if v.Type != gjson.String || v.Str != "brief" && v.Str != "full" {
+			return fmt.Errorf("must be \"brief\" or \"full\", not %s", v.Raw)
+		}
+		c.Output = v.Str
+		return nil
+	},
+	"handoff": func(c *Config, v gjson.Result) error {
+		b, err := boolean(v)
+		if err == nil {
+			c.Handoff = b
+		}
+		return err
+	},
 	"dryRun": func(c *Config, v gjson.Result) error {
 		b, err := boolean(v)
 		if err == nil {
@@ -205,6 +226,8 @@ func flatten(prefix string, v gjson.Result, out map[string]gjson.Result) {
 // env maps SESSION_HOOKS_* variables onto keys.
 var env = map[string]string{
 	"SESSION_HOOKS_DRY_RUN":            "dryRun",
+	"SESSION_HOOKS_OUTPUT":             "output",
+	"SESSION_HOOKS_HANDOFF":            "handoff",
 	"SESSION_HOOKS_LONG_RUNNING":       "longRunning.enabled",
 	"SESSION_HOOKS_ENFORCE_CLEAN_STOP": "longRunning.enforceCleanStop",
 	"SESSION_HOOKS_FEATURE_LIST":       "longRunning.featureList",

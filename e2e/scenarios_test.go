@@ -52,6 +52,51 @@ func injected(t *testing.T, body, source string) string {
 	return text[i+len(marker):]
 }
 
+// briefHeader starts the brief a session start injects by default.
+const briefHeader = "## session-hooks: what Claude Code's git context leaves out"
+
+// ownOutput is our hook's part of what injected returns: Claude Code puts
+// its environment section right after it.
+func ownOutput(injected string) string {
+	if i := strings.Index(injected, "\n# Environment\n"); i >= 0 {
+		return injected[:i]
+	}
+	return injected
+}
+
+// sessionContext is the git context Claude Code injects itself
+// (its session_context: branch, main branch, git user, status, commits).
+func sessionContext(t *testing.T, body string) string {
+	t.Helper()
+	text := messagesText(body)
+	i := strings.Index(text, "# gitStatus\n")
+	if i < 0 {
+		t.Fatalf("no gitStatus block in the request:\n%s", clip(text, 3000))
+	}
+	block := text[i:]
+	if j := strings.Index(block, "</system-reminder>"); j >= 0 {
+		block = block[:j]
+	}
+	return block
+}
+
+// repeatsNothing fails when a line of our output is a line of Claude
+// Code's own git context.
+func repeatsNothing(t *testing.T, ours, theirs string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, l := range strings.Split(theirs, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			seen[l] = true
+		}
+	}
+	for _, l := range strings.Split(ours, "\n") {
+		if l = strings.TrimSpace(l); l != "" && seen[l] {
+			t.Errorf("the injected line %q repeats Claude Code's own git context", l)
+		}
+	}
+}
+
 func TestStartupContextReachesTheFirstRequest(t *testing.T) {
 	s := newSession(t)
 	id := s.claude(s.project, "-p", "hello")
@@ -59,13 +104,14 @@ func TestStartupContextReachesTheFirstRequest(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("no request reached the API")
 	}
-	ctx := injected(t, reqs[0], "startup")
-	contains(t, "the injected context", ctx, "# Session Init", "main\n", "Add the parser skeleton",
+	ctx := ownOutput(injected(t, reqs[0], "startup"))
+	contains(t, "the injected context", ctx, briefHeader, "No upstream to compare with.")
+	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
+	contains(t, "session-init.md", s.log("session-init.md"), "# Session Init", "Add the parser skeleton",
 		"| **Session** | `"+id+"` |", "| **Source** | `startup` |")
-	contains(t, "session-init.md", s.log("session-init.md"), "Add the parser skeleton", id)
 }
 
-func TestResumeInjectsTheContextAgain(t *testing.T) {
+func TestResumeInjectsTheBrief(t *testing.T) {
 	s := newSession(t)
 	id := s.claude(s.project, "-p", "hello")
 	first := len(s.mainRequests())
@@ -74,8 +120,30 @@ func TestResumeInjectsTheContextAgain(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("the resumed session sent no request")
 	}
-	ctx := injected(t, reqs[0], "resume")
-	contains(t, "the resumed context", ctx, "Add the parser skeleton", "| **Source** | `resume` |")
+	ctx := ownOutput(injected(t, reqs[0], "resume"))
+	contains(t, "the resumed context", ctx, briefHeader, "Resumed: the last reply was ", "the context holds ")
+	if strings.Contains(ctx, "previous session") {
+		t.Error("a resumed session got a handoff")
+	}
+	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
+	contains(t, "session-init.md", s.log("session-init.md"), "| **Source** | `resume` |")
+}
+
+func TestStartupAfterAPreviousSessionGetsItsHandoff(t *testing.T) {
+	s := newSession(t)
+	s.api.Push(work(s.project)...)
+	s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "What is next?")
+	reqs := s.mainRequests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("the second session sent no request")
+	}
+	ctx := ownOutput(injected(t, reqs[0], "startup"))
+	contains(t, "the second session's context", ctx, briefHeader,
+		"### The previous session, as it ended (history)", "Its last request:\n\n> Please write notes.txt with my first notes.",
+		"- [ ] Write notes.txt", "It left 1 uncommitted change(s): `?? notes.txt`.", "Since then: no new commit.")
+	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
 }
 
 // work is a turn with text, a task and a file written.
@@ -114,7 +182,7 @@ func TestCompactSnapshotsAndRecoversTheWork(t *testing.T) {
 		t.Fatal("no request after the compaction")
 	}
 	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
-		"Session Init (post-compaction recovery)", "## Pre-Compaction Context", "This is history",
+		briefHeader, "## Pre-Compaction Context", "This is history",
 		"**The user's last request, before the compaction:**\n\n> Please write notes.txt with my first notes.",
 		"> notes.txt is written; next I will commit it.", "end of session-hooks recovery")
 }
@@ -203,15 +271,14 @@ func TestThousandsOfUntrackedFilesStayUnderTheLimit(t *testing.T) {
 			t.Fatal("a request holds Claude Code's \"Output too large\" preview")
 		}
 	}
-	ctx := injected(t, s.mainRequests()[0], "startup")
-	contains(t, "the injected context", ctx, "?? generated-0000.txt", "more\n```")
-	allSucceeded(t, "the injected context", ctx)
-	// Our output ends with its summary line.
-	end := strings.Index(ctx, " succeeded** in ")
-	ours := ctx[:end+strings.Index(ctx[end:], "\n")]
-	if n := len([]rune(ours)); n > 9500 {
-		t.Errorf("injected %d characters", n)
+	ours := ownOutput(injected(t, s.mainRequests()[0], "startup"))
+	contains(t, "the injected context", ours, briefHeader)
+	if n := len([]rune(ours)); n > 1500 {
+		t.Errorf("injected %d characters: the brief repeats the status", n)
 	}
+	log := s.log("session-init.md")
+	contains(t, "session-init.md", log, "?? generated-0000.txt", "more\n```")
+	allSucceeded(t, "session-init.md", log)
 }
 
 func TestLaunchedFromASubdirectory(t *testing.T) {
@@ -220,8 +287,12 @@ func TestLaunchedFromASubdirectory(t *testing.T) {
 	os.MkdirAll(sub, 0o755)
 	os.WriteFile(filepath.Join(s.project, "top.txt"), []byte("x"), 0o644)
 	s.claude(sub, "-p", "hello", "--settings", s.settings)
-	ctx := injected(t, s.mainRequests()[0], "startup")
-	contains(t, "the injected context", ctx, "Add the parser skeleton", "?? ../../top.txt")
+	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), briefHeader)
+	log, err := os.ReadFile(filepath.Join(sub, ".claude", "logs", "session-init.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "session-init.md", string(log), "Add the parser skeleton", "?? ../../top.txt")
 }
 
 func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
@@ -243,8 +314,8 @@ func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
 		t.Fatal("both runs had one session id")
 	}
 	for i, s := range []*session{a, b} {
-		ctx := injected(t, s.mainRequests()[0], "startup")
-		contains(t, fmt.Sprintf("session %d's context", i), ctx, "| **Session** | `"+ids[i]+"` |", "Add the parser skeleton")
+		contains(t, fmt.Sprintf("session %d's context", i), injected(t, s.mainRequests()[0], "startup"), briefHeader)
+		contains(t, fmt.Sprintf("session %d's log", i), s.log("sessions/"+ids[i]+"/session-end.md"), "| **Session** | `"+ids[i]+"` |")
 	}
 	for _, name := range []string{"session-init.md", "session-end.md"} {
 		log := a.log(name)
@@ -285,7 +356,7 @@ func TestSettingsWrittenByInstallWork(t *testing.T) {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
 	id := s.claude(s.project, "-p", "hello")
-	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), "# Session Init", "Add the parser skeleton")
+	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), briefHeader)
 	contains(t, "session-end.md", s.log("session-end.md"), "| **Session** | `"+id+"` |")
 	b, _ := os.ReadFile(filepath.Join(s.project, ".gitignore"))
 	if string(b) != ".claude/logs/\n" {
@@ -315,9 +386,13 @@ func TestForkedSessionGetsTheStartupContext(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("the forked session sent no request")
 	}
-	ctx := injected(t, reqs[0], "fork")
-	contains(t, "the forked session's context", ctx, "# Session Init", "Add the parser skeleton",
-		"| **Source** | `fork` |", "| **Session** | `"+forked+"` |")
+	ctx := ownOutput(injected(t, reqs[0], "fork"))
+	contains(t, "the forked session's context", ctx, briefHeader)
+	if strings.Contains(ctx, "previous session") {
+		t.Error("a forked session got a handoff")
+	}
+	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
+	contains(t, "session-init.md", s.log("session-init.md"), "| **Source** | `fork` |", "| **Session** | `"+forked+"` |")
 }
 
 func TestCompactionIsRecordedByPostCompact(t *testing.T) {

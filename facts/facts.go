@@ -126,10 +126,63 @@ type Init struct {
 	SchemaVersion int          `json:"schema_version"`
 	Run           Run          `json:"run"`
 	Git           Git          `json:"git"`
+	Start         *Start       `json:"start"`    // what the brief adds to Claude Code's own context
 	Recovery      *Recovery    `json:"recovery"` // compact only
 	LongRunning   *LongRunning `json:"long_running"`
 	Notes         []string     `json:"notes"`
 	DurationMS    float64      `json:"duration_ms"`
+}
+
+// Start is what a session start adds to the git context Claude Code
+// injects itself (branch, status, recent commits).
+type Start struct {
+	Output       string      `json:"output"`        // brief or full, as configured
+	Detached     string      `json:"detached"`      // the commit HEAD is detached at; "" on a branch
+	UpstreamGone string      `json:"upstream_gone"` // a configured upstream whose remote branch is gone
+	Operations   []Operation `json:"operations"`    // merge, rebase… in progress
+	Conflicted   []string    `json:"conflicted"`    // unmerged paths
+	Stashes      int         `json:"stashes"`
+	NewestStash  []string    `json:"newest_stashes"` // their messages, newest first
+	Worktrees    []Worktree  `json:"worktrees"`      // linked work trees
+	Resume       *Resume     `json:"resume"`         // resume and fork only
+	Handoff      *Handoff    `json:"handoff"`        // startup and clear, when a previous session left one
+	HandoffSince *Since      `json:"handoff_since"`  // what git says changed after it
+	UpstreamMove bool        `json:"upstream_moved"` // the upstream is not where the previous session left it
+}
+
+// Operation is a multi-step git operation in progress.
+type Operation struct {
+	Kind string `json:"kind"` // merge, rebase, am, cherry-pick, revert, bisect
+	Text string `json:"text"` // as git status says it, in one line
+}
+
+// Worktree is a linked work tree.
+type Worktree struct {
+	Path   string `json:"path"`
+	Branch string `json:"branch"`
+}
+
+// Resume is what Claude Code says of the session it resumes or forks.
+type Resume struct {
+	SecondsSinceLastResponse *int  `json:"seconds_since_last_response"`
+	PromptCacheExpired       *bool `json:"prompt_cache_expired"`
+	ContextTokens            *int  `json:"context_tokens"`
+}
+
+// Handoff is what a session left for the next one, saved by end
+// (sessions/<session>/handoff.json).
+type Handoff struct {
+	Session      string     `json:"session_id"`
+	EndedAt      string     `json:"ended_at"`
+	Reason       string     `json:"reason"`
+	LastPrompt   string     `json:"last_prompt"`
+	OpenTasks    []Task     `json:"open_tasks"`
+	OpenError    *ToolError `json:"open_error"`
+	Uncommitted  []string   `json:"uncommitted"` // git status --short
+	Branch       string     `json:"branch"`
+	Head         string     `json:"head"`
+	Upstream     string     `json:"upstream"`
+	UpstreamHead string     `json:"upstream_head"`
 }
 
 // Recovery is what SessionStart "compact" found to re-inject.

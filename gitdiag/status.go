@@ -423,3 +423,13 @@ func (b *statusBuilder) worktreeDiffers(p string, h headEntry, inHEAD bool) bool
 func unsupportedIndex(feature string) error {
 	return fmt.Errorf("fatal: the index uses %s, which session-hooks cannot read", feature)
 }
+
+// Unmerged reports whether the file has conflicts left to resolve (git
+// status's "both modified", "deleted by us"…).
+func (f FileStatus) Unmerged() bool {
+	switch string([]byte{f.X, f.Y}) {
+	case "DD", "AU", "UD", "UA", "DU", "AA", "UU":
+		return true
+	}
+	return false
+}

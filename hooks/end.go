@@ -18,6 +18,10 @@ func handleEnd(r *Run) string {
 	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	r.observe(true)
 	r.checkReceipt()
+	var handoff facts.Handoff
+	if r.In.SessionID != "" && r.Cfg.Handoff {
+		handoff = r.gatherHandoff(f.Git)
+	}
 	f.LongRunning = r.longRunning(lrBrief)
 	f.Notes = append([]string(nil), r.notes...)
 	f.DurationMS = float64(time.Since(r.Start).Microseconds()) / 1000
@@ -29,6 +33,9 @@ func handleEnd(r *Run) string {
 		// The next session's end overwrites session-end.md (a /clear ends
 		// one session and starts another at once): keep each session's own.
 		report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, logs.EndLog), text)...)
+		if r.Cfg.Handoff {
+			report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, HandoffFile), facts.JSON(handoff))...)
+		}
 	}
 	if r.JSON {
 		f.Notes = report.Notes

@@ -231,7 +231,7 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 	}
 	switch scope {
 	case lrStart:
-		r.gatherStart(f, features)
+		r.gatherLongRunningStart(f, features)
 	case lrWork:
 		r.gatherWork(f)
 	}
@@ -252,7 +252,7 @@ func (r *Run) contextUsage() (int, bool) {
 	return u.Tokens, true
 }
 
-func (r *Run) gatherStart(f *facts.LongRunning, features []longrun.Feature) {
+func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Feature) {
 	lr := r.Cfg.LongRunning
 	if f.FeatureListState == longrun.FeatureListMissing {
 		f.Initializer = fmt.Sprintf(longrun.DefaultInitializer, lr.FeatureList, lr.ProgressFile, lr.InitScript)

@@ -35,7 +35,20 @@ func initStory(r *Run, recovery bool) string {
 	if r.JSON {
 		return facts.JSON(f)
 	}
-	return logs.Fit(shown.Render, claude.Budget)
+	if r.Cfg.Output == "full" {
+		return logs.Fit(shown.Render, claude.Budget)
+	}
+	return renderBriefOutput(f, shown, r.Now())
+}
+
+// renderBriefOutput is the brief, then the long-running section and the
+// recovery fitted to their shares, then the notes.
+func renderBriefOutput(f facts.Init, shown logs.Report, now time.Time) string {
+	out := renderBrief(f, now) + shown.Extra
+	for _, n := range shown.Notes {
+		out += "**Note:** " + n + "\n\n"
+	}
+	return logs.Cut(out, claude.Budget)
 }
 
 func gatherInit(r *Run, recovery bool) facts.Init {
@@ -48,6 +61,7 @@ func gatherInit(r *Run, recovery bool) facts.Init {
 	if !recovery {
 		r.upstreamFacts(&f.Git)
 	}
+	f.Start = r.gatherStart()
 	r.observe(false)
 	if recovery {
 		rec := r.recoverSnapshot()

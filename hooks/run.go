@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,7 +127,14 @@ func (r *Run) newEvent(sub string) events.Event {
 
 // note records what was skipped and why: it reaches the output and the
 // event line.
-func (r *Run) note(n ...string) { r.notes = append(r.notes, n...) }
+// The same note twice (two writes failing alike) is said once.
+func (r *Run) note(n ...string) {
+	for _, x := range n {
+		if !slices.Contains(r.notes, x) {
+			r.notes = append(r.notes, x)
+		}
+	}
+}
 
 // fail records an error of the run in the event line.
 func (r *Run) fail(kind, msg string) {

@@ -74,7 +74,7 @@ var Table = []Event{
 			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them.",
 		Handle: handlePostCompact},
 	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
-		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md"},
+		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)"},
 		Usage: "SessionEnd: final branch, last commit and status",
 		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
 			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured.",

@@ -1,0 +1,188 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// The brief is what a session start injects by default: only what Claude
+// Code does not say itself. Claude Code 2.1.330 injects the branch, the
+// main branch, the short status and five recent commits (its
+// session_context) at every start and after every compaction, so the brief
+// leaves those out, and the metadata table with them. Most important
+// first, so that a cut loses the least: operations in progress, a detached
+// HEAD, where the branch stands against its upstream, how long a resumed
+// session slept, stashes and other worktrees, then the previous session's
+// handoff.
+
+// briefDiffFiles is how many files of the diff stat the brief lists; past
+// it, only the totals.
+const briefDiffFiles = 5
+
+// renderBrief lays the facts out as the brief; now dates the handoff.
+func renderBrief(f facts.Init, now time.Time) string {
+	var b strings.Builder
+	b.WriteString("## session-hooks: what Claude Code's git context leaves out\n\n")
+	s := f.Start
+	if s == nil {
+		s = &facts.Start{}
+	}
+	for _, o := range s.Operations {
+		fmt.Fprintf(&b, "**In progress:** %s.", o.Text)
+		if len(s.Conflicted) > 0 {
+			fmt.Fprintf(&b, " Conflicted: %s.", codes(firstN(s.Conflicted, 10)))
+			if n := len(s.Conflicted) - 10; n > 0 {
+				fmt.Fprintf(&b, " … and %d more.", n)
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	if err := probeError(f.Git); err != "" {
+		fmt.Fprintf(&b, "**git could not be read:** %s\n\n", err)
+	}
+	if s.Detached != "" {
+		fmt.Fprintf(&b, "**HEAD is detached** at %s: new commits belong to no branch.\n\n", logs.Code(s.Detached))
+	}
+	b.WriteString(branchStanding(f.Git, s) + "\n\n")
+	if r := s.Resume; r != nil {
+		b.WriteString(resumeLine(r) + "\n\n")
+	}
+	if s.Stashes > 0 {
+		fmt.Fprintf(&b, "Stashes: %d; the newest: %s.\n\n", s.Stashes, codes(s.NewestStash))
+	}
+	if n := len(s.Worktrees); n > 0 {
+		var ws []string
+		for _, w := range firstN(s.Worktrees, 3) {
+			branch := "detached"
+			if w.Branch != "" {
+				branch = logs.Code(w.Branch)
+			}
+			ws = append(ws, logs.Code(w.Path)+" ("+branch+")")
+		}
+		fmt.Fprintf(&b, "Other worktrees: %d: %s.\n\n", n, strings.Join(ws, ", "))
+	}
+	if h := s.Handoff; h != nil {
+		b.WriteString(renderHandoff(*h, s.HandoffSince, s.UpstreamMove, now))
+	}
+	return b.String()
+}
+
+// branchStanding says where the branch stands against its upstream, with
+// the diff stat's totals (and its files when they are few).
+func branchStanding(g facts.Git, s *facts.Start) string {
+	var line string
+	switch {
+	case s.UpstreamGone != "":
+		line = fmt.Sprintf("The upstream %s is gone: its remote branch no longer exists.", logs.Code(s.UpstreamGone))
+	case g.Upstream == "":
+		line = "No upstream to compare with."
+	case g.Ahead != nil && g.Behind != nil && *g.Ahead == 0 && *g.Behind == 0:
+		line = fmt.Sprintf("Up to date with %s.", logs.Code(g.Upstream))
+	case g.Ahead != nil && g.Behind != nil:
+		line = fmt.Sprintf("%s ahead and %s behind %s.", commits(*g.Ahead), commits(*g.Behind), logs.Code(g.Upstream))
+	default:
+		line = fmt.Sprintf("Compared with %s.", logs.Code(g.Upstream))
+	}
+	stat := g.DiffStat
+	if len(stat) < 2 || g.Upstream == "" {
+		return line // nothing changed, or no comparison
+	}
+	totals := strings.TrimSpace(stat[len(stat)-1])
+	line += " Since the merge base: " + totals + "."
+	if files := stat[:len(stat)-1]; len(files) <= briefDiffFiles {
+		line += "\n\n```text\n" + strings.Join(files, "\n") + "\n```"
+	}
+	return line
+}
+
+// probeError is the first probe failure, when the probes failed.
+func probeError(g facts.Git) string {
+	for _, p := range g.Probes {
+		if !p.OK {
+			return p.Command + ": " + p.Error
+		}
+	}
+	return ""
+}
+
+func commits(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
+}
+
+// resumeLine says how long the resumed session slept and what that costs.
+func resumeLine(r *facts.Resume) string {
+	var parts []string
+	if s := r.SecondsSinceLastResponse; s != nil {
+		parts = append(parts, "the last reply was "+roughAge(time.Duration(*s)*time.Second)+" ago")
+	}
+	if e := r.PromptCacheExpired; e != nil {
+		if *e {
+			parts = append(parts, "the prompt cache has likely expired, so the next reply re-reads the whole context")
+		} else {
+			parts = append(parts, "the prompt cache is likely still warm")
+		}
+	}
+	if t := r.ContextTokens; t != nil {
+		parts = append(parts, fmt.Sprintf("the context holds %d tokens", *t))
+	}
+	if len(parts) == 0 {
+		return "Resumed."
+	}
+	return "Resumed: " + strings.Join(parts, "; ") + "."
+}
+
+// renderHandoff is the previous session's handoff, framed as history, with
+// what git says changed since.
+func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now time.Time) string {
+	var b strings.Builder
+	b.WriteString("### The previous session, as it ended (history)\n\n")
+	ended := "It ended"
+	if at, err := time.Parse(logs.TimeFormat, h.EndedAt); err == nil {
+		ended += " " + roughAge(now.Sub(at)) + " ago"
+	}
+	if h.Reason != "" {
+		ended += " (" + h.Reason + ")"
+	}
+	if h.Branch != "" {
+		ended += " on branch " + logs.Code(h.Branch)
+	}
+	b.WriteString(ended + ".\n\n")
+	if h.LastPrompt != "" {
+		b.WriteString("Its last request:\n\n" + quoteBlock(h.LastPrompt))
+	}
+	if len(h.OpenTasks) > 0 {
+		b.WriteString("Tasks it left open:\n\n")
+		for _, t := range firstN(h.OpenTasks, 10) {
+			b.WriteString(taskLine(t) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if e := h.OpenError; e != nil {
+		fmt.Fprintf(&b, "Its last tool call had failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), quoteBlock(e.Error))
+	}
+	if len(h.Uncommitted) > 0 {
+		fmt.Fprintf(&b, "It left %d uncommitted change(s): %s.\n\n", len(h.Uncommitted), codes(firstN(h.Uncommitted, 8)))
+	}
+	var changes []string
+	if since != nil && len(since.Commits) > 0 {
+		changes = append(changes, fmt.Sprintf("%s made since (newest: %s)", commits(len(since.Commits)), logs.Code(since.Commits[0])))
+	}
+	if upstreamMoved {
+		changes = append(changes, "the upstream "+logs.Code(h.Upstream)+" moved")
+	}
+	if len(changes) > 0 {
+		b.WriteString("Since then: " + strings.Join(changes, "; ") + ".\n\n")
+	} else if since != nil {
+		b.WriteString("Since then: no new commit.\n\n")
+	}
+	return b.String()
+}
+
+func firstN[T any](list []T, n int) []T { return list[:min(len(list), n)] }

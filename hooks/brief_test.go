@@ -1,0 +1,105 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+)
+
+func intp(n int) *int    { return &n }
+func boolp(b bool) *bool { return &b }
+
+func TestHandoffSaysWhenAndWhatChangedSince(t *testing.T) {
+	h := facts.Handoff{EndedAt: "2026-11-23T09:30:00.000Z", Reason: "clear", Branch: "feature/parser",
+		LastPrompt: "Rename the lexer", OpenTasks: []facts.Task{{Content: "Update the docs", Status: "pending"}},
+		OpenError:   &facts.ToolError{Tool: "Bash", Input: "go test ./...", Error: "FAIL lexer_test.go:9"},
+		Uncommitted: []string{" M lexer.go"}, Upstream: "origin/feature/parser"}
+	tests := []struct {
+		name  string
+		now   time.Time
+		since *facts.Since
+		moved bool
+		want  []string
+	}{
+		{"ended minutes ago, nothing since", clock.Add(-2*time.Hour - 25*time.Minute), &facts.Since{}, false,
+			[]string{"It ended 5min ago (clear) on branch `feature/parser`.", "Since then: no new commit."}},
+		{"ended hours ago, commits and the upstream moved", clock, &facts.Since{Commits: []string{"abc1234 Fix the lexer", "def5678 Start"}}, true,
+			[]string{"It ended 2.5h ago (clear)", "Since then: 2 commits made since (newest: `abc1234 Fix the lexer`); the upstream `origin/feature/parser` moved."}},
+		{"ended days ago", clock.Add(72 * time.Hour), nil, false, []string{"It ended 3 days ago (clear)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := renderHandoff(h, tt.since, tt.moved, tt.now)
+			for _, w := range append(tt.want, "### The previous session, as it ended (history)", "Its last request:\n\n> Rename the lexer\n",
+				"- [ ] Update the docs", "Its last tool call had failed: `Bash` `go test ./...`", "It left 1 uncommitted change(s): ` M lexer.go`.") {
+				if !strings.Contains(got, w) {
+					t.Errorf("no %q in:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestBranchStandingAgainstTheUpstream(t *testing.T) {
+	stat := []string{" a.go | 2 +-", " b.go | 4 ++++", " 2 files changed, 5 insertions(+), 1 deletion(-)"}
+	tests := []struct {
+		name string
+		g    facts.Git
+		s    facts.Start
+		want string
+	}{
+		{"no upstream", facts.Git{}, facts.Start{}, "No upstream to compare with."},
+		{"gone", facts.Git{}, facts.Start{UpstreamGone: "origin/x"}, "The upstream `origin/x` is gone: its remote branch no longer exists."},
+		{"even", facts.Git{Upstream: "origin/main", Ahead: intp(0), Behind: intp(0)}, facts.Start{}, "Up to date with `origin/main`."},
+		{"diverged, with a short diff stat listed", facts.Git{Upstream: "origin/main", Ahead: intp(1), Behind: intp(3), DiffStat: stat}, facts.Start{},
+			"1 commit ahead and 3 commits behind `origin/main`. Since the merge base: 2 files changed, 5 insertions(+), 1 deletion(-).\n\n```text\n a.go | 2 +-\n b.go | 4 ++++\n```"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := branchStanding(tt.g, &tt.s); got != tt.want {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	long := append(make([]string, 0, 12), stat[:2]...)
+	for range 5 {
+		long = append(long, " c.go | 1 +")
+	}
+	long = append(long, " 7 files changed, 10 insertions(+)")
+	got := branchStanding(facts.Git{Upstream: "origin/main", Ahead: intp(7), Behind: intp(0), DiffStat: long}, &facts.Start{})
+	if strings.Contains(got, "c.go") || !strings.Contains(got, "7 files changed, 10 insertions(+).") {
+		t.Errorf("a long diff stat was listed, or its totals lost: %q", got)
+	}
+}
+
+func TestResumeLineSaysHowLongTheSessionSlept(t *testing.T) {
+	got := resumeLine(&facts.Resume{SecondsSinceLastResponse: intp(7200), PromptCacheExpired: boolp(true), ContextTokens: intp(51234)})
+	want := "Resumed: the last reply was 2.0h ago; the prompt cache has likely expired, so the next reply re-reads the whole context; the context holds 51234 tokens."
+	if got != want {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestBriefPutsOperationsFirstAndStaysShort(t *testing.T) {
+	f := facts.Init{Git: facts.Git{Upstream: "origin/main", Ahead: intp(2), Behind: intp(0)}, Start: &facts.Start{
+		Operations: []facts.Operation{{Kind: "rebase", Text: "a rebase is in progress (branch main onto abc1234), at step 1 of 2"}},
+		Conflicted: []string{"a.go"}, Detached: "abc1234", Stashes: 2, NewestStash: []string{"On main: wip", "WIP on main: x"},
+		Worktrees: []facts.Worktree{{Path: "/w/side", Branch: "side"}}}}
+	got := renderBrief(f, clock)
+	order := []string{"**In progress:** a rebase is in progress", "Conflicted: `a.go`.", "**HEAD is detached** at `abc1234`",
+		"2 commits ahead and 0 commits behind `origin/main`.", "Stashes: 2; the newest: `On main: wip`, `WIP on main: x`.",
+		"Other worktrees: 1: `/w/side` (`side`)."}
+	at := 0
+	for _, w := range order {
+		i := strings.Index(got[at:], w)
+		if i < 0 {
+			t.Fatalf("missing or out of order: %q in\n%s", w, got)
+		}
+		at += i
+	}
+	if len(got) > 1500 {
+		t.Errorf("%d characters", len(got))
+	}
+}

@@ -1,0 +1,177 @@
+package hooks
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
+)
+
+// HandoffFile is where end leaves, per session, what the next session
+// should know.
+const HandoffFile = "handoff.json"
+
+// handoffBudget bounds the transcript end reads for the handoff: end has
+// a second, and the last request and the open error are near the end.
+const handoffBudget = 4 << 20
+
+// gatherStart reads what a session start adds to Claude Code's own git
+// context: where the branch stands, operations in progress, stashes and
+// worktrees, the resumed session's figures, and the previous session's
+// handoff.
+func (r *Run) gatherStart() *facts.Start {
+	s := &facts.Start{Output: r.Cfg.Output}
+	var handoffHead, handoffUpstream string
+	h := r.previousHandoff()
+	if h != nil {
+		handoffHead, handoffUpstream = h.Head, h.UpstreamHead
+	}
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		head, err := repo.Head()
+		if err != nil {
+			return err
+		}
+		if head.Detached {
+			s.Detached = head.Hash.String()[:7]
+		}
+		s.UpstreamGone, _ = repo.UpstreamGone(head)
+		for _, o := range repo.InProgress() {
+			s.Operations = append(s.Operations, facts.Operation{Kind: o.Kind, Text: o.String()})
+		}
+		if len(s.Operations) > 0 {
+			if st, err := repo.Status(r.Ctx); err == nil {
+				for _, f := range st.Files {
+					if f.Unmerged() {
+						s.Conflicted = append(s.Conflicted, f.Path)
+					}
+				}
+			}
+		}
+		stashes, n := repo.Stashes(3)
+		s.Stashes = n
+		for _, st := range stashes {
+			s.NewestStash = append(s.NewestStash, st.Message)
+		}
+		for _, w := range repo.Worktrees() {
+			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: w.Path, Branch: w.Branch})
+		}
+		if h != nil && !head.Unborn {
+			since := &facts.Since{}
+			if commits, err := repo.LogUntil(r.Ctx, plumbing.NewHash(handoffHead), 10); err == nil {
+				for _, c := range commits {
+					since.Commits = append(since.Commits, c.Oneline())
+				}
+			}
+			s.HandoffSince = since
+			if up, err := repo.Upstream(head); err == nil && handoffUpstream != "" {
+				s.UpstreamMove = up.Hash.String() != handoffUpstream
+			}
+		}
+		return nil
+	})
+	s.Handoff = h
+	if src := r.In.Source; src == claude.SourceResume || src == claude.SourceFork {
+		s.Resume = &facts.Resume{SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
+			PromptCacheExpired: r.In.PromptCacheExpired, ContextTokens: r.In.ContextTokens}
+		if t := r.In.ContextTokens; t != nil {
+			r.ev.Context = t // the session's usage, until its next reply says more
+		}
+	}
+	return s
+}
+
+// previousHandoff is the handoff the latest other session of the project
+// left, for a session that starts afresh (startup, clear); never for one
+// that continues (resume, fork, compact), nor when handoff is off.
+func (r *Run) previousHandoff() *facts.Handoff {
+	if !r.Cfg.Handoff || (r.In.Source != "" && r.In.Source != claude.SourceStartup && r.In.Source != claude.SourceClear) {
+		return nil
+	}
+	dirs, err := os.ReadDir(filepath.Join(r.Logs.Path, "sessions"))
+	if err != nil {
+		return nil
+	}
+	type found struct {
+		name string
+		at   time.Time
+	}
+	var all []found
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(r.Logs.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
+			all = append(all, found{d.Name(), fi.ModTime()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
+	for _, f := range all {
+		b, _, err := r.Logs.Read(filepath.Join("sessions", f.name, HandoffFile), 1<<20)
+		var h facts.Handoff
+		if err == nil && json.Unmarshal(b, &h) == nil {
+			return &h
+		}
+	}
+	return nil
+}
+
+// gatherHandoff reads what this session leaves for the next one: how it
+// ended, its last request, open tasks and open error, and what it left
+// uncommitted.
+func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
+	h := facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat), Reason: r.In.Reason,
+		Branch: g.Branch}
+	for _, line := range g.Status {
+		// The hooks' own logs are not work the session left.
+		if len(line) > 3 && !longrun.Ignored(line[3:], r.Cfg.LongRunning.IgnorePaths) {
+			h.Uncommitted = append(h.Uncommitted, line)
+		}
+	}
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		head, err := repo.Head()
+		if err != nil || head.Unborn {
+			return err
+		}
+		h.Head = head.Hash.String()
+		if up, err := repo.Upstream(head); err == nil {
+			h.Upstream, h.UpstreamHead = up.Name, up.Hash.String()
+		}
+		return nil
+	})
+	path := r.In.TranscriptPath
+	if path == "" {
+		return h
+	}
+	configDir := claude.ConfigDirOf(path)
+	if configDir == "" {
+		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
+	}
+	tasks := transcript.Tasks(configDir, r.In.SessionID)
+	tf, err := transcript.Read(r.Ctx, path, transcript.Options{Budget: handoffBudget, MaxLine: transcript.DefaultOptions.MaxLine})
+	if err == nil {
+		h.LastPrompt = tf.LastPrompt
+		if e := tf.OpenError; e != nil {
+			h.OpenError = &facts.ToolError{Tool: e.Tool, Input: e.Input, Error: e.Error}
+		}
+		for _, list := range [][]transcript.Todo{tf.Tasks, tf.Todos} {
+			if len(tasks) == 0 {
+				tasks = list
+			}
+		}
+	}
+	for _, t := range tasks {
+		if t.Status != "completed" {
+			h.OpenTasks = append(h.OpenTasks, facts.Task{Content: t.Content, Status: t.Status})
+		}
+	}
+	return h
+}

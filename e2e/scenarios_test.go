@@ -175,13 +175,7 @@ func TestCompactSnapshotsAndRecoversTheWork(t *testing.T) {
 	contains(t, "the summary request", messagesText(summaries[0]),
 		"When you write the summary, keep these facts", "notes.txt is written; next I will commit it.")
 
-	before := len(s.mainRequests())
-	s.claude(s.project, "-p", "Carry on.", "--resume", id)
-	after := s.mainRequests()[before:]
-	if len(after) == 0 {
-		t.Fatal("no request after the compaction")
-	}
-	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
+	contains(t, "the first request after compaction", s.afterCompaction(id),
 		briefHeader, "## Pre-Compaction Context", "This is history",
 		"**The user's last request, before the compaction:**\n\n> Please write notes.txt with my first notes.",
 		"> notes.txt is written; next I will commit it.", "end of session-hooks recovery")
@@ -364,6 +358,19 @@ func TestSettingsWrittenByInstallWork(t *testing.T) {
 	}
 }
 
+// afterCompaction resumes a compacted session and returns what our
+// SessionStart "compact" hook injected into its first request.
+func (s *session) afterCompaction(id string) string {
+	s.t.Helper()
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "Carry on.", "--resume", id)
+	after := s.mainRequests()[before:]
+	if len(after) == 0 {
+		s.t.Fatal("no request after the compaction")
+	}
+	return injected(s.t, after[0], "compact")
+}
+
 // allSucceeded fails unless every probe of a report succeeded, however
 // many there are.
 func allSucceeded(t *testing.T, what, text string) {
@@ -441,13 +448,7 @@ func TestRecoveryAfterASlashCommandAndAFailingCommand(t *testing.T) {
 	)
 	id := s.claude(s.project, "-p", "/review-pr 123 focus on the parser")
 	s.claude(s.project, "-p", "/compact", "--resume", id)
-	before := len(s.mainRequests())
-	s.claude(s.project, "-p", "Carry on.", "--resume", id)
-	after := s.mainRequests()[before:]
-	if len(after) == 0 {
-		t.Fatal("no request after the compaction")
-	}
-	contains(t, "the first request after compaction", injected(t, after[0], "compact"),
+	contains(t, "the first request after compaction", s.afterCompaction(id),
 		"**The user's last request, before the compaction:**\n\n> /review-pr 123 focus on the parser",
 		"**Open error:** the last tool call failed: `Bash` `ls no-such-directory`",
 		"> The listing failed; the directory does not exist.", "end of session-hooks recovery")

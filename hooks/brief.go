@@ -160,7 +160,7 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	if len(h.OpenTasks) > 0 {
 		b.WriteString("Tasks it left open:\n\n")
 		for _, t := range firstN(h.OpenTasks, 10) {
-			b.WriteString(taskLine(t) + "\n")
+			b.WriteString(logs.TaskLine(t) + "\n")
 		}
 		b.WriteString("\n")
 	}

@@ -65,7 +65,7 @@ func renderHistory(r facts.Recovery, budget int) string {
 	if len(s.Tasks) > 0 {
 		b.WriteString("**Task list, before the compaction:**\n\n")
 		for _, t := range s.Tasks {
-			b.WriteString(taskLine(t) + "\n")
+			b.WriteString(logs.TaskLine(t) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -111,16 +111,6 @@ func quoteBlock(s string) string {
 		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
 	}
 	return b.String() + "\n"
-}
-
-func taskLine(t facts.Task) string {
-	switch t.Status {
-	case "completed":
-		return "- [x] " + t.Content
-	case "in_progress":
-		return "- [ ] " + t.Content + " _(in progress)_"
-	}
-	return "- [ ] " + t.Content
 }
 
 func codes(list []string) string {

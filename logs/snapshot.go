@@ -43,7 +43,7 @@ func RenderSnapshot(s facts.Snapshot, l Limits) string {
 	if len(s.Tasks) > 0 {
 		b.WriteString("### Task list\n\n")
 		for _, t := range s.Tasks {
-			b.WriteString(todoLine(t) + "\n")
+			b.WriteString(TaskLine(t) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -67,7 +67,8 @@ func orError(lines []string, err, empty string, l Limits) []string {
 	return shorten(lines, l)
 }
 
-func todoLine(t facts.Task) string {
+// TaskLine is a task as a markdown checklist item.
+func TaskLine(t facts.Task) string {
 	switch t.Status {
 	case "completed":
 		return "- [x] " + t.Content

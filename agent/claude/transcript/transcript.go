@@ -109,16 +109,12 @@ var DefaultOptions = Options{Budget: 32 << 20, MaxLine: 8 << 20}
 // needs or spent its budget. A missing or unreadable file is an error; what
 // is merely incomplete is said in Facts.Notes.
 func Read(ctx context.Context, path string, opt Options) (*Facts, error) {
-	f, err := openRegular(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	facts, err := ReadAt(ctx, f, fi.Size(), opt)
+	facts, err := ReadAt(ctx, f, size, opt)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -182,6 +178,20 @@ func openRegular(path string) (*os.File, error) {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	return os.Open(path)
+}
+
+// openSized opens a transcript with openRegular and says its size.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
 }
 
 // wholeObject accepts a line that starts and ends as a JSON object. Only

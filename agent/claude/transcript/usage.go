@@ -19,16 +19,12 @@ type Usage struct {
 // the whole message's usage, so the newest line is the message's total;
 // summing lines would count a message several times.
 func ContextUsage(ctx context.Context, path string, opt Options) (Usage, error) {
-	f, err := openRegular(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return Usage{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Usage{}, err
-	}
-	return usageAt(ctx, newTailReader(f, fi.Size(), opt.Budget, opt.MaxLine))
+	return usageAt(ctx, newTailReader(f, size, opt.Budget, opt.MaxLine))
 }
 
 func usageAt(ctx context.Context, tr *tailReader) (Usage, error) {
@@ -77,17 +73,13 @@ func usageOf(line []byte) (Usage, bool) {
 // transcript hold it (a hook's output, say, which Claude Code records in
 // the transcript as it injects it).
 func Contains(ctx context.Context, path string, needles []string, budget int64) ([]bool, error) {
-	f, err := openRegular(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	found := make([]bool, len(needles))
-	tr := newTailReader(f, fi.Size(), budget, DefaultOptions.MaxLine)
+	tr := newTailReader(f, size, budget, DefaultOptions.MaxLine)
 	for ctx.Err() == nil {
 		line, oversized, err := tr.Next()
 		if err == io.EOF {

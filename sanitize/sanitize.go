@@ -17,8 +17,8 @@ const Redacted = "[REDACTED]"
 var patterns = sync.OnceValue(compilePatterns)
 
 type redactPatterns struct {
-	secrets        []*regexp.Regexp
-	keyValue, ansi *regexp.Regexp
+	secrets              []*regexp.Regexp
+	keyValue, ansi, tags *regexp.Regexp
 }
 
 func compilePatterns() (p redactPatterns) {
@@ -36,6 +36,11 @@ func compilePatterns() (p redactPatterns) {
 		regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`),
 	}
 	p.keyValue = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)`)
+	// The tags Claude Code wraps its own text in: restored text holding
+	// one could pass for Claude Code's words, or close its wrapper.
+	p.tags = regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
+		`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
+		`task-notification|user-prompt-submit-hook|analysis|summary)\b[^>]*>)`)
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
 	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
@@ -53,15 +58,19 @@ func Clean(s string) string {
 		s = re.ReplaceAllString(s, Redacted)
 	}
 	s = p.keyValue.ReplaceAllString(s, "${1}"+Redacted)
-	return strings.Map(func(r rune) rune {
+	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\t':
 			return r
-		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return -1 // C0/C1 controls and bidi overrides that disguise text
+		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+			r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff:
+			return -1 // C0/C1 controls, bidi overrides and zero-width characters that disguise text
 		}
 		return r
 	}, s)
+	// Last, once nothing hidden can split a tag: restored text is data,
+	// and "</system-reminder>" in it must not close Claude Code's wrapper.
+	return p.tags.ReplaceAllString(s, "&lt;$1")
 }
 
 // Excerpt is Clean with white space folded to single spaces (one line, so

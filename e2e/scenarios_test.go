@@ -454,3 +454,24 @@ func TestRecoveryAfterASlashCommandAndAFailingCommand(t *testing.T) {
 		"> The listing failed; the directory does not exist.", "end of session-hooks recovery")
 	contains(t, "summary", s.run("summary", id), "| **Recoveries** | delivered |")
 }
+
+// A tool call Claude Code refuses (headless, the tool is not allowed):
+// after a /compact, the refusal comes back as the open error with the call,
+// not as a request.
+func TestRecoveryAfterARefusedToolCall(t *testing.T) {
+	s := newSession(t)
+	s.api.Push(
+		fakeapi.Tool("NotebookEdit", map[string]any{"notebook_path": filepath.Join(s.project, "n.ipynb"), "new_source": "x"}),
+		fakeapi.Text("The edit was refused; I will ask for permission."),
+	)
+	id := s.claude(s.project, "-p", "Update the notebook.")
+	s.claude(s.project, "-p", "/compact", "--resume", id)
+	got := s.afterCompaction(id)
+	contains(t, "the first request after compaction", got,
+		"**The user's last request, before the compaction:**\n\n> Update the notebook.",
+		"**Open error:** the last tool call failed: `NotebookEdit`",
+		"> The edit was refused; I will ask for permission.")
+	if strings.Contains(got, "Files written since the previous compaction") {
+		t.Error("a refused edit was listed as written")
+	}
+}

@@ -80,31 +80,103 @@ func Defaults() Config {
 	}
 }
 
-// Load reads the project's file (or path, when set) and the environment.
-// The notes say what was ignored and why.
+// Load reads the user's defaults ($XDG_CONFIG_HOME/session-hooks/config.json,
+// else ~/.config/session-hooks/config.json), then the project's file (or
+// path, when set), then the environment, each overriding the one before.
+// The notes say what was ignored and why, naming the file.
 func Load(project, path string, getenv func(string) string) (Config, []string) {
 	c := Defaults()
-	var notes []string
+	l := loader{c: &c, set: map[string]bool{}}
+	if user := UserFile(getenv); user != "" {
+		l.file(user, user)
+	}
 	if path == "" {
 		path = getenv("SESSION_HOOKS_CONFIG")
 	}
+	shown := path
 	if path == "" {
-		path = filepath.Join(project, File)
+		path, shown = filepath.Join(project, File), File
 	} else if !filepath.IsAbs(path) {
 		path = filepath.Join(project, path)
 	}
+	l.file(path, shown)
+	l.notes = append(l.notes, c.applyEnv(getenv, l.set)...)
+	l.notes = append(l.notes, c.settle(l.set)...)
+	return c, l.notes
+}
+
+// UserFile is where a user keeps the defaults of every project.
+func UserFile(getenv func(string) string) string {
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "session-hooks", "config.json")
+}
+
+// loader applies configuration files in turn, recording which keys were
+// set and what was wrong.
+type loader struct {
+	c     *Config
+	set   map[string]bool
+	notes []string
+}
+
+// file applies one file; shown is its name in notes. A missing file is
+// no file.
+func (l *loader) file(path, shown string) {
 	b, err := os.ReadFile(path)
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:
-		notes = append(notes, fmt.Sprintf("%s not read (%v); using the defaults", File, err))
+		l.notes = append(l.notes, fmt.Sprintf("%s not read (%v); using the defaults", shown, err))
 	case !gjson.ValidBytes(b) || !gjson.ParseBytes(b).IsObject():
-		notes = append(notes, fmt.Sprintf("%s is not a JSON object; using the defaults", File))
+		l.notes = append(l.notes, fmt.Sprintf("%s is not a JSON object; using the defaults", shown))
 	default:
-		notes = append(notes, c.apply(gjson.ParseBytes(b))...)
+		l.notes = append(l.notes, l.c.apply(gjson.ParseBytes(b), shown, l.set)...)
 	}
-	notes = append(notes, c.applyEnv(getenv)...)
-	return c, notes
+}
+
+// Default thresholds, as shares of the context window.
+const (
+	warnShare      = 0.50
+	criticalShare  = 0.75
+	emergencyShare = 0.90
+)
+
+// settle derives what was left unset from what was set: the thresholds
+// from the window, the required files from the files named; and refuses
+// thresholds out of order.
+func (c *Config) settle(set map[string]bool) []string {
+	var notes []string
+	shares := map[string]struct {
+		v     *int
+		share float64
+	}{"context.warn": {&c.Context.Warn, warnShare}, "context.critical": {&c.Context.Critical, criticalShare},
+		"context.emergency": {&c.Context.Emergency, emergencyShare}}
+	for key, t := range shares {
+		if !set[key] {
+			*t.v = int(t.share * float64(c.Context.Window))
+		}
+	}
+	x := c.Context
+	if !(x.Warn < x.Critical && x.Critical < x.Emergency && x.Emergency <= x.Window) {
+		notes = append(notes, fmt.Sprintf("the context thresholds are out of order (warn %d, critical %d, emergency %d, window %d): "+
+			"each must be below the next, and emergency at most the window; using 50%%, 75%% and 90%% of the window",
+			x.Warn, x.Critical, x.Emergency, x.Window))
+		for _, t := range shares {
+			*t.v = int(t.share * float64(c.Context.Window))
+		}
+	}
+	if !set["longRunning.requiredFiles"] {
+		lr := &c.LongRunning
+		lr.RequiredFiles = []string{lr.FeatureList, lr.ProgressFile, lr.InitScript}
+	}
+	return notes
 }
 
 // setter applies one key's value, or says why it cannot.
@@ -113,7 +185,9 @@ type setter func(c *Config, v gjson.Result) error
 var keys = map[string]setter{
 	"longRunning.enabled": func(c *Config, v gjson.Result) error {
 		b, err := boolean(v)
-		c.LongRunning.Enabled = &b
+		if err == nil {
+			c.LongRunning.Enabled = &b
+		}
 		return err
 	},
 	"longRunning.featureList":             str(func(c *Config) *string { return &c.LongRunning.FeatureList }),
@@ -178,7 +252,7 @@ var keys = map[string]setter{
 
 // apply sets the keys of a parsed file. Thresholds given as percentages
 // are resolved after the window, whatever the order of the keys.
-func (c *Config) apply(root gjson.Result) []string {
+func (c *Config) apply(root gjson.Result, file string, set map[string]bool) []string {
 	var notes []string
 	flat := map[string]gjson.Result{}
 	flatten("", root, flat)
@@ -188,14 +262,16 @@ func (c *Config) apply(root gjson.Result) []string {
 	}
 	sort.Slice(names, func(i, j int) bool { return order(names[i]) < order(names[j]) })
 	for _, k := range names {
-		set, ok := keys[k]
+		setKey, ok := keys[k]
 		if !ok {
-			notes = append(notes, fmt.Sprintf("unknown key %q in %s (ignored)", k, File))
+			notes = append(notes, fmt.Sprintf("unknown key %q in %s (ignored)%s", k, file, didYouMean(k)))
 			continue
 		}
-		if err := set(c, flat[k]); err != nil {
-			notes = append(notes, fmt.Sprintf("%s in %s: %v; using %s", k, File, err, c.current(k)))
+		if err := setKey(c, flat[k]); err != nil {
+			notes = append(notes, fmt.Sprintf("%s in %s: %v; using %s", k, file, err, c.current(k)))
+			continue
 		}
+		set[k] = true
 	}
 	return notes
 }
@@ -238,7 +314,7 @@ var env = map[string]string{
 	"SESSION_HOOKS_CONTEXT_EMERGENCY":  "context.emergency",
 }
 
-func (c *Config) applyEnv(getenv func(string) string) []string {
+func (c *Config) applyEnv(getenv func(string) string, set map[string]bool) []string {
 	var notes []string
 	names := make([]string, 0, len(env))
 	for name := range env {
@@ -256,13 +332,16 @@ func (c *Config) applyEnv(getenv func(string) string) []string {
 		}
 		if err := keys[env[name]](c, v); err != nil {
 			notes = append(notes, fmt.Sprintf("%s=%q: %v; using %s", name, raw, err, c.current(env[name])))
+			continue
 		}
+		set[env[name]] = true
 	}
 	return notes
 }
 
 // current says a key's effective value, for notes.
 func (c *Config) current(key string) string {
+	lr := c.LongRunning
 	switch key {
 	case "context.window":
 		return strconv.Itoa(c.Context.Window)
@@ -273,9 +352,74 @@ func (c *Config) current(key string) string {
 	case "context.emergency":
 		return strconv.Itoa(c.Context.Emergency)
 	case "longRunning.nextFeatures":
-		return strconv.Itoa(c.LongRunning.NextFeatures)
+		return strconv.Itoa(lr.NextFeatures)
+	case "longRunning.enabled":
+		if lr.Enabled == nil {
+			return "the default (on when the feature list exists)"
+		}
+		return strconv.FormatBool(*lr.Enabled)
+	case "longRunning.enforceCleanStop":
+		return strconv.FormatBool(lr.EnforceCleanStop)
+	case "longRunning.featureList":
+		return strconv.Quote(lr.FeatureList)
+	case "longRunning.progressFile":
+		return strconv.Quote(lr.ProgressFile)
+	case "longRunning.initScript":
+		return strconv.Quote(lr.InitScript)
+	case "longRunning.requiredFiles":
+		return "the feature list, the progress file and the init script"
+	case "longRunning.ignorePaths":
+		return fmt.Sprintf("%q", lr.IgnorePaths)
+	case "checkpoints":
+		return strconv.Itoa(c.Checkpoints)
+	case "dryRun":
+		return strconv.FormatBool(c.DryRun)
+	case "output":
+		return strconv.Quote(c.Output)
+	case "handoff":
+		return strconv.FormatBool(c.Handoff)
 	}
 	return "the default"
+}
+
+// didYouMean names the known key closest to a mistyped one, when one is
+// close enough to be the one meant.
+func didYouMean(key string) string {
+	best, dist := "", 4
+	candidates := []string{"longRunning", "context"}
+	for k := range keys {
+		candidates = append(candidates, k)
+	}
+	for _, k := range candidates {
+		if d := distance(strings.ToLower(key), strings.ToLower(k)); d < dist || d == dist && k < best {
+			best, dist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// distance is the Levenshtein distance between two strings, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func boolean(v gjson.Result) (bool, error) {

@@ -100,3 +100,88 @@ func TestActive(t *testing.T) {
 		t.Error("active although disabled")
 	}
 }
+
+func TestABadEnabledValueKeepsTheDefaultAsTheNoteSays(t *testing.T) {
+	c, notes := load(t, `{"longRunning":{"enabled":"maybe"}}`, nil)
+	if c.LongRunning.Enabled != nil {
+		t.Errorf("enabled = %v: a bad value turned the checks off or on", *c.LongRunning.Enabled)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "using the default (on when the feature list exists)") {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestThresholdsAreSharesOfTheWindowUnlessSet(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       Context
+		note       string
+	}{
+		{"default window", `{}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000}, ""},
+		{"a 1M window moves every threshold", `{"context":{"window":1000000}}`, Context{Window: 1000000, Warn: 500000, Critical: 750000, Emergency: 900000}, ""},
+		{"one set, the others shares", `{"context":{"window":1000000,"critical":600000}}`, Context{Window: 1000000, Warn: 500000, Critical: 600000, Emergency: 900000}, ""},
+		{"out of order is refused", `{"context":{"warn":190000,"critical":150000}}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
+			"the context thresholds are out of order (warn 190000, critical 150000, emergency 180000, window 200000)"},
+		{"emergency past the window is refused", `{"context":{"emergency":300000}}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
+			"emergency at most the window"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, notes := load(t, tt.file, nil)
+			if c.Context != tt.want {
+				t.Errorf("context %+v, want %+v", c.Context, tt.want)
+			}
+			if all := strings.Join(notes, "\n"); tt.note == "" && all != "" || !strings.Contains(all, tt.note) {
+				t.Errorf("notes %q, want %q", all, tt.note)
+			}
+		})
+	}
+}
+
+func TestRequiredFilesFollowTheConfiguredNames(t *testing.T) {
+	c, _ := load(t, `{"longRunning":{"featureList":"plan/features.json","progressFile":"NOTES.md"}}`, nil)
+	if want := []string{"plan/features.json", "NOTES.md", "init.sh"}; !reflect.DeepEqual(c.LongRunning.RequiredFiles, want) {
+		t.Errorf("required %q, want %q", c.LongRunning.RequiredFiles, want)
+	}
+	c, _ = load(t, `{"longRunning":{"featureList":"f.json","requiredFiles":["only.txt"]}}`, nil)
+	if !reflect.DeepEqual(c.LongRunning.RequiredFiles, []string{"only.txt"}) {
+		t.Errorf("an explicit list was replaced: %q", c.LongRunning.RequiredFiles)
+	}
+}
+
+func TestUnknownKeysGetADidYouMean(t *testing.T) {
+	_, notes := load(t, `{"longRuning":{},"chekpoints":3,"dryrun":true,"wholly":1}`, nil)
+	all := strings.Join(notes, "\n")
+	for _, w := range []string{`unknown key "longRuning" in .claude/session-hooks.json (ignored); did you mean "longRunning"?`,
+		`"chekpoints" in .claude/session-hooks.json (ignored); did you mean "checkpoints"?`, `did you mean "dryRun"?`} {
+		if !strings.Contains(all, w) {
+			t.Errorf("no %q in:\n%s", w, all)
+		}
+	}
+	if strings.Contains(all, `"wholly" in .claude/session-hooks.json (ignored); did you mean`) {
+		t.Errorf("a far key got a suggestion:\n%s", all)
+	}
+}
+
+func TestUserDefaultsApplyAndTheProjectOverridesThem(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, ".config", "session-hooks", "config.json")
+	os.MkdirAll(filepath.Dir(user), 0o755)
+	os.WriteFile(user, []byte(`{"checkpoints":4,"dryRun":true,"output":"loud"}`), 0o644)
+	c, notes := load(t, `{"checkpoints":2}`, map[string]string{"HOME": home})
+	if c.Checkpoints != 2 || !c.DryRun {
+		t.Errorf("checkpoints %d dry run %v: the user's default or the project's override was lost", c.Checkpoints, c.DryRun)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "output in "+user+`: must be "brief" or "full", not "loud"; using "brief"`) {
+		t.Errorf("the note does not name the user's file: %q", notes)
+	}
+}
+
+func TestNotesNameTheFileGiven(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "team.json"), []byte(`{"checkpoints":-1}`), 0o644)
+	_, notes := Load(dir, "team.json", func(string) string { return "" })
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "checkpoints in team.json: ") {
+		t.Errorf("notes %q", notes)
+	}
+}

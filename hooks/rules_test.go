@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/longrun"
 	"github.com/session-hooks/session-hooks/state"
 )
 
@@ -123,4 +125,26 @@ func rowOf(t *testing.T, command string) Event {
 		t.Fatalf("no row for %s", command)
 	}
 	return e
+}
+
+func TestStopLetsATurnThroughThatBackgroundWorkWillResume(t *testing.T) {
+	cfg := config.Defaults()
+	dirty := longrun.StopFacts{Uncommitted: []string{"?? notes.txt"}, ProgressFile: "claude-progress.txt", ProgressTouched: true}
+	tests := []struct {
+		name string
+		in   claude.Input
+		want string
+	}{
+		{"work left, nothing running", claude.Input{}, "block"},
+		{"a background task will wake it", claude.Input{BackgroundTasks: 1}, "allow"},
+		{"a session cron will wake it", claude.Input{SessionCrons: 2}, "allow"},
+		{"blocked once already this turn", claude.Input{StopHookActive: true}, "allow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, reasons := decideStop(tt.in, cfg, dirty, nil); got != tt.want {
+				t.Errorf("got %s %q", got, reasons)
+			}
+		})
+	}
 }

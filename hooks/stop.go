@@ -27,10 +27,10 @@ func handleStop(r *Run) string {
 	}
 	var facts longrun.StopFacts
 	var err error
-	if !r.In.StopHookActive && r.Cfg.LongRunning.EnforceCleanStop {
+	if !r.In.StopHookActive && r.Cfg.LongRunning.EnforceCleanStop && r.In.BackgroundTasks+r.In.SessionCrons == 0 {
 		facts, err = r.gatherStop()
 	}
-	decision, reasons := decideStop(r.In.StopHookActive, r.Cfg, facts, err)
+	decision, reasons := decideStop(r.In, r.Cfg, facts, err)
 	r.ev.Decision = decision
 	r.writeLog(StopLog, renderStopLog(r, decision, reasons))
 	if decision != "block" {
@@ -40,10 +40,14 @@ func handleStop(r *Run) string {
 }
 
 // decideStop returns "block", "allow" or "dry run", with the reasons.
-func decideStop(hookActive bool, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
+// Stop fires at the end of every turn, not only when the work is done: a
+// turn that background work will resume is let through.
+func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
 	switch {
-	case hookActive:
+	case in.StopHookActive:
 		return "allow", []string{"a stop hook already blocked once this turn"}
+	case in.BackgroundTasks > 0 || in.SessionCrons > 0:
+		return "allow", []string{fmt.Sprintf("%d background task(s) and %d session cron(s) will wake the session again", in.BackgroundTasks, in.SessionCrons)}
 	case !cfg.LongRunning.EnforceCleanStop:
 		return "allow", []string{"longRunning.enforceCleanStop is false"}
 	case gatherErr != nil:

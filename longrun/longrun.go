@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -83,7 +84,11 @@ func NextFailing(fs []Feature, k int) []Feature {
 
 // EditsBeyondPasses compares the feature list at HEAD with the one in the
 // work tree and describes every change other than a "passes" flag: the
-// list is the contract, and only its results may change.
+// list is the contract, and only its results may change. The lists are
+// aligned on their longest common run of unchanged features, as a diff
+// aligns lines, so a deleted feature is one deletion, not an edit of every
+// feature after it; within a gap, features removed and added pair up as
+// edits.
 func EditsBeyondPasses(atHEAD, now []byte) []string {
 	old, err1 := ParseFeatures(atHEAD)
 	cur, err2 := ParseFeatures(now)
@@ -94,13 +99,54 @@ func EditsBeyondPasses(atHEAD, now []byte) []string {
 		return nil // nothing to compare with
 	}
 	var out []string
-	if len(cur) != len(old) {
-		out = append(out, fmt.Sprintf("it has %d features where HEAD has %d", len(cur), len(old)))
+	i, j := 0, 0
+	for _, m := range append(commonFeatures(old, cur), [2]int{len(old), len(cur)}) {
+		for ; i < m[0] && j < m[1]; i, j = i+1, j+1 {
+			out = append(out, fmt.Sprintf("feature %d (%q) was edited", i+1, clip(old[i].Description, 60)))
+		}
+		for ; i < m[0]; i++ {
+			out = append(out, fmt.Sprintf("feature %d (%q) was deleted", i+1, clip(old[i].Description, 60)))
+		}
+		for ; j < m[1]; j++ {
+			out = append(out, fmt.Sprintf("a feature (%q) was added at %d", clip(cur[j].Description, 60), j+1))
+		}
+		i, j = m[0]+1, m[1]+1
 	}
-	for i := 0; i < len(cur) && i < len(old); i++ {
-		a, b := old[i], cur[i]
-		if a.Category != b.Category || a.Description != b.Description || strings.Join(a.Steps, "\x00") != strings.Join(b.Steps, "\x00") {
-			out = append(out, fmt.Sprintf("feature %d (%q) was edited", i+1, clip(a.Description, 60)))
+	return out
+}
+
+// sameFeature compares two features but for "passes".
+func sameFeature(a, b Feature) bool {
+	return a.Category == b.Category && a.Description == b.Description && slices.Equal(a.Steps, b.Steps)
+}
+
+// commonFeatures is the longest common subsequence of the two lists, as
+// pairs of indexes, in order. Feature lists are hundreds long at most.
+func commonFeatures(a, b []Feature) [][2]int {
+	n, m := len(a), len(b)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if sameFeature(a[i], b[j]) {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case sameFeature(a[i], b[j]):
+			out = append(out, [2]int{i, j})
+			i, j = i+1, j+1
+		case lcs[i+1][j] >= lcs[i][j+1]:
+			i++
+		default:
+			j++
 		}
 	}
 	return out
@@ -214,11 +260,16 @@ func StopReasons(f StopFacts) []string {
 	return out
 }
 
-// Ignored says whether a status path falls under one of the prefixes
-// (".claude/logs/" is always among them: the hooks' own output).
+// ownFiles are what session-hooks itself writes in a project: its logs and
+// the backups install keeps of the settings. They are never work left
+// uncommitted.
+var ownFiles = []string{".claude/logs/", ".claude/settings.json.bak", ".claude/settings.local.json.bak"}
+
+// Ignored says whether a status path falls under one of the prefixes or
+// is one of session-hooks' own files.
 func Ignored(path string, prefixes []string) bool {
 	path = strings.TrimPrefix(strings.Trim(path, `"`), "./")
-	for _, p := range append([]string{".claude/logs/"}, prefixes...) {
+	for _, p := range append(append([]string(nil), ownFiles...), prefixes...) {
 		p = strings.TrimPrefix(p, "./")
 		if path == strings.TrimSuffix(p, "/") || strings.HasPrefix(path, p) ||
 			strings.HasSuffix(p, "/") && strings.HasPrefix(p, path) && strings.HasSuffix(path, "/") {

@@ -1,6 +1,7 @@
 package longrun
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,6 +43,8 @@ func TestEditsBeyondPasses(t *testing.T) {
 	edit := strings.Replace(list, "Show a menu", "Show a smaller menu", 1)
 	steps := strings.Replace(list, `["run it","check"]`, `["run it"]`, 1)
 	drop := `[{"category":"core","description":"Parse the input","steps":["run it","check"],"passes":true}]`
+	deleteSecond := deleteFeature(t, list, 1)
+	addOne := strings.TrimSuffix(strings.TrimSpace(list), "]") + `,{"category":"ui","description":"Undo","steps":["x"],"passes":false}]`
 	tests := []struct {
 		name, now string
 		want      []string
@@ -49,7 +52,9 @@ func TestEditsBeyondPasses(t *testing.T) {
 		{"only passes changed", flip, nil},
 		{"a description edited", edit, []string{`feature 3 ("Show a menu") was edited`}},
 		{"a step removed", steps, []string{`feature 1 ("Parse the input") was edited`}},
-		{"features removed", drop, []string{"it has 1 features where HEAD has 4"}},
+		{"features removed", drop, []string{`feature 2 ("Render the output") was deleted`, `feature 3 ("Show a menu") was deleted`, `feature 4 ("Save settings") was deleted`}},
+		{"one feature deleted is one deletion", deleteSecond, []string{`feature 2 ("Render the output") was deleted`}},
+		{"one feature added", addOne, []string{`a feature ("Undo") was added at 5`}},
 		{"broken JSON", `[{`, []string{"the feature list is not a JSON array of features"}},
 	}
 	for _, tt := range tests {
@@ -105,9 +110,21 @@ func TestStopReasons(t *testing.T) {
 
 func TestIgnored(t *testing.T) {
 	for path, want := range map[string]bool{".claude/logs/": true, ".claude/": true, ".claude/logs/x.md": true,
-		"tmp/out.txt": true, "tmp": true, "src/main.go": false, ".claude/settings.json": false} {
+		"tmp/out.txt": true, "tmp": true, "src/main.go": false, ".claude/settings.json": false,
+		".claude/settings.json.bak": true, ".claude/settings.local.json.bak": true} {
 		if got := Ignored(path, []string{"tmp/"}); got != want {
 			t.Errorf("Ignored(%q) = %v", path, got)
 		}
 	}
+}
+
+// deleteFeature removes the feature at index i from a JSON list.
+func deleteFeature(t *testing.T, list string, i int) string {
+	t.Helper()
+	var all []json.RawMessage
+	if err := json.Unmarshal([]byte(list), &all); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(append(all[:i:i], all[i+1:]...))
+	return string(b)
 }

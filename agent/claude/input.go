@@ -21,8 +21,11 @@ type Input struct {
 	Trigger        string // PreCompact, PostCompact: manual, auto
 	Reason         string // SessionEnd
 	Model          string
-	StopHookActive bool   // Stop: a stop hook already blocked once in this turn
-	ToolName       string // PostToolUse
+	StopHookActive bool // Stop: a stop hook already blocked once in this turn
+	// Stop: background tasks and session crons that will wake the session
+	// again (2.1.330 passes both lists).
+	BackgroundTasks, SessionCrons int
+	ToolName                      string // PostToolUse
 	// CompactSummary is PostCompact's summary of the compacted
 	// conversation; it may be empty.
 	CompactSummary string
@@ -106,6 +109,8 @@ func ParseInput(b []byte) (Input, []string) {
 	}
 	in.ToolName = str("tool_name")
 	in.CompactSummary = str("compact_summary")
+	in.BackgroundTasks = len(root.Get("background_tasks").Array())
+	in.SessionCrons = len(root.Get("session_crons").Array())
 	in.SecondsSinceLastResponse = num(root, "seconds_since_last_response", &notes)
 	in.ContextTokens = num(root, "context_tokens", &notes)
 	if v := root.Get("prompt_cache_likely_expired"); v.IsBool() {

@@ -34,6 +34,8 @@ func TestParseInputReadsRecordedPayloadFields(t *testing.T) {
 		{"model as an object", `{"model":{"id":"claude-x","display_name":"X"}}`, Input{Model: "claude-x"}},
 		{"null custom instructions and trigger", `{"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":null}`, Input{Event: "PreCompact", Trigger: "auto"}},
 		{"reason", `{"reason":"clear"}`, Input{Reason: "clear"}},
+		{"stop with background work", `{"hook_event_name":"Stop","stop_hook_active":false,"background_tasks":[{"id":"b1"}],"session_crons":[{},{}]}`,
+			Input{Event: "Stop", BackgroundTasks: 1, SessionCrons: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,6 +34,17 @@ type Config struct {
 	Output string
 	// Handoff tells a new session what the previous one left.
 	Handoff bool
+
+	// spec is the context settings as written, for ContextFor.
+	spec contextSpec
+}
+
+// contextSpec is what the file and the environment said of the context:
+// whether the window was set, and each threshold as tokens or a share.
+type contextSpec struct {
+	windowSet bool
+	shares    map[string]float64 // "context.warn" → 0.75, for "75%"
+	tokens    map[string]int     // "context.warn" → 150000
 }
 
 // LongRunning configures the long-running agent checks.
@@ -163,14 +174,17 @@ func (c *Config) settle(set map[string]bool) []string {
 			*t.v = int(t.share * float64(c.Context.Window))
 		}
 	}
+	// The window is known here only when configured: otherwise it is the
+	// model's, and ContextFor checks the thresholds against it.
 	x := c.Context
-	if !(x.Warn < x.Critical && x.Critical < x.Emergency && x.Emergency <= x.Window) {
+	if !(x.Warn < x.Critical && x.Critical < x.Emergency && (x.Emergency <= x.Window || !set["context.window"])) {
 		notes = append(notes, fmt.Sprintf("the context thresholds are out of order (warn %d, critical %d, emergency %d, window %d): "+
 			"each must be below the next, and emergency at most the window; using 50%%, 75%% and 90%% of the window",
 			x.Warn, x.Critical, x.Emergency, x.Window))
 		for _, t := range shares {
 			*t.v = int(t.share * float64(c.Context.Window))
 		}
+		c.spec.tokens, c.spec.shares = nil, nil
 	}
 	if !set["longRunning.requiredFiles"] {
 		lr := &c.LongRunning
@@ -214,12 +228,13 @@ var keys = map[string]setter{
 		n, err := count(v, 1000, 100_000_000)
 		if err == nil {
 			c.Context.Window = n
+			c.spec.windowSet = true
 		}
 		return err
 	},
-	"context.warn":      threshold(func(c *Config) *int { return &c.Context.Warn }),
-	"context.critical":  threshold(func(c *Config) *int { return &c.Context.Critical }),
-	"context.emergency": threshold(func(c *Config) *int { return &c.Context.Emergency }),
+	"context.warn":      threshold("context.warn", func(c *Config) *int { return &c.Context.Warn }),
+	"context.critical":  threshold("context.critical", func(c *Config) *int { return &c.Context.Critical }),
+	"context.emergency": threshold("context.emergency", func(c *Config) *int { return &c.Context.Emergency }),
 	"checkpoints": func(c *Config, v gjson.Result) error {
 		n, err := count(v, 0, 1000)
 		if err == nil {
@@ -479,14 +494,19 @@ func strs(field func(*Config) *[]string) setter {
 }
 
 // threshold accepts tokens (150000) or a percentage of the window ("75%").
-func threshold(field func(*Config) *int) setter {
+func threshold(key string, field func(*Config) *int) setter {
 	return func(c *Config, v gjson.Result) error {
+		if c.spec.shares == nil {
+			c.spec.shares, c.spec.tokens = map[string]float64{}, map[string]int{}
+		}
 		if v.Type == gjson.String && strings.HasSuffix(v.Str, "%") {
 			p, err := strconv.ParseFloat(strings.TrimSuffix(v.Str, "%"), 64)
 			if err != nil || p <= 0 || p > 100 {
 				return fmt.Errorf("must be tokens or a percentage from 0 to 100%%, not %s", v.Raw)
 			}
 			*field(c) = int(p / 100 * float64(c.Context.Window))
+			c.spec.shares[key] = p / 100
+			delete(c.spec.tokens, key)
 			return nil
 		}
 		n, err := count(v, 1, 100_000_000)
@@ -494,8 +514,39 @@ func threshold(field func(*Config) *int) setter {
 			return fmt.Errorf("must be tokens or a percentage of context.window such as \"75%%\", not %s", v.Raw)
 		}
 		*field(c) = n
+		c.spec.tokens[key] = n
+		delete(c.spec.shares, key)
 		return nil
 	}
+}
+
+// ContextFor is the context settings for a session whose model has the
+// given window (0: unknown): the configured window overrides it, and
+// thresholds not given in tokens are shares of the window. Out of order,
+// they fall back to 50%, 75% and 90% of it.
+func (c Config) ContextFor(window int) Context {
+	if c.spec.windowSet || window <= 0 {
+		window = c.Context.Window
+	}
+	x := Context{Window: window}
+	for _, t := range []struct {
+		key   string
+		v     *int
+		share float64
+	}{{"context.warn", &x.Warn, warnShare}, {"context.critical", &x.Critical, criticalShare}, {"context.emergency", &x.Emergency, emergencyShare}} {
+		switch tokens, ok := c.spec.tokens[t.key]; {
+		case ok:
+			*t.v = tokens
+		case c.spec.shares[t.key] > 0:
+			*t.v = int(c.spec.shares[t.key] * float64(window))
+		default:
+			*t.v = int(t.share * float64(window))
+		}
+	}
+	if !(x.Warn < x.Critical && x.Critical < x.Emergency && x.Emergency <= x.Window) {
+		x.Warn, x.Critical, x.Emergency = int(warnShare*float64(window)), int(criticalShare*float64(window)), int(emergencyShare*float64(window))
+	}
+	return x
 }
 
 // Active says whether the long-running checks apply: explicitly enabled,

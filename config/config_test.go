@@ -122,7 +122,7 @@ func TestThresholdsAreSharesOfTheWindowUnlessSet(t *testing.T) {
 		{"one set, the others shares", `{"context":{"window":1000000,"critical":600000}}`, Context{Window: 1000000, Warn: 500000, Critical: 600000, Emergency: 900000}, ""},
 		{"out of order is refused", `{"context":{"warn":190000,"critical":150000}}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
 			"the context thresholds are out of order (warn 190000, critical 150000, emergency 180000, window 200000)"},
-		{"emergency past the window is refused", `{"context":{"emergency":300000}}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
+		{"emergency past a configured window is refused", `{"context":{"window":200000,"emergency":300000}}`, Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
 			"emergency at most the window"},
 	}
 	for _, tt := range tests {
@@ -183,5 +183,29 @@ func TestNotesNameTheFileGiven(t *testing.T) {
 	_, notes := Load(dir, "team.json", func(string) string { return "" })
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], "checkpoints in team.json: ") {
 		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestContextForTheModelsWindow(t *testing.T) {
+	tests := []struct {
+		name, file string
+		window     int
+		want       Context
+	}{
+		{"a 1M model moves the default thresholds", `{}`, 1_000_000, Context{Window: 1_000_000, Warn: 500_000, Critical: 750_000, Emergency: 900_000}},
+		{"an unknown model keeps the configured window", `{}`, 0, Context{Window: 200_000, Warn: 100_000, Critical: 150_000, Emergency: 180_000}},
+		{"the configured window overrides the model's", `{"context":{"window":300000}}`, 1_000_000, Context{Window: 300_000, Warn: 150_000, Critical: 225_000, Emergency: 270_000}},
+		{"percentages follow the model's window", `{"context":{"warn":"20%"}}`, 1_000_000, Context{Window: 1_000_000, Warn: 200_000, Critical: 750_000, Emergency: 900_000}},
+		{"tokens stay tokens", `{"context":{"emergency":950000}}`, 1_000_000, Context{Window: 1_000_000, Warn: 500_000, Critical: 750_000, Emergency: 950_000}},
+		{"tokens out of order for a small window fall back to shares", `{"context":{"warn":400000,"critical":600000,"emergency":800000,"window":1000000}}`, 0,
+			Context{Window: 1_000_000, Warn: 400_000, Critical: 600_000, Emergency: 800_000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := load(t, tt.file, nil)
+			if got := c.ContextFor(tt.window); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }

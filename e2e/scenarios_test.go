@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -473,5 +474,72 @@ func TestRecoveryAfterARefusedToolCall(t *testing.T) {
 		"> The edit was refused; I will ask for permission.")
 	if strings.Contains(got, "Files written since the previous compaction") {
 		t.Error("a refused edit was listed as written")
+	}
+}
+
+// longRunningProject adds a feature list, a progress file and init.sh,
+// committed, so that the long-running checks apply.
+func (s *session) longRunningProject() {
+	os.WriteFile(filepath.Join(s.project, "feature_list.json"),
+		[]byte(`[{"category":"core","description":"Write the notes","steps":["check"],"passes":false}]`), 0o644)
+	os.WriteFile(filepath.Join(s.project, "claude-progress.txt"), []byte("## Session 1\nStarted.\n"), 0o644)
+	os.WriteFile(filepath.Join(s.project, "init.sh"), []byte("#!/bin/sh\n"), 0o755)
+	s.git("add", "-A")
+	s.git("commit", "-q", "-m", "Long-running setup")
+}
+
+// After an auto-compaction the context size is unknown until the next
+// reply: the recovery never shows the figure from before the compaction,
+// nor an emergency drawn from it.
+func TestAutoCompactionInALongRunningProjectCarriesNoStaleContext(t *testing.T) {
+	s := newSession(t)
+	s.longRunningProject()
+	s.api.Push(
+		fakeapi.Reply{Blocks: []fakeapi.Block{{Text: "Starting on the notes."}, {Tool: "Write", Input: map[string]any{
+			"file_path": filepath.Join(s.project, "notes.txt"), "content": "notes\n"}}}, InputTokens: 990000},
+		fakeapi.Text("Done after the compaction."),
+	)
+	s.claude(s.project, "-p", "Write the notes, then finish.")
+	const marker = "SessionStart:compact hook success: "
+	var recovery string
+	for _, r := range s.mainRequests() {
+		if text := messagesText(r); recovery == "" && strings.Contains(text, marker) {
+			recovery = ownOutput(text[strings.LastIndex(text, marker):])
+		}
+	}
+	if recovery == "" {
+		t.Fatal("no request after the auto-compaction carried the recovery")
+	}
+	contains(t, "the recovery", recovery, "## Long-running agent", "features passing **0/1**")
+	for _, stale := range []string{"990,000", "990000", "emergency"} {
+		if strings.Contains(recovery, stale) {
+			t.Errorf("the recovery carries the context from before the compaction (%q):\n%s", stale, clip(recovery, 3000))
+		}
+	}
+}
+
+// Stop fires at the end of every turn; a turn that a background task will
+// resume is let through, even with work uncommitted.
+func TestStopWithABackgroundTaskIsLetThrough(t *testing.T) {
+	s := newSession(t)
+	s.longRunningProject()
+	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
+	s.api.Push(
+		fakeapi.Tool("Bash", map[string]any{"command": "sleep 3", "description": "Wait in the background", "run_in_background": true}),
+		fakeapi.Text("The build runs in the background; I will look at it when it is done."),
+		fakeapi.Text("Done."),
+	)
+	s.claude(s.project, "-p", "Start the build.")
+	var stops []string
+	for _, line := range strings.Split(s.log("events.jsonl"), "\n") {
+		if gjson.Get(line, "subcommand").String() == "stop" {
+			stops = append(stops, gjson.Get(line, "decision").String())
+		}
+	}
+	// The first turn ends with the task running: let through. When the
+	// task's result wakes the session and that turn ends with the work
+	// still uncommitted, the check blocks as usual.
+	if len(stops) < 2 || stops[0] != "allow" || !slices.Contains(stops[1:], "block") {
+		t.Fatalf("stop decisions %q, want allow (background task), then a block\n%s", stops, s.log("session-stop.md"))
 	}
 }

@@ -110,7 +110,9 @@ type LongRunning struct {
 	FeatureList      string    `json:"feature_list"`       // its path, as configured
 	FeatureListState string    `json:"feature_list_state"` // ok, missing, or why it was not read
 	ContextTokens    *int      `json:"context_tokens"`
-	ContextLevel     string    `json:"context_level"` // "", warn, critical, emergency
+	ContextLevel     string    `json:"context_level"`  // "", warn, critical, emergency
+	ContextWindow    int       `json:"context_window"` // the model's, unless configured
+	Thresholds       [3]int    `json:"thresholds"`     // warn, critical, emergency, in tokens
 	NextFailing      []Feature `json:"next_failing"`
 	ProgressFile     string    `json:"progress_file"`
 	LastProgress     string    `json:"last_progress_entry"`

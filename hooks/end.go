@@ -48,7 +48,7 @@ func renderEnd(f facts.End, meta []logs.Field, r *Run) logs.Report {
 	report := logs.Report{Title: "Session End", Meta: meta, Notes: f.Notes, Commands: commands(f.Git.Probes),
 		Total: time.Duration(f.DurationMS * float64(time.Millisecond))}
 	if f.LongRunning != nil {
-		report.Extra = "## Long-running agent\n\n" + longrun.Headline(*f.LongRunning, r.Cfg.Context) + "\n\n"
+		report.Extra = "## Long-running agent\n\n" + longrun.Headline(*f.LongRunning) + "\n\n"
 	}
 	return report
 }

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/events"
@@ -224,9 +227,10 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 	if s := r.session(); s != nil {
 		f.SessionNumber = s.Number
 	}
+	c := r.context()
+	f.ContextWindow, f.Thresholds = c.Window, [3]int{c.Warn, c.Critical, c.Emergency}
 	if u, ok := r.contextUsage(); ok {
 		f.ContextTokens = &u
-		c := r.Cfg.Context
 		f.ContextLevel = longrun.Level(u, c.Warn, c.Critical, c.Emergency)
 	}
 	switch scope {
@@ -239,17 +243,39 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 }
 
 // contextUsage is the latest context size the transcript reports, also
-// recorded in the event line.
+// recorded in the event line. It is read once per run.
 func (r *Run) contextUsage() (int, bool) {
-	if r.In.TranscriptPath == "" {
-		return 0, false
+	if !r.usageRead {
+		r.usageRead = true
+		// Right after a compaction the size is unknown until the next
+		// reply, and the boundary may not be on disk yet when SessionStart
+		// "compact" runs: the transcript's last usage is from before it.
+		if r.In.TranscriptPath != "" && r.In.Source != claude.SourceCompact {
+			if u, err := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions); err == nil {
+				r.usage = u
+			}
+		}
+		if r.usage.Known {
+			r.ev.Context = &r.usage.Tokens
+		}
 	}
-	u, err := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
-	if err != nil || !u.Known {
-		return 0, false
+	return r.usage.Tokens, r.usage.Known
+}
+
+// context is the context settings of this session: the window of its
+// model, as the payload, the transcript's latest reply or the session's
+// state names it, unless the configuration sets one; thresholds as
+// configured, else shares of the window.
+func (r *Run) context() config.Context {
+	model := r.In.Model
+	if model == "" {
+		r.contextUsage()
+		model = r.usage.Model
 	}
-	r.ev.Context = &u.Tokens
-	return u.Tokens, true
+	if s := r.sess; model == "" && s != nil && len(s.Models) > 0 {
+		model = s.Models[len(s.Models)-1]
+	}
+	return r.Cfg.ContextFor(claude.ContextWindow(model))
 }
 
 func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Feature) {
@@ -287,7 +313,11 @@ func (r *Run) gatherWork(f *facts.LongRunning) {
 		for _, c := range work.Commits {
 			f.SessionCommits = append(f.SessionCommits, c.Oneline())
 		}
-		f.SessionFiles = work.Files
+		for _, p := range work.Files {
+			if !longrun.Ignored(p, r.Cfg.LongRunning.IgnorePaths) {
+				f.SessionFiles = append(f.SessionFiles, p)
+			}
+		}
 		st, err := repo.Status(r.Ctx)
 		for _, file := range st.Files {
 			if !longrun.Ignored(file.Path, r.Cfg.LongRunning.IgnorePaths) {

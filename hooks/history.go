@@ -22,7 +22,8 @@ import (
 //  4. the task list;
 //  5. the agent's latest text, whole, then the two before it;
 //  6. the files written since the previous compaction;
-//  7. the branch, what was uncommitted, the recent commits, the context.
+//  7. the branch and what was uncommitted (not the context size then: it
+//     says nothing of the context now).
 //
 // Two markers carry the nonce, at the start and at the end: a later run
 // finds them in the transcript and records whether the recovery arrived
@@ -85,11 +86,9 @@ func renderHistory(r facts.Recovery, budget int) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "**Then:** branch %s", logs.Code(s.Branch))
-	if s.ContextTokens != nil {
-		fmt.Fprintf(&b, ", context %d tokens", *s.ContextTokens)
-	}
-	b.WriteString(".\n\n")
+	// No context figure: the one before the compaction says nothing of
+	// the context now.
+	fmt.Fprintf(&b, "**Then:** branch %s.\n\n", logs.Code(s.Branch))
 	if len(s.Uncommitted) > 0 {
 		b.WriteString("Uncommitted then:\n\n")
 		for _, f := range s.Uncommitted {

@@ -37,7 +37,7 @@ func TestRecoveryIsFramedAsHistoryMostImportantFirst(t *testing.T) {
 		"**Task list, before the compaction:**\n\n- [ ] Rewrite the lexer _(in progress)_\n",
 		"**What the agent said last:**\n\n> I chose design 3 and started on the lexer.\n\nBefore that:\n\n> older\n",
 		"**Files written since the previous compaction:**\n\n- `src/lexer.go`\n",
-		"**Then:** branch `feature/parser`, context 81234 tokens.",
+		"**Then:** branch `feature/parser`.",
 		"_(end of session-hooks recovery 0123abcd)_\n",
 	}
 	at := 0

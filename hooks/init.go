@@ -91,9 +91,9 @@ func renderInit(f facts.Init, meta []logs.Field, cfg config.Config, recovery boo
 	var longRunning string
 	if f.LongRunning != nil {
 		if recovery {
-			longRunning = longrun.WorkSection("## Long-running agent", *f.LongRunning, cfg.Context, false)
+			longRunning = longrun.WorkSection("## Long-running agent", *f.LongRunning, false)
 		} else {
-			longRunning = longrun.InitSection(*f.LongRunning, cfg)
+			longRunning = longrun.InitSection(*f.LongRunning)
 		}
 	}
 	full = shown

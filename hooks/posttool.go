@@ -33,8 +33,9 @@ func handlePostTool(r *Run) string {
 	if s != nil {
 		announced = s.Announced
 	}
-	level, newLevels := newThreshold(tokens, known, r.Cfg.Context, announced)
-	warnings := postToolWarnings(edits, level, tokens, r.Cfg)
+	ctx := r.context()
+	level, newLevels := newThreshold(tokens, known, ctx, announced)
+	warnings := postToolWarnings(edits, level, tokens, ctx, r.Cfg.LongRunning.FeatureList)
 	if len(newLevels) > 0 && s != nil {
 		for _, l := range newLevels {
 			s.Announce(l)
@@ -56,15 +57,15 @@ func handlePostTool(r *Run) string {
 }
 
 // postToolWarnings words what the agent is told after a tool call.
-func postToolWarnings(edits []string, level string, tokens int, cfg config.Config) []string {
+func postToolWarnings(edits []string, level string, tokens int, ctx config.Context, featureList string) []string {
 	var out []string
 	if len(edits) > 0 {
 		out = append(out, "The feature list was changed beyond `passes` since the last commit: "+
 			strings.Join(edits, "; ")+". Only set a feature's `passes` to true once it works; restore the rest ("+
-			"git checkout -p -- "+cfg.LongRunning.FeatureList+").")
+			"git checkout -p -- "+featureList+").")
 	}
 	if level != "" {
-		out = append(out, "Context: "+longrun.ContextLine(tokens, cfg.Context)+".")
+		out = append(out, "Context: "+longrun.ContextLine(tokens, ctx)+".")
 	}
 	return out
 }

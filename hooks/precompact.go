@@ -85,7 +85,7 @@ func gatherPreCompact(r *Run) facts.PreCompact {
 func renderSnapshot(f facts.PreCompact, r *Run) string {
 	text := logs.RenderSnapshot(f.Snapshot, logs.LogLimits)
 	if f.LongRunning != nil {
-		text += longrun.WorkSection("### Long-running checkpoint", *f.LongRunning, r.Cfg.Context, true)
+		text += longrun.WorkSection("### Long-running checkpoint", *f.LongRunning, true)
 	}
 	return logs.FitMarkdown(text, logs.LogBudget)
 }

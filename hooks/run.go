@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/events"
@@ -56,6 +58,8 @@ type Run struct {
 	sess  *state.Session // this session's state, once read
 	// sessLoaded is set once the state was looked for, found or not.
 	sessLoaded bool
+	usage      transcript.Usage // the transcript's latest usage, once read
+	usageRead  bool
 }
 
 // Execute runs one event as a hook: it always returns normally (the

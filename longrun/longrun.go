@@ -231,9 +231,9 @@ func Level(tokens, warn, critical, emergency int) string {
 
 // LevelAdvice is what each level asks of the agent.
 var LevelAdvice = map[string]string{
-	"warn":      "finish the current feature before starting another",
-	"critical":  "commit your work and update the progress file now",
-	"emergency": "stop starting work: commit, write the progress entry, and let the session end or compact",
+	"warn":      "consider finishing the current feature before starting another",
+	"critical":  "consider committing your work and updating the progress file",
+	"emergency": "the context is nearly full: consider committing, writing the progress entry, and letting the session end or compact",
 }
 
 // StopFacts are what the stop rule looks at.

@@ -22,7 +22,7 @@ const (
 
 // Headline is the first line of every long-running section: the session,
 // the features and the context.
-func Headline(f facts.LongRunning, c config.Context) string {
+func Headline(f facts.LongRunning) string {
 	var parts []string
 	if f.SessionNumber > 0 {
 		parts = append(parts, fmt.Sprintf("**Session %d**", f.SessionNumber))
@@ -35,9 +35,14 @@ func Headline(f facts.LongRunning, c config.Context) string {
 		parts = append(parts, fmt.Sprintf("feature list not read (%s)", f.FeatureListState))
 	}
 	if f.ContextTokens != nil {
-		parts = append(parts, ContextLine(*f.ContextTokens, c))
+		parts = append(parts, ContextLine(*f.ContextTokens, ContextOf(f)))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// ContextOf is the context settings the facts were judged by.
+func ContextOf(f facts.LongRunning) config.Context {
+	return config.Context{Window: f.ContextWindow, Warn: f.Thresholds[0], Critical: f.Thresholds[1], Emergency: f.Thresholds[2]}
 }
 
 // ContextLine states the context in use against the thresholds.
@@ -60,9 +65,9 @@ func thousands(n int) string {
 // InitSection is shown at startup and resume: where the plan stands, what
 // comes next, and the discipline; or, without a feature list yet, how to
 // set one up.
-func InitSection(f facts.LongRunning, c config.Config) string {
+func InitSection(f facts.LongRunning) string {
 	var b strings.Builder
-	b.WriteString("## Long-running agent\n\n" + Headline(f, c.Context) + "\n\n")
+	b.WriteString("## Long-running agent\n\n" + Headline(f) + "\n\n")
 	for _, n := range f.Notes {
 		fmt.Fprintf(&b, "_%s_\n\n", n)
 	}
@@ -90,9 +95,9 @@ func InitSection(f facts.LongRunning, c config.Config) string {
 }
 
 // WorkSection lists what this session did: for recovery and checkpoints.
-func WorkSection(title string, f facts.LongRunning, c config.Context, commitNow bool) string {
+func WorkSection(title string, f facts.LongRunning, commitNow bool) string {
 	var b strings.Builder
-	b.WriteString(title + "\n\n" + Headline(f, c) + "\n\n")
+	b.WriteString(title + "\n\n" + Headline(f) + "\n\n")
 	for _, n := range f.Notes {
 		fmt.Fprintf(&b, "_%s_\n\n", n)
 	}
@@ -116,7 +121,7 @@ func WorkSection(title string, f facts.LongRunning, c config.Context, commitNow 
 		b.WriteString("\n")
 	}
 	if commitNow && f.UncommittedFiles > 0 {
-		fmt.Fprintf(&b, "**Commit now:** %d file(s) have uncommitted changes.\n\n", f.UncommittedFiles)
+		fmt.Fprintf(&b, "**Uncommitted:** %d file(s) have changes not committed yet; consider committing them before the context is compacted further.\n\n", f.UncommittedFiles)
 	}
 	return b.String()
 }

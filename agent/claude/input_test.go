@@ -69,3 +69,13 @@ func FuzzParseInput(f *testing.F) {
 		}
 	})
 }
+
+func TestContextWindowOfTheModelsClaudeCodeNames(t *testing.T) {
+	for model, want := range map[string]int{"claude-opus-5-5": 1_000_000, "claude-sonnet-5": 1_000_000,
+		"claude-sonnet-4-5-20250929[1m]": 1_000_000, "claude-opus-4-1-20250805": 200_000, "claude-haiku-4-5": 200_000,
+		"": 0, "gpt-5": 0} {
+		if got := ContextWindow(model); got != want {
+			t.Errorf("ContextWindow(%q) = %d, want %d", model, got, want)
+		}
+	}
+}

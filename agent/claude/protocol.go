@@ -96,3 +96,21 @@ func SamplePayload(event, matcher, sessionID, cwd string) map[string]any {
 	}
 	return p
 }
+
+// ContextWindow is the context window of a model as Claude Code names it,
+// in tokens; 0 when the name says nothing. A "[1m]" suffix asks for the
+// 1M-token window; the Claude 5 models Claude Code 2.1.330 runs by
+// default have it (its auto-compaction starts near 1,000,000 tokens);
+// other Claude models have 200,000.
+func ContextWindow(model string) int {
+	m := strings.ToLower(model)
+	switch {
+	case m == "":
+		return 0
+	case strings.Contains(m, "[1m]"), strings.HasPrefix(m, "claude-opus-5"), strings.HasPrefix(m, "claude-sonnet-5"):
+		return 1_000_000
+	case strings.HasPrefix(m, "claude-"):
+		return 200_000
+	}
+	return 0
+}

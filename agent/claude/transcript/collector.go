@@ -147,7 +147,8 @@ func (c *collector) assistantEntry(entry entry) {
 	if !side && !c.usageDecided && !c.pastBoundary {
 		if u := entry.message.Get("usage"); u.Exists() {
 			c.usage = Usage{Known: true, Tokens: int(u.Get("input_tokens").Int() +
-				u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())}
+				u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()),
+				Model: strings.Clone(entry.message.Get("model").String())}
 			c.usageDecided = true
 		}
 	}

@@ -231,10 +231,10 @@ func TestContextIsTheLatestMainChainUsageAfterTheCompaction(t *testing.T) {
 		lines []string
 		want  Usage
 	}{
-		{"the latest reply", []string{usage(10), usage(20)}, Usage{20, true}},
-		{"a subagent's reply is skipped", []string{usage(20), side(usage(90))}, Usage{20, true}},
+		{"the latest reply", []string{usage(10), usage(20)}, Usage{Tokens: 20, Known: true}},
+		{"a subagent's reply is skipped", []string{usage(20), side(usage(90))}, Usage{Tokens: 20, Known: true}},
 		{"unknown after a compaction until the next reply", []string{usage(900), boundary}, Usage{}},
-		{"known again after it", []string{usage(900), boundary, usage(30)}, Usage{30, true}},
+		{"known again after it", []string{usage(900), boundary, usage(30)}, Usage{Tokens: 30, Known: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -247,7 +247,7 @@ func TestContextIsTheLatestMainChainUsageAfterTheCompaction(t *testing.T) {
 
 func TestASubagentsOwnTranscriptIsReadAsAMainChain(t *testing.T) {
 	f := read(t, side(user("Find the callers of Lex")), side(say("Lex is called from parse.go")), side(usage(40)))
-	if f.LastPrompt != "Find the callers of Lex" || !reflect.DeepEqual(f.Texts, []string{"Lex is called from parse.go"}) || f.Usage != (Usage{40, true}) {
+	if f.LastPrompt != "Find the callers of Lex" || !reflect.DeepEqual(f.Texts, []string{"Lex is called from parse.go"}) || f.Usage != (Usage{Tokens: 40, Known: true}) {
 		t.Errorf("got %+v", f)
 	}
 }

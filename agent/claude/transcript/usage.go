@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 )
 
 // Usage is the context an agent is using, as its latest reply reported it.
 type Usage struct {
-	Tokens int // input + cache creation + cache read tokens of the latest reply
+	Tokens int    // input + cache creation + cache read tokens of the latest reply
+	Model  string // the model of that reply
 	// Known is false when no reply has reported usage since the last
 	// compaction (or at all): the context size is then not known.
 	Known bool
@@ -60,7 +62,7 @@ func usageOf(line []byte) (Usage, bool) {
 			return Usage{}, false
 		}
 		tokens := u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()
-		return Usage{Tokens: int(tokens), Known: true}, true
+		return Usage{Tokens: int(tokens), Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
 	case "system":
 		if entry.subtype == "compact_boundary" {
 			return Usage{}, true

@@ -124,7 +124,7 @@ func hookEntries(bin string, endTimeout bool) string {
   "PreCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" pre-compact") + `,"timeout":30}]}],
   "PostCompact":[{"matcher":"","hooks":[{"type":"command","command":` + q(" post-compact") + `,"timeout":30}]}],
   "Stop":[{"matcher":"","hooks":[{"type":"command","command":` + q(" stop") + `,"timeout":30}]}],
-  "PostToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[{"type":"command","command":` + q(" post-tool") + `,"timeout":30}]}],
+  "PostToolBatch":[{"matcher":"","hooks":[{"type":"command","command":` + q(" post-tool") + `,"timeout":30}]}],
   "SessionEnd":[{"matcher":"","hooks":[` + end + `]}]}}`
 }
 

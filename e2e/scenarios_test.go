@@ -543,3 +543,27 @@ func TestStopWithABackgroundTaskIsLetThrough(t *testing.T) {
 		t.Fatalf("stop decisions %q, want allow (background task), then a block\n%s", stops, s.log("session-stop.md"))
 	}
 }
+
+// Parallel tool calls that edit the feature list beyond "passes" get one
+// warning, after the batch, that reaches the model.
+func TestFeatureListEditedInABatchIsWarnedOnce(t *testing.T) {
+	s := newSession(t)
+	s.longRunningProject()
+	s.api.Push(
+		fakeapi.Reply{Blocks: []fakeapi.Block{
+			{Tool: "Write", Input: map[string]any{"file_path": filepath.Join(s.project, "feature_list.json"),
+				"content": `[{"category":"core","description":"Write fewer notes","steps":["check"],"passes":false}]`}},
+			{Tool: "Write", Input: map[string]any{"file_path": filepath.Join(s.project, "notes.txt"), "content": "notes\n"}}}},
+		fakeapi.Text("Both files are written."),
+	)
+	s.claude(s.project, "-p", "Write the notes.")
+	reqs := s.mainRequests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	text := messagesText(reqs[1])
+	if n := strings.Count(text, "The feature list was changed beyond `passes`"); n != 1 {
+		t.Errorf("the warning reached the model %d times:\n%s", n, clip(text, 4000))
+	}
+	contains(t, "the request after the batch", text, `feature 1 ("Write the notes") was edited`)
+}

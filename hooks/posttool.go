@@ -13,7 +13,8 @@ import (
 	"github.com/session-hooks/session-hooks/longrun"
 )
 
-// handlePostTool is PostToolUse (Write, Edit, MultiEdit, Bash): it warns
+// handlePostTool is PostToolBatch, or PostToolUse (Write, Edit, MultiEdit,
+// Bash) before Claude Code had it: it warns
 // the agent when the feature list changed in anything but "passes" since
 // HEAD, and announces each context threshold once per session. Otherwise
 // it prints nothing: it runs after every tool call.
@@ -23,8 +24,7 @@ func handlePostTool(r *Run) string {
 		return ""
 	}
 	var edits []string
-	switch r.In.ToolName {
-	case "Write", "Edit", "MultiEdit", "Bash", "":
+	if mayEditFiles(r.In) {
 		edits = r.featureListEdits()
 	}
 	tokens, known := r.contextUsage()
@@ -53,7 +53,27 @@ func handlePostTool(r *Run) string {
 		r.writeLog("session-post-tool.md", "# Post-tool (dry run, not shown to the agent)\n\n- "+strings.Join(warnings, "\n- ")+"\n")
 		return ""
 	}
-	return claude.AdditionalContext(claude.PostToolUse, logs.Cut(strings.Join(warnings, "\n\n"), claude.Budget-200))
+	event := claude.PostToolUse
+	if r.In.Event == claude.PostToolBatch {
+		event = claude.PostToolBatch // one warning for the whole batch
+	}
+	return claude.AdditionalContext(event, logs.Cut(strings.Join(warnings, "\n\n"), claude.Budget-200))
+}
+
+// mayEditFiles says whether the call, or any call of the batch, may have
+// changed the feature list.
+func mayEditFiles(in claude.Input) bool {
+	names := in.ToolNames
+	if in.Event != claude.PostToolBatch {
+		names = []string{in.ToolName}
+	}
+	for _, n := range names {
+		switch n {
+		case "Write", "Edit", "MultiEdit", "Bash", "":
+			return true
+		}
+	}
+	return false
 }
 
 // postToolWarnings words what the agent is told after a tool call.

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,5 +147,36 @@ func TestStopLetsATurnThroughThatBackgroundWorkWillResume(t *testing.T) {
 				t.Errorf("got %s %q", got, reasons)
 			}
 		})
+	}
+}
+
+// After a batch of parallel calls, PostToolBatch warns once for the batch.
+func TestPostToolBatchWarnsOnceForTheBatch(t *testing.T) {
+	dir := project(t)
+	run := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("add", "-A")
+	run("commit", "-qm", "the list")
+	os.WriteFile(filepath.Join(dir, "feature_list.json"), []byte(`[{"category":"c","description":"d, rewritten","passes":false}]`), 0o644)
+	b, err := os.ReadFile("../testdata/claude-2.1.330/payloads/17-PostToolBatch.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	json.Unmarshal(b, &p)
+	p["cwd"], p["transcript_path"] = dir, ""
+	b, _ = json.Marshal(p)
+	var out strings.Builder
+	Execute(strings.NewReader(string(b)), &out, rowOf(t, "post-tool"), Options{Deadline: 5 * time.Second, NoLog: true,
+		Getenv: func(string) string { return "" }})
+	got := out.String()
+	if !strings.Contains(got, `"hookEventName":"PostToolBatch"`) || strings.Count(got, "The feature list was changed") != 1 ||
+		!strings.Contains(got, `feature 1 (\"d\") was edited`) {
+		t.Errorf("got %s", got)
 	}
 }

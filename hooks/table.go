@@ -35,6 +35,9 @@ type Event struct {
 	// InstallFlag, when set, is the install flag that adds this row
 	// (rows without one are always installed, unless LongRunning).
 	InstallFlag string
+	// ReplacedBy, when set, is an install flag that installs another row
+	// in this one's place.
+	ReplacedBy string
 	Logs        []string // what it writes below .claude/logs/, for the docs
 	Usage       string
 	Description string
@@ -86,12 +89,19 @@ var Table = []Event{
 			"progress file was not touched this session, or a required file is missing; lets the stop\n" +
 			"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md.",
 		Handle: handleStop},
-	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
-		Deadline: 5 * time.Second, LongRunning: true,
+	{Command: "post-tool", Claude: claude.PostToolBatch, Timeout: 30,
+		Deadline: 5 * time.Second, LongRunning: true, ReplacedBy: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},
-		Usage: "PostToolUse: warn when feature_list.json changed beyond passes, or the context passed a threshold",
-		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say; each\n" +
-			"context threshold is announced once per session.",
+		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
+		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
+			"batch of parallel tool calls; each context threshold is announced once per session.",
+		Handle: handlePostTool},
+	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
+		Deadline: 5 * time.Second, LongRunning: true, InstallFlag: "post-tool-use",
+		Logs:  []string{"session-post-tool.md (dry runs only)"},
+		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
+		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
+			"batch of parallel tool calls; each context threshold is announced once per session.",
 		Handle: handlePostTool},
 }
 
@@ -152,8 +162,10 @@ func UsageLine() string {
 // install flags that are on).
 func (e Event) Installed(longRunning bool, flagOn func(string) bool) bool {
 	switch {
-	case e.LongRunning:
-		return longRunning
+	case e.LongRunning && !longRunning:
+		return false
+	case e.ReplacedBy != "" && flagOn(e.ReplacedBy):
+		return false
 	case e.InstallFlag != "":
 		return flagOn(e.InstallFlag)
 	}
@@ -174,14 +186,21 @@ func Markdown() string {
 			name, rest, _ := strings.Cut(l, " ")
 			logs = append(logs, strings.TrimSpace("`"+name+"` "+rest))
 		}
-		when := "always"
-		switch {
-		case e.LongRunning:
-			when = "with `--long-running`"
-		case e.InstallFlag != "":
-			when = "with `--" + e.InstallFlag + "`"
+		var when []string
+		if e.LongRunning {
+			when = append(when, "`--long-running`")
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", event, strings.Join(e.Args(), " "), strings.Join(logs, ", "), when)
+		if e.InstallFlag != "" {
+			when = append(when, "`--"+e.InstallFlag+"`")
+		}
+		installed := "always"
+		if len(when) > 0 {
+			installed = "with " + strings.Join(when, " ")
+		}
+		if e.ReplacedBy != "" {
+			installed += ", unless `--" + e.ReplacedBy + "`"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", event, strings.Join(e.Args(), " "), strings.Join(logs, ", "), installed)
 	}
 	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced) | |\n")
 	return b.String()

@@ -26,6 +26,8 @@ type Input struct {
 	// again (2.1.330 passes both lists).
 	BackgroundTasks, SessionCrons int
 	ToolName                      string // PostToolUse
+	// ToolNames are the tools of a PostToolBatch's calls, in order.
+	ToolNames []string
 	// CompactSummary is PostCompact's summary of the compacted
 	// conversation; it may be empty.
 	CompactSummary string
@@ -109,6 +111,9 @@ func ParseInput(b []byte) (Input, []string) {
 	}
 	in.ToolName = str("tool_name")
 	in.CompactSummary = str("compact_summary")
+	for _, c := range root.Get("tool_calls").Array() {
+		in.ToolNames = append(in.ToolNames, c.Get("tool_name").String())
+	}
 	in.BackgroundTasks = len(root.Get("background_tasks").Array())
 	in.SessionCrons = len(root.Get("session_crons").Array())
 	in.SecondsSinceLastResponse = num(root, "seconds_since_last_response", &notes)

@@ -14,6 +14,9 @@ const (
 	SessionEnd   = "SessionEnd"
 	Stop         = "Stop"
 	PostToolUse  = "PostToolUse"
+	// PostToolBatch fires once after a batch of parallel tool calls
+	// (2.1.330 has it), with every call in tool_calls.
+	PostToolBatch = "PostToolBatch"
 )
 
 // SessionStart sources (the matcher compares them): fork is reported
@@ -93,6 +96,8 @@ func SamplePayload(event, matcher, sessionID, cwd string) map[string]any {
 		p["stop_hook_active"] = true
 	case PostToolUse:
 		p["tool_name"] = first
+	case PostToolBatch:
+		p["tool_calls"] = []map[string]any{{"tool_name": "Write", "tool_input": map[string]any{}, "tool_use_id": "doctor"}}
 	}
 	return p
 }

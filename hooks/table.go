@@ -37,7 +37,7 @@ type Event struct {
 	InstallFlag string
 	// ReplacedBy, when set, is an install flag that installs another row
 	// in this one's place.
-	ReplacedBy string
+	ReplacedBy  string
 	Logs        []string // what it writes below .claude/logs/, for the docs
 	Usage       string
 	Description string

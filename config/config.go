@@ -61,6 +61,10 @@ type LongRunning struct {
 	// EnforceCleanStop makes stop block while work is unfinished
 	// (default true while active).
 	EnforceCleanStop bool
+	// StopMode is how stop holds the agent back: "block" (its reasons as
+	// Stop hook feedback) or "nudge" (the same as added context, which
+	// reads as advice).
+	StopMode string
 	// RequiredFiles must exist before the agent may stop.
 	RequiredFiles []string
 	// IgnorePaths are not uncommitted work for stop (.claude/logs/
@@ -81,7 +85,7 @@ func Defaults() Config {
 	return Config{
 		LongRunning: LongRunning{
 			FeatureList: "feature_list.json", ProgressFile: "claude-progress.txt", InitScript: "init.sh",
-			EnforceCleanStop: true, RequiredFiles: []string{"feature_list.json", "claude-progress.txt", "init.sh"},
+			EnforceCleanStop: true, StopMode: "block", RequiredFiles: []string{"feature_list.json", "claude-progress.txt", "init.sh"},
 			NextFeatures: 3,
 		},
 		Context:     Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
@@ -214,6 +218,13 @@ var keys = map[string]setter{
 			c.LongRunning.EnforceCleanStop = b
 		}
 		return err
+	},
+	"longRunning.stopMode": func(c *Config, v gjson.Result) error {
+		if v.Type != gjson.String || v.Str != "block" && v.Str != "nudge" {
+			return fmt.Errorf("must be \"block\" or \"nudge\", not %s", v.Raw)
+		}
+		c.LongRunning.StopMode = v.Str
+		return nil
 	},
 	"longRunning.requiredFiles": strs(func(c *Config) *[]string { return &c.LongRunning.RequiredFiles }),
 	"longRunning.ignorePaths":   strs(func(c *Config) *[]string { return &c.LongRunning.IgnorePaths }),
@@ -375,6 +386,8 @@ func (c *Config) current(key string) string {
 		return strconv.FormatBool(*lr.Enabled)
 	case "longRunning.enforceCleanStop":
 		return strconv.FormatBool(lr.EnforceCleanStop)
+	case "longRunning.stopMode":
+		return strconv.Quote(lr.StopMode)
 	case "longRunning.featureList":
 		return strconv.Quote(lr.FeatureList)
 	case "longRunning.progressFile":

@@ -567,3 +567,25 @@ func TestFeatureListEditedInABatchIsWarnedOnce(t *testing.T) {
 	}
 	contains(t, "the request after the batch", text, `feature 1 ("Write the notes") was edited`)
 }
+
+// In nudge mode the stop checks reach the model as added context, once a
+// turn, instead of Stop hook feedback.
+func TestStopNudgeAddsContextOnce(t *testing.T) {
+	s := newSession(t)
+	s.longRunningProject()
+	os.WriteFile(filepath.Join(s.project, ".claude", "session-hooks.json"), []byte(`{"longRunning":{"stopMode":"nudge"}}`), 0o644)
+	s.git("add", ".claude/session-hooks.json")
+	s.git("commit", "-q", "-m", "Nudge, do not block")
+	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
+	s.api.Push(fakeapi.Text("I think I am done."), fakeapi.Text("Understood; committing next time."))
+	s.claude(s.project, "-p", "Write the notes.")
+	reqs := s.mainRequests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests: want the turn and one continuation with the nudge", len(reqs))
+	}
+	text := messagesText(reqs[1])
+	contains(t, "the continuation", text, "Before you stop, consider (long-running agent checks)", "commit your work: 1 uncommitted change(s)")
+	if strings.Contains(text, "Stop hook feedback") {
+		t.Error("the nudge came as Stop hook feedback, as a block does")
+	}
+}

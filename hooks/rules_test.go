@@ -180,3 +180,15 @@ func TestPostToolBatchWarnsOnceForTheBatch(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestNudgeModeAddsContextInsteadOfBlocking(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.LongRunning.StopMode = "nudge"
+	dirty := longrun.StopFacts{Uncommitted: []string{"?? notes.txt"}, ProgressFile: "claude-progress.txt", ProgressTouched: true}
+	if got, _ := decideStop(claude.Input{}, cfg, dirty, nil); got != "nudge" {
+		t.Errorf("got %s", got)
+	}
+	if got, _ := decideStop(claude.Input{StopHookActive: true}, cfg, dirty, nil); got != "allow" {
+		t.Errorf("nudged twice in a turn: %s", got)
+	}
+}

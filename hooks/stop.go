@@ -33,13 +33,17 @@ func handleStop(r *Run) string {
 	decision, reasons := decideStop(r.In, r.Cfg, facts, err)
 	r.ev.Decision = decision
 	r.writeLog(StopLog, renderStopLog(r, decision, reasons))
-	if decision != "block" {
-		return ""
+	switch decision {
+	case "block":
+		return claude.Block("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
+	case "nudge":
+		return claude.AdditionalContext(claude.Stop, "Before you stop, consider (long-running agent checks):\n- "+strings.Join(reasons, "\n- "))
 	}
-	return claude.Block("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
+	return ""
 }
 
-// decideStop returns "block", "allow" or "dry run", with the reasons.
+// decideStop returns "block", "nudge", "allow" or "dry run", with the
+// reasons.
 // Stop fires at the end of every turn, not only when the work is done: a
 // turn that background work will resume is let through.
 func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
@@ -59,6 +63,8 @@ func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherE
 		return "allow", []string{"the work is committed and recorded"}
 	case cfg.DryRun:
 		return "dry run", reasons
+	case cfg.LongRunning.StopMode == "nudge":
+		return "nudge", reasons
 	}
 	return "block", reasons
 }

@@ -250,7 +250,11 @@ func (r *Run) contextUsage() (int, bool) {
 		// Right after a compaction the size is unknown until the next
 		// reply, and the boundary may not be on disk yet when SessionStart
 		// "compact" runs: the transcript's last usage is from before it.
-		if r.In.TranscriptPath != "" && r.In.Source != claude.SourceCompact {
+		src := r.In.Source
+		if t := r.In.ContextTokens; t != nil && (src == claude.SourceResume || src == claude.SourceFork) {
+			// What Claude Code says the resumed session holds comes first.
+			r.usage = transcript.Usage{Tokens: *t, Known: true}
+		} else if r.In.TranscriptPath != "" && src != claude.SourceCompact {
 			if u, err := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions); err == nil {
 				r.usage = u
 			}

@@ -192,3 +192,14 @@ func TestNudgeModeAddsContextInsteadOfBlocking(t *testing.T) {
 		t.Errorf("nudged twice in a turn: %s", got)
 	}
 }
+
+// On resume, the context Claude Code says the session holds is its usage.
+func TestResumeSeedsTheContextFromThePayload(t *testing.T) {
+	dir := project(t)
+	var out strings.Builder
+	Execute(payload(dir, "SessionStart", `,"source":"resume","context_tokens":1020,"seconds_since_last_response":5`), &out, Table[0],
+		Options{Deadline: 5 * time.Second, NoLog: true, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+	if !strings.Contains(out.String(), "context 1,020 tokens (warn at 100,000)") {
+		t.Errorf("got:\n%s", out.String())
+	}
+}

@@ -159,6 +159,32 @@ var textLine = `{"type":"assistant","message":{"id":"m1","content":[{"type":"tex
 func faultRows() map[string][]faultRow {
 	initEv, pre, end := []string{"init"}, []string{"pre-compact"}, []string{"end"}
 	return map[string][]faultRow{
+		// Nesting deep enough to overflow a recursive parser's stack, in
+		// every JSON file a repository or a payload names.
+		"deep JSON": {
+			{"payload", initEv, func(e *faultEnv) { e.repo(); e.payload = nil; e.stdin = strings.NewReader(strings.Repeat("[", 8<<20)) },
+				`the hook input on stdin nests deeper than 512 levels`, nil},
+			{"feature list", initEv, func(e *faultEnv) { e.repo(); e.write("feature_list.json", strings.Repeat("[", 8<<20)) },
+				`feature list not read \(nests deeper than 512 levels`, nil},
+			{"feature list at stop", []string{"stop"}, func(e *faultEnv) { e.repo(); e.write("feature_list.json", strings.Repeat("[", 8<<20)) },
+				`"decision":"block"`, nil},
+			{"config", initEv, func(e *faultEnv) { e.repo(); e.write(".claude/session-hooks.json", strings.Repeat(`{"a":`, 2<<20)) },
+				`session-hooks.json nests deeper than 512 levels`, nil},
+			{"transcript line", pre, func(e *faultEnv) {
+				e.repo()
+				e.transcript([]byte(textLine + "\n" + `{"type":"user","message":{"content":` + strings.Repeat("[", 4<<20) + "}}\n"))
+			}, `> I am fixing the parser\.`, nil},
+			{"task file", pre, func(e *faultEnv) {
+				e.repo()
+				tr := filepath.Join(e.root, "config", "projects", "p", "fault-session.jsonl")
+				os.MkdirAll(filepath.Dir(tr), 0o755)
+				os.WriteFile(tr, []byte(textLine+"\n"), 0o644)
+				e.payload["transcript_path"] = tr
+				tasks := filepath.Join(e.root, "config", "tasks", "fault-session")
+				os.MkdirAll(tasks, 0o755)
+				os.WriteFile(filepath.Join(tasks, "1.json"), []byte(strings.Repeat("[", 4<<20)), 0o644)
+			}, `> I am fixing the parser\.`, nil},
+		},
 		"stdin": {
 			{"none", initEv, func(e *faultEnv) { e.repo(); e.payload = nil; e.stdin = nil }, `# Session Init`, nil},
 			{"empty", initEv, func(e *faultEnv) { e.repo(); e.payload = nil; e.stdin = strings.NewReader("") }, `\*\*4/4 succeeded\*\*`, nil},
@@ -396,7 +422,7 @@ func openTTY(t *testing.T) *os.File {
 
 func TestFaults(t *testing.T) {
 	bin := hookBinary(t)
-	for _, group := range []string{"stdin", "project", "transcript", "logs"} {
+	for _, group := range []string{"deep JSON", "stdin", "project", "transcript", "logs"} {
 		for _, row := range faultRows()[group] {
 			t.Run(group+"/"+row.name, func(t *testing.T) {
 				e := newFaultEnv(t)
@@ -452,7 +478,13 @@ func runFault(t *testing.T, bin string, e *faultEnv, event []string) string {
 		t.Errorf("took %s, deadline %s", took, deadline)
 	}
 	out := stdout.String()
-	if n := logs.Len(out); n > claude.Budget || n == 0 || out[0] == '{' {
+	switch n := logs.Len(out); {
+	case event[0] == "stop" || event[0] == "post-tool":
+		// Silent, or one JSON reply of Claude Code's protocol.
+		if n > 0 && !json.Valid([]byte(out)) {
+			t.Errorf("%s printed %q, not a JSON reply", event[0], clipText(out, 200))
+		}
+	case n > claude.Budget || n == 0 || out[0] == '{':
 		t.Errorf("output of %d characters starting %q", n, clipText(out, 20))
 	}
 	return out
@@ -488,6 +520,7 @@ func assertWholeLogs(t *testing.T, dir string) {
 		case s == "previous log":
 		case strings.HasPrefix(s, "# Session") && strings.Contains(s, "succeeded** in "):
 		case strings.HasPrefix(s, "**Branch:**") && strings.Contains(s, "### What was being worked on"):
+		case strings.HasPrefix(s, "# Session Stop\n") && strings.Contains(s, "**Decision:** `"):
 		default:
 			t.Errorf("%s is not a whole log:\n%s", p, clipText(s, 500))
 		}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -149,6 +151,8 @@ func (l *loader) file(path, shown string) {
 	case os.IsNotExist(err):
 	case err != nil:
 		l.notes = append(l.notes, fmt.Sprintf("%s not read (%v); using the defaults", shown, err))
+	case jsondepth.Check(b, jsondepth.Max) != nil:
+		l.notes = append(l.notes, fmt.Sprintf("%s %v; using the defaults", shown, jsondepth.Check(b, jsondepth.Max)))
 	case !gjson.ValidBytes(b) || !gjson.ParseBytes(b).IsObject():
 		l.notes = append(l.notes, fmt.Sprintf("%s is not a JSON object; using the defaults", shown))
 	default:
@@ -353,7 +357,7 @@ func (c *Config) applyEnv(getenv func(string) string, set map[string]bool) []str
 			continue
 		}
 		v := gjson.Parse(raw)
-		if !gjson.Valid(raw) {
+		if jsondepth.Check([]byte(raw), jsondepth.Max) != nil || !gjson.Valid(raw) {
 			v = gjson.Parse(strconv.Quote(raw)) // a bare word is a string
 		}
 		if err := keys[env[name]](c, v); err != nil {

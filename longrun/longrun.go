@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/tidwall/gjson"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -32,6 +34,9 @@ const maxListSize = 8 << 20
 
 // ParseFeatures reads a feature list.
 func ParseFeatures(b []byte) ([]Feature, error) {
+	if err := jsondepth.Check(b, jsondepth.Max); err != nil {
+		return nil, err
+	}
 	if !gjson.ValidBytes(b) || !gjson.ParseBytes(b).IsArray() {
 		return nil, fmt.Errorf("is not a JSON array of features")
 	}

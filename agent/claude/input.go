@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -78,6 +80,9 @@ func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 func ParseInput(b []byte) (Input, []string) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return Input{}, nil
+	}
+	if err := jsondepth.Check(b, jsondepth.Max); err != nil {
+		return Input{}, []string{"the hook input on stdin " + err.Error() + "; continuing without it"}
 	}
 	if !gjson.ValidBytes(b) {
 		return Input{}, []string{"the hook input on stdin is not valid JSON; continuing without it"}

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks"
 
@@ -106,6 +108,9 @@ func Parse(b []byte) ([]byte, error) {
 	js := stripJSONC(b)
 	if len(bytes.TrimSpace(js)) == 0 {
 		return []byte("{}"), nil
+	}
+	if err := jsondepth.Check(js, jsondepth.Max); err != nil {
+		return nil, fmt.Errorf("the settings %v", err)
 	}
 	if !gjson.ValidBytes(js) {
 		return nil, errors.New("the settings are not valid JSON (comments and trailing commas are fine)")

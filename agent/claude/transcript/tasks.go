@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -39,7 +41,7 @@ func Tasks(configDir, sessionID string) []Todo {
 			continue
 		}
 		b, err := os.ReadFile(n)
-		if err != nil || !gjson.ValidBytes(b) {
+		if err != nil || jsondepth.Check(b, jsondepth.Max) != nil || !gjson.ValidBytes(b) {
 			continue
 		}
 		status := gjson.GetBytes(b, "status").String()

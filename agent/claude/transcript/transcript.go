@@ -22,6 +22,8 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -203,6 +205,9 @@ func wholeObject(line []byte, newest bool) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
 		return false
+	}
+	if jsondepth.Check(line, jsondepth.Max) != nil {
+		return false // gjson would recurse once per level
 	}
 	return !newest || len(line) > 256<<10 || gjson.ValidBytes(line)
 }

@@ -146,6 +146,26 @@ func (e *faultEnv) transcript(content []byte) string {
 	return p
 }
 
+// fifo makes a FIFO at name in the project.
+func (e *faultEnv) fifo(name string) {
+	p := filepath.Join(e.project, name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := mkfifo(p); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// link makes name in the project a symbolic link to target.
+func (e *faultEnv) link(target, name string) {
+	p := filepath.Join(e.project, name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.Symlink(target, p); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
+
 type faultRow struct {
 	name  string
 	event []string
@@ -168,7 +188,7 @@ func faultRows() map[string][]faultRow {
 				`feature list not read \(nests deeper than 512 levels`, nil},
 			{"feature list at stop", []string{"stop"}, func(e *faultEnv) { e.repo(); e.write("feature_list.json", strings.Repeat("[", 8<<20)) },
 				`"decision":"block"`, nil},
-			{"config", initEv, func(e *faultEnv) { e.repo(); e.write(".claude/session-hooks.json", strings.Repeat(`{"a":`, 2<<20)) },
+			{"config", initEv, func(e *faultEnv) { e.repo(); e.write(".claude/session-hooks.json", strings.Repeat(`{"a":`, 100_000)) },
 				`session-hooks.json nests deeper than 512 levels`, nil},
 			{"transcript line", pre, func(e *faultEnv) {
 				e.repo()
@@ -184,6 +204,44 @@ func faultRows() map[string][]faultRow {
 				os.MkdirAll(tasks, 0o755)
 				os.WriteFile(filepath.Join(tasks, "1.json"), []byte(strings.Repeat("[", 4<<20)), 0o644)
 			}, `> I am fixing the parser\.`, nil},
+		},
+		// Files a cloned repository names that would block a reader (a
+		// FIFO), never end (a link to /dev/zero) or fill memory: one note
+		// each, and the hook goes on.
+		"hostile files": {
+			{"config is a FIFO", initEv, func(e *faultEnv) { e.repo(); e.fifo(".claude/session-hooks.json") },
+				`session-hooks.json not read \(.*not a regular file\); using the defaults`, nil},
+			{"config links to /dev/zero", initEv, func(e *faultEnv) { e.repo(); e.link("/dev/zero", ".claude/session-hooks.json") },
+				`session-hooks.json not read \(.*not a regular file\)`, nil},
+			{"CLAUDE.md links to /dev/zero", end, func(e *faultEnv) { e.repo(); e.link("/dev/zero", "CLAUDE.md") }, `# Session End`, nil},
+			{"feature list is a FIFO", initEv, func(e *faultEnv) { e.repo(); e.fifo("feature_list.json") },
+				`feature list not read \(.*not a regular file\)`, nil},
+			{"feature list is a FIFO at post-tool", []string{"post-tool"}, func(e *faultEnv) {
+				e.repo()
+				e.write(".claude/session-hooks.json", `{"longRunning":{"enabled":true}}`)
+				e.fifo("feature_list.json")
+				e.payload["tool_name"] = "Write"
+			}, `^$`, nil},
+			{"progress file is a FIFO", initEv, func(e *faultEnv) {
+				e.repo()
+				e.write("feature_list.json", `[{"category":"c","description":"d","passes":false}]`)
+				e.fifo("claude-progress.txt")
+			}, `## Long-running agent`, nil},
+			{"an 8 MB progress file of brackets", initEv, func(e *faultEnv) {
+				e.repo()
+				e.write("feature_list.json", `[{"category":"c","description":"d","passes":false}]`)
+				e.write("claude-progress.txt", strings.Repeat("[", 8<<20))
+			}, `## Long-running agent`, nil},
+			{".gitignore and .gitattributes are FIFOs", initEv, func(e *faultEnv) { e.repo(); e.fifo(".gitignore"); e.fifo(".gitattributes") },
+				"`git status --short`\\*\\* — OK", nil},
+			{"transcript is a FIFO", pre, func(e *faultEnv) {
+				e.repo()
+				p := filepath.Join(e.root, "transcript.jsonl")
+				if err := mkfifo(p); err != nil {
+					e.t.Fatal(err)
+				}
+				e.payload["transcript_path"] = p
+			}, `Transcript not read: .*not a regular file`, nil},
 		},
 		"stdin": {
 			{"none", initEv, func(e *faultEnv) { e.repo(); e.payload = nil; e.stdin = nil }, `# Session Init`, nil},
@@ -313,7 +371,7 @@ func faultRows() map[string][]faultRow {
 			}},
 		},
 		"transcript": {
-			{"missing", pre, func(e *faultEnv) { e.repo(); e.payload["transcript_path"] = filepath.Join(e.root, "none.jsonl") }, `Transcript not read: stat .*none.jsonl: no such file or directory`, nil},
+			{"missing", pre, func(e *faultEnv) { e.repo(); e.payload["transcript_path"] = filepath.Join(e.root, "none.jsonl") }, `Transcript not read: open .*none.jsonl: no such file or directory`, nil},
 			{"empty", pre, func(e *faultEnv) { e.repo(); e.transcript(nil) }, `No assistant text found in the transcript`, nil},
 			{"truncated last line", pre, func(e *faultEnv) {
 				e.repo()
@@ -422,7 +480,7 @@ func openTTY(t *testing.T) *os.File {
 
 func TestFaults(t *testing.T) {
 	bin := hookBinary(t)
-	for _, group := range []string{"deep JSON", "stdin", "project", "transcript", "logs"} {
+	for _, group := range []string{"deep JSON", "hostile files", "stdin", "project", "transcript", "logs"} {
 		for _, row := range faultRows()[group] {
 			t.Run(group+"/"+row.name, func(t *testing.T) {
 				e := newFaultEnv(t)

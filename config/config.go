@@ -13,10 +13,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/safefile"
+
 	"github.com/session-hooks/session-hooks/jsondepth"
 
 	"github.com/tidwall/gjson"
 )
+
+// maxConfigSize bounds a configuration file: a few hundred bytes is usual.
+const maxConfigSize = 1 << 20
 
 // File is where a project keeps its configuration.
 const File = ".claude/session-hooks.json"
@@ -146,7 +151,7 @@ type loader struct {
 // file applies one file; shown is its name in notes. A missing file is
 // no file.
 func (l *loader) file(path, shown string) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(path, maxConfigSize)
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:

@@ -45,7 +45,8 @@ func (d *dirHandle) openAt(name string) (*dirHandle, error) {
 
 // readFile reads a small file of the directory, such as its .gitignore.
 func (d *dirHandle) readFile(name string) ([]byte, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	// O_NONBLOCK: a FIFO named .gitignore must not block the walk.
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, &pathError{"open", name, err}
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/safefile"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
 
@@ -123,6 +125,10 @@ func (r *Run) saveState(s *state.Session) bool {
 	return true
 }
 
+// maxMemoryFile bounds a memory file or an initializer read: they are
+// instructions, kilobytes long.
+const maxMemoryFile = 8 << 20
+
 // memoryFiles are the instructions Claude Code reads at every session: an
 // agent that rewrites them changes every session after it.
 var memoryFiles = []string{"CLAUDE.md", "AGENTS.md", ".claude/CLAUDE.md"}
@@ -153,7 +159,7 @@ func (r *Run) observe(ending bool) {
 func (r *Run) memoryHashes() map[string]string {
 	out := map[string]string{}
 	for _, f := range memoryFiles {
-		b, err := os.ReadFile(r.path(f))
+		b, err := safefile.Read(r.path(f), maxMemoryFile)
 		if err != nil {
 			out[f] = ""
 			continue
@@ -287,7 +293,7 @@ func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Fe
 	if f.FeatureListState == longrun.FeatureListMissing {
 		f.Initializer = fmt.Sprintf(longrun.DefaultInitializer, lr.FeatureList, lr.ProgressFile, lr.InitScript)
 		if p := lr.InitializerInstructions; p != "" {
-			if b, err := os.ReadFile(r.path(p)); err == nil {
+			if b, err := safefile.Read(r.path(p), maxMemoryFile); err == nil {
 				f.Initializer = string(b)
 			}
 		}

@@ -1,10 +1,11 @@
 package hooks
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/safefile"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
@@ -116,7 +117,7 @@ func newThreshold(tokens int, known bool, c config.Context, announced []string) 
 // featureListEdits compares the feature list with its version at HEAD.
 func (r *Run) featureListEdits() []string {
 	path := r.path(r.Cfg.LongRunning.FeatureList)
-	now, err := os.ReadFile(path)
+	now, err := safefile.Read(path, longrun.MaxListSize)
 	if err != nil {
 		return nil
 	}

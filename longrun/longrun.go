@@ -9,9 +9,10 @@ package longrun
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/safefile"
 
 	"github.com/session-hooks/session-hooks/jsondepth"
 
@@ -28,9 +29,9 @@ type Feature struct {
 	Passes                bool
 }
 
-// maxListSize bounds the feature list read: it is meant to be long, not
+// MaxListSize bounds the feature list read: it is meant to be long, not
 // unbounded.
-const maxListSize = 8 << 20
+const MaxListSize = 8 << 20
 
 // ParseFeatures reads a feature list.
 func ParseFeatures(b []byte) ([]Feature, error) {
@@ -57,7 +58,7 @@ func ParseFeatures(b []byte) ([]Feature, error) {
 
 // ReadFeatures reads the feature list at path.
 func ReadFeatures(path string) ([]Feature, error) {
-	b, err := readBounded(path, maxListSize)
+	b, err := readBounded(path, MaxListSize)
 	if err != nil {
 		return nil, err
 	}
@@ -199,19 +200,7 @@ func blockStart(n ast.Node, src []byte) int {
 	return bytes.LastIndexByte(src[:at], '\n') + 1
 }
 
-func readBounded(path string, max int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s is over %d MiB", path, max>>20)
-	}
-	return os.ReadFile(path)
-}
+func readBounded(path string, max int64) ([]byte, error) { return safefile.Read(path, max) }
 
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/session-hooks/session-hooks/safefile"
+
 	"github.com/session-hooks/session-hooks/jsondepth"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -36,11 +38,10 @@ func Tasks(configDir, sessionID string) []Todo {
 	}
 	var tasks []task
 	for _, n := range names {
-		fi, err := os.Lstat(n)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-			continue
+		if fi, err := os.Lstat(n); err != nil || !fi.Mode().IsRegular() {
+			continue // not through a link either
 		}
-		b, err := os.ReadFile(n)
+		b, err := safefile.Read(n, 1<<20)
 		if err != nil || jsondepth.Check(b, jsondepth.Max) != nil || !gjson.ValidBytes(b) {
 			continue
 		}

@@ -22,6 +22,8 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/session-hooks/session-hooks/safefile"
+
 	"github.com/session-hooks/session-hooks/jsondepth"
 
 	"github.com/tidwall/gjson"
@@ -172,14 +174,7 @@ func openRegular(path string) (*os.File, error) {
 	if path == "" {
 		return nil, errors.New("no transcript path in the hook input")
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return os.Open(path)
+	return safefile.Open(path)
 }
 
 // openSized opens a transcript with openRegular and says its size.

@@ -33,7 +33,8 @@ func ReadFile(path string) ([]byte, error) {
 // OpenRead opens path read-only and returns its descriptor.
 func OpenRead(path string) (int, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		// O_NONBLOCK: a FIFO where a file should be must not block the hook.
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err == syscall.EINTR {
 			continue
 		}

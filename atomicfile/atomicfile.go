@@ -57,8 +57,28 @@ func Write(path string, content []byte, opt Options) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	removeStale(path, time.Now())
+	return nil
+}
+
+// StaleAfter is how old a temporary file must be before a later write
+// removes it: one a run killed mid-write left behind. A parallel writer's
+// own is seconds old at most.
+const StaleAfter = time.Minute
+
+// removeStale removes the temporary files of path that a killed run left.
+func removeStale(path string, now time.Time) {
+	names, err := filepath.Glob(filepath.Join(filepath.Dir(path), TempPrefix(filepath.Base(path))+"*"))
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if fi, err := os.Lstat(n); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter {
+			os.Remove(n)
+		}
+	}
 }
 
 // TempPrefix starts the name of the temporary file written for name: a

@@ -44,8 +44,9 @@ type Input struct {
 const maxInput = 16 << 20
 
 // ReadInput reads stdin unless it is a terminal, waiting at most wait for
-// it to end. Empty input is no input, as in the Node script; input that
-// cannot be used gives a note saying so.
+// the payload. A payload that is whole (one complete JSON value) is used
+// at once, even when stdin stays open after it. Empty input is no input,
+// as in the Node script; input that cannot be used gives a note saying so.
 func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 	if f, ok := stdin.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
@@ -58,7 +59,7 @@ func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 	}
 	ch := make(chan result, 1)
 	go func() {
-		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+		b, err := readPayload(io.LimitReader(stdin, maxInput+1))
 		ch <- result{b, err}
 	}()
 	select {
@@ -73,6 +74,34 @@ func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 	case <-time.After(wait):
 		return Input{}, []string{fmt.Sprintf("no hook input arrived on stdin within %s; continuing without it", wait.Round(time.Millisecond))}
 	}
+}
+
+// readPayload reads until the end of r, or until what was read is one
+// whole JSON object: Claude Code writes the payload at once, and a stdin
+// left open after it must not cost the hook its input.
+func readPayload(r io.Reader) ([]byte, error) {
+	var b []byte
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		b = append(b, buf[:n]...)
+		if n > 0 && wholeObject(b) {
+			return b, nil
+		}
+		if err == io.EOF {
+			return b, nil
+		} else if err != nil {
+			return b, err
+		}
+	}
+}
+
+// wholeObject says whether b holds one complete JSON object (and only
+// blanks after it).
+func wholeObject(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) > 1 && t[0] == '{' && t[len(t)-1] == '}' &&
+		jsondepth.Check(t, jsondepth.Max) == nil && gjson.ValidBytes(t)
 }
 
 // ParseInput decodes a payload. A field of the wrong type is ignored with a

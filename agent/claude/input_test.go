@@ -79,3 +79,22 @@ func TestContextWindowOfTheModelsClaudeCodeNames(t *testing.T) {
 		}
 	}
 }
+
+// A payload that is whole is used at once, even if stdin stays open.
+func TestReadInputUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	go func() {
+		w.Write([]byte(`{"session_id":"s1",`))
+		time.Sleep(20 * time.Millisecond)
+		w.Write([]byte(`"cwd":"/p"}` + "\n"))
+	}()
+	start := time.Now()
+	in, notes := ReadInput(r, 5*time.Second)
+	if in.SessionID != "s1" || in.Cwd != "/p" || len(notes) != 0 {
+		t.Errorf("got %+v %q", in, notes)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("waited %s for a stdin that stayed open", took)
+	}
+}

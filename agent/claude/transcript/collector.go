@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -347,14 +348,16 @@ func isRejection(text string) bool {
 	return strings.Contains(text, "doesn't want to proceed") || strings.Contains(strings.ToLower(text), "user rejected")
 }
 
-var rejectedWith = regexp.MustCompile(`(?s)the user said:\n(.*)`)
+// The patterns are compiled on first use: most hook runs read no
+// transcript, and compiling them cost every run at start.
+var rejectedWith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)the user said:\n(.*)`) })
 
 // rejectionWords are what the user typed when rejecting a call, if any.
 func rejectionWords(text string) string {
 	if !strings.Contains(text, "doesn't want to proceed") {
 		return ""
 	}
-	if m := rejectedWith.FindStringSubmatch(text); m != nil {
+	if m := rejectedWith().FindStringSubmatch(text); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""
@@ -383,12 +386,12 @@ var builtins = map[string]bool{"/compact": true, "/clear": true, "/context": tru
 	"/ide": true, "/permissions": true, "/hooks": true, "/memory": true, "/doctor": true, "/usage": true}
 
 var (
-	reminders   = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`)
-	commandName = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
-	commandArgs = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+	reminders   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`) })
+	commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`) })
+	commandArgs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`) })
 )
 
-func stripReminders(s string) string { return strings.TrimSpace(reminders.ReplaceAllString(s, "")) }
+func stripReminders(s string) string { return strings.TrimSpace(reminders().ReplaceAllString(s, "")) }
 
 // promptOf classifies a user entry's text and returns the request in it.
 func promptOf(content gjson.Result) (int, string) {
@@ -408,9 +411,9 @@ func promptOf(content gjson.Result) (int, string) {
 	if s == "" {
 		return promptNoise, ""
 	}
-	if m := commandName.FindStringSubmatch(s); m != nil {
+	if m := commandName().FindStringSubmatch(s); m != nil {
 		name, args := strings.TrimSpace(m[1]), ""
-		if a := commandArgs.FindStringSubmatch(s); a != nil {
+		if a := commandArgs().FindStringSubmatch(s); a != nil {
 			args = strings.TrimSpace(a[1])
 		}
 		if builtins[name] && args == "" {

@@ -113,13 +113,23 @@ func (r *Run) session() *state.Session {
 	return s
 }
 
-// saveState writes a session's state, unless --no-log; a failure is a note.
-func (r *Run) saveState(s *state.Session) bool {
-	if r.NoLog {
+// saveState records that the session's state changed.
+//
+// Gathering and deciding only mark the state changed; writeState writes
+// it once, with the logs and the event line, when the run is done.
+func (r *Run) saveState(s *state.Session) {
+	r.sess, r.sessLoaded, r.stateDirty = s, true, true
+}
+
+// writeState writes the session's state if the run changed it, unless
+// --no-log, and says whether it is on disk.
+func (r *Run) writeState() bool {
+	if !r.stateDirty || r.NoLog || r.sess == nil {
 		return true
 	}
-	if err := s.Save(r.Logs); err != nil {
-		r.note("session state not saved: " + firstLine(err.Error()))
+	r.stateDirty = false
+	if err := r.sess.Save(r.Logs); err != nil {
+		r.fail("state", "session state not saved: "+firstLine(err.Error()))
 		return false
 	}
 	return true

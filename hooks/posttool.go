@@ -38,12 +38,16 @@ func handlePostTool(r *Run) string {
 	level, newLevels := newThreshold(tokens, known, ctx, announced)
 	warnings := postToolWarnings(edits, level, tokens, ctx, r.Cfg.LongRunning.FeatureList)
 	if len(newLevels) > 0 && s != nil {
-		for _, l := range newLevels {
-			s.Announce(l)
-		}
-		if !r.Cfg.DryRun && !r.saveState(s) {
-			// Announcing it again later beats announcing it on every call.
-			warnings = warnings[:len(warnings)-1]
+		if !r.Cfg.DryRun { // a dry run announces nothing, so records nothing
+			for _, l := range newLevels {
+				s.Announce(l)
+			}
+			r.saveState(s)
+			// The state is written before the warning is: announcing a
+			// level again later beats announcing it on every call.
+			if !r.writeState() {
+				warnings = warnings[:len(warnings)-1]
+			}
 		}
 	}
 	if len(warnings) == 0 {

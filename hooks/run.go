@@ -58,6 +58,7 @@ type Run struct {
 	sess  *state.Session // this session's state, once read
 	// sessLoaded is set once the state was looked for, found or not.
 	sessLoaded bool
+	stateDirty bool             // the state changed and is not written yet
 	usage      transcript.Usage // the transcript's latest usage, once read
 	usageRead  bool
 }
@@ -102,7 +103,8 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	var ev events.Event
 	select {
 	case out = <-done:
-		ev = r.ev // the handler is done with it
+		r.writeState() // the last write but the event line
+		ev = r.ev      // the handler is done with it
 		ev.Skipped = r.notes
 	case <-time.After(opt.Deadline + opt.Deadline/10):
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)

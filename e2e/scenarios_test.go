@@ -322,12 +322,7 @@ func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
 
 func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
 	s := newSession(t)
-	os.WriteFile(filepath.Join(s.project, "feature_list.json"),
-		[]byte(`[{"category":"core","description":"Write the notes","steps":["check"],"passes":false}]`), 0o644)
-	os.WriteFile(filepath.Join(s.project, "claude-progress.txt"), []byte("## Session 1\nStarted.\n"), 0o644)
-	os.WriteFile(filepath.Join(s.project, "init.sh"), []byte("#!/bin/sh\n"), 0o755)
-	s.git("add", "-A")
-	s.git("commit", "-q", "-m", "Long-running setup")
+	s.longRunningProject()
 	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
 	s.api.Push(fakeapi.Text("I think I am done."), fakeapi.Text("Understood; stopping now."))
 

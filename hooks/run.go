@@ -97,14 +97,15 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
 			}
 		}()
-		done <- e.Handle(r)
+		out := e.Handle(r)
+		r.writeState() // the last write but the event line, inside the deadline
+		done <- out
 	}()
 	var out string
 	var ev events.Event
 	select {
 	case out = <-done:
-		r.writeState() // the last write but the event line
-		ev = r.ev      // the handler is done with it
+		ev = r.ev // the handler is done with it
 		ev.Skipped = r.notes
 	case <-time.After(opt.Deadline + opt.Deadline/10):
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)

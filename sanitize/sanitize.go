@@ -18,6 +18,7 @@ var patterns = sync.OnceValue(compilePatterns)
 
 type redactPatterns struct {
 	secrets              []*regexp.Regexp
+	hints                []string // secrets[i] can match only where hints[i] occurs (lower-cased); "" for any text
 	keyValue, ansi, tags *regexp.Regexp
 }
 
@@ -26,16 +27,63 @@ func compilePatterns() (p redactPatterns) {
 	// Whole-token patterns go first; key=value patterns keep the key so the
 	// text stays readable.
 	p.secrets = []*regexp.Regexp{
-		regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)(-----END[A-Z ]*PRIVATE KEY-----|$)`),
+		// Private key blocks: PEM (RSA, EC, OpenSSH, PKCS#8…) and PGP.
+		regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`),
+		// Anthropic, then OpenAI (sk-, sk-proj-, sk-svcacct-).
 		regexp.MustCompile(`sk-ant-[A-Za-z0-9_\-]{8,}`),
-		regexp.MustCompile(`sk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{20,}`),
+		regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
+		// GitHub (classic and fine-grained), GitLab.
 		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`),
-		regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`),
-		regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`),
+		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`),
+		// AWS access key ids.
+		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`),
+		// Slack tokens and incoming webhooks.
+		regexp.MustCompile(`xox[abposre]-[A-Za-z0-9\-]{10,}`),
+		regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`),
+		// Google API keys.
 		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`),
+		// Stripe secret and restricted keys.
+		regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+		// npm, PyPI, Hugging Face.
+		regexp.MustCompile(`npm_[A-Za-z0-9]{36}`),
+		regexp.MustCompile(`pypi-AgE[A-Za-z0-9_\-]{50,}`),
+		regexp.MustCompile(`hf_[A-Za-z0-9]{30,}`),
+		// SendGrid, Twilio (API key SIDs).
+		regexp.MustCompile(`SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`),
+		regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
+		// Azure storage account keys in connection strings.
+		regexp.MustCompile(`(?i)AccountKey=[A-Za-z0-9+/=]{40,}`),
+		// JSON Web Tokens.
+		regexp.MustCompile(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
+		// Credentials in URLs: scheme://user:password@host.
+		regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s/@]+@`),
+		// Authorization headers: Bearer and Basic.
 		regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`),
+		regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+[A-Za-z0-9+/]{8,}=*`),
 	}
-	p.keyValue = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)`)
+	// The patterns without a literal start are slow, tried at every
+	// position: each runs only where the text holds its word.
+	p.hints = make([]string, len(p.secrets))
+	for i, re := range p.secrets {
+		switch src := re.String(); {
+		case strings.Contains(src, "://"):
+			p.hints[i] = "://"
+		case strings.Contains(src, "bearer"):
+			p.hints[i] = "bearer"
+		case strings.Contains(src, "authorization"):
+			p.hints[i] = "authorization"
+		case strings.Contains(src, "AccountKey"):
+			p.hints[i] = "accountkey"
+		case strings.HasPrefix(src, `\bSK`):
+			p.hints[i] = "sk"
+		}
+	}
+	// key=value and "key": value: *_PASSWORD=, *_SECRET=, *_TOKEN=, API and
+	// access keys, and camelCase keys (accessToken, clientSecret). A value
+	// does not start with a bracket: "password= {" must not swallow the
+	// object after it, and the keys inside it.
+	p.keyValue = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth|` +
+		`access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&{\[][^\s,;&]*)`)
 	// The tags Claude Code wraps its own text in: restored text holding
 	// one could pass for Claude Code's words, or close its wrapper.
 	p.tags = regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
@@ -43,7 +91,10 @@ func compilePatterns() (p redactPatterns) {
 		`task-notification|user-prompt-submit-hook|analysis|summary)\b[^>]*>)`)
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
-	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+	// OSC strings (ESC ] … BEL) lose their delimiters but keep their text:
+	// removing it whole would let a crafted one swallow a secret's start
+	// and leave its tail.
+	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_])`)
 	return p
 }
 
@@ -53,24 +104,115 @@ func compilePatterns() (p redactPatterns) {
 func Clean(s string) string {
 	p := patterns()
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = p.ansi.ReplaceAllString(s, "")
-	for _, re := range p.secrets {
-		s = re.ReplaceAllString(s, Redacted)
+	// Redaction runs twice. First on the text as written, for the tokens
+	// that stand whole in it (an escape sequence just before one could
+	// eat its first letter once stripped); a match that a hidden character
+	// continues is left for the second pass. Then, once escapes, controls
+	// and zero-width characters are gone, on the joined text: "sk-ant-…"
+	// split by a control character is whole again there.
+	s = redactWhole(s, p)
+	if mayNameSecret(s) {
+		s = redactValues(s, p.keyValue, true)
 	}
-	s = p.keyValue.ReplaceAllString(s, "${1}"+Redacted)
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
+	if strings.IndexFunc(s, func(r rune) bool { return hidden(r) }) >= 0 {
+		// Only text that held hidden characters changes when they go, and
+		// only there can the second pass find more.
+		s = p.ansi.ReplaceAllString(s, "")
+		s = strings.Map(func(r rune) rune {
+			if hidden(r) {
+				return -1 // C0/C1 controls, bidi overrides and zero-width characters that disguise text
+			}
 			return r
-		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-			r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff:
-			return -1 // C0/C1 controls, bidi overrides and zero-width characters that disguise text
+		}, s)
+		for _, re := range p.secrets {
+			s = re.ReplaceAllString(s, Redacted)
 		}
-		return r
-	}, s)
+	}
+	if mayNameSecret(s) {
+		s = redactValues(s, p.keyValue, false)
+	}
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
 	// Last, once nothing hidden can split a tag: restored text is data,
 	// and "</system-reminder>" in it must not close Claude Code's wrapper.
 	return p.tags.ReplaceAllString(s, "&lt;$1")
+}
+
+// mayNameSecret is a cheap test before the key=value pattern, which is
+// slow: every key it knows holds one of these words.
+func mayNameSecret(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{"pass", "pwd", "token", "secret", "key", "auth"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactValues redacts the value of every secret-named key. Matches are
+// taken one at a time from each key on, so that a key whose "value" is the
+// next key ("pwd= clientSecret: …") does not hide that key's value.
+// With whole set, a value that a hidden character continues is left for
+// the pass after the stripping.
+func redactValues(s string, re *regexp.Regexp, whole bool) string {
+	var b strings.Builder
+	for {
+		loc := re.FindStringSubmatchIndex(s)
+		if loc == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		key := s[loc[2]:loc[3]]
+		continued := false
+		if whole && loc[1] < len(s) {
+			r, _ := utf8.DecodeRuneInString(s[loc[1]:])
+			continued = hidden(r)
+		}
+		if next := re.FindStringIndex(s[loc[4]:]); continued || next != nil && next[0] == 0 {
+			// The value is itself a key: keep this one, go on from there.
+			b.WriteString(s[:loc[4]])
+			s = s[loc[4]:]
+			continue
+		}
+		b.WriteString(s[:loc[0]] + key + Redacted)
+		s = s[loc[1]:]
+	}
+}
+
+// redactWhole redacts the secrets that no hidden character continues.
+func redactWhole(s string, p redactPatterns) string {
+	lower := strings.ToLower(s)
+	for i, re := range p.secrets {
+		if p.hints[i] != "" && !strings.Contains(lower, p.hints[i]) {
+			continue
+		}
+		locs := re.FindAllStringIndex(s, -1)
+		if locs == nil {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		for _, loc := range locs {
+			if next, _ := utf8.DecodeRuneInString(s[loc[1]:]); loc[1] < len(s) && hidden(next) {
+				continue
+			}
+			b.WriteString(s[last:loc[0]])
+			b.WriteString(Redacted)
+			last = loc[1]
+		}
+		b.WriteString(s[last:])
+		s = b.String()
+	}
+	return s
+}
+
+// hidden says whether r is one of the characters Clean removes, which
+// could continue a token invisibly.
+func hidden(r rune) bool {
+	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r >= 0x200b && r <= 0x200d || r == 0x2060 || r == 0xfeff)
 }
 
 // Excerpt is Clean with white space folded to single spaces (one line, so

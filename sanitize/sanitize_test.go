@@ -5,6 +5,41 @@ import (
 	"testing"
 )
 
+// catalogue is one planted secret of each kind Clean knows, with the text
+// around it, in the shapes the providers issue them.
+var catalogue = []struct{ name, in, secret string }{
+	{"gitlab token", "GITLAB glpat-AbCdEfGhIjKlMnOpQrSt12 ok", "glpat-AbCdEfGhIjKlMnOpQrSt12"},
+	{"slack webhook", "post to https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX now", "hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX"},
+	{"slack bot token", "xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl"},
+	{"stripe live key", "stripe sk_live_AbCdEfGhIjKlMnOp1234 set", "sk_live_AbCdEfGhIjKlMnOp1234"},
+	{"stripe restricted key", "rk_test_AbCdEfGhIjKlMnOp1234", "rk_test_AbCdEfGhIjKlMnOp1234"},
+	{"npm token", "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"},
+	{"pypi token", "password = pypi-AgEIcHlwaS5vcmcCJGE0ZWZmY2QxLTJmMjMtNDFhYy04YTQzLWU3ZTdiMjU0NjE2NgACKlsz", "pypi-AgEIcHlwaS5vcmcCJGE0ZWZmY2QxLTJmMjMtNDFhYy04YTQzLWU3ZTdiMjU0NjE2NgACKlsz"},
+	{"hugging face token", "HF hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345"},
+	{"sendgrid key", "SG.AbCdEfGhIjKlMnOpQrSt.UvWxYz0123456789AbCdEf", "SG.AbCdEfGhIjKlMnOpQrSt.UvWxYz0123456789AbCdEf"},
+	{"twilio api key", "twilio SK0123456789abcdef0123456789abcdef here", "SK0123456789abcdef0123456789abcdef"},
+	{"azure storage key", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/AbCdEf==;", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/AbCdEf=="},
+	{"jwt", "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"},
+	{"pgp private key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQdGBGZ\n-----END PGP PRIVATE KEY BLOCK-----", "lQdGBGZ"},
+	{"credentials in a url", "git clone https://alice:s3cr3tP4ss@example.com/repo.git", "s3cr3tP4ss"},
+	{"basic auth header", "Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "YWxhZGRpbjpvcGVuc2VzYW1l"},
+	{"an _PASSWORD assignment", "DB_PASSWORD=correct-horse-battery", "correct-horse-battery"},
+	{"a _SECRET assignment", "export APP_SECRET='xyzzy plugh'", "xyzzy plugh"},
+	{"camelCase accessToken", `{"accessToken": "at-0123456789abcdef"}`, "at-0123456789abcdef"},
+	{"camelCase clientSecret", "clientSecret: cs-0123456789abcdef", "cs-0123456789abcdef"},
+	{"a control character inside a token", "key sk-ant-api03-Ab\x07CdEfGhIjKl\u200bMnOp", "CdEfGhIjKl"},
+	{"an escape sequence inside a token", "ghp_abcdefghij\x1b[0mklmnopqrstuvwxyz0123", "klmnopqrstuvwxyz0123"},
+}
+
+func TestCleanLeavesOrdinaryWordsThatLookAlike(t *testing.T) {
+	for _, s := range []string{"a basic configuration of the parser", "the skills_test.go file", "SKIP this step",
+		"use https://example.com/path@v2 here", "eyJ is how a JWT starts", "the password field is empty"} {
+		if got := Clean(s); got != s {
+			t.Errorf("Clean(%q) = %q", s, got)
+		}
+	}
+}
+
 func TestCleanRedactsSecrets(t *testing.T) {
 	tests := []struct {
 		name, in, secret string
@@ -23,6 +58,7 @@ func TestCleanRedactsSecrets(t *testing.T) {
 		{"token value", "export TOKEN=abc123def456", "abc123def456"},
 		{"bearer header", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig", "eyJhbGciOiJIUzI1NiJ9"},
 	}
+	tests = append(tests, catalogue...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Clean(tt.in)
@@ -48,7 +84,9 @@ func TestCleanKeepsOrdinaryText(t *testing.T) {
 
 func TestCleanStripsTerminalEscapesAndControls(t *testing.T) {
 	in := "red \x1b[31mtext\x1b[0m, title \x1b]0;pwned\x07, bell\x07, nul\x00, bidi \u202eevil, c1 \u009b, keep\ttab\nand newline, bad \xff byte"
-	want := "red text, title , bell, nul, bidi evil, c1 , keep\ttab\nand newline, bad \uFFFD byte"
+	// An OSC string keeps its text, without its delimiters: removed whole,
+	// a crafted one could swallow the start of a secret.
+	want := "red text, title 0;pwned, bell, nul, bidi evil, c1 , keep\ttab\nand newline, bad \uFFFD byte"
 	if got := Clean(in); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/session-hooks/session-hooks/sanitize"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/facts"
@@ -12,6 +14,10 @@ import (
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/longrun"
 )
+
+// payloadFieldRunes bounds a payload field shown in a log: an id or a
+// path longer than this is cut, so it cannot crowd out what matters.
+const payloadFieldRunes = 200
 
 // snapshotShare is the most of the output the re-injected snapshot takes;
 // the init part keeps the rest.
@@ -135,9 +141,13 @@ func (r *Run) meta(engine string) []logs.Field {
 		{Name: "Hostname", Value: host},
 		{Name: "Environment", Value: env, Plain: true},
 	}
+	// The payload's fields are untrusted text: one line each, cleaned and
+	// shortened, so none can start a heading, close a fence or hide a
+	// secret.
 	for _, f := range []logs.Field{{Name: "Directory", Value: r.In.Cwd}, {Name: "Session", Value: r.In.SessionID},
 		{Name: "Source", Value: r.In.Source}, {Name: "Model", Value: r.In.Model}, {Name: "Reason", Value: r.In.Reason}} {
 		if f.Value != "" {
+			f.Value = sanitize.Excerpt(f.Value, payloadFieldRunes)
 			fields = append(fields, f)
 		}
 	}

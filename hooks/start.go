@@ -7,6 +7,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/session-hooks/session-hooks/sanitize"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
@@ -43,9 +45,12 @@ func (r *Run) gatherStart() *facts.Start {
 		if head.Detached {
 			s.Detached = head.Hash.String()[:7]
 		}
-		s.UpstreamGone, _ = repo.UpstreamGone(head)
+		gone, _ := repo.UpstreamGone(head)
+		s.UpstreamGone = sanitize.Excerpt(gone, 200)
+		// Branch names, stash messages and worktree paths come from the
+		// repository's files: untrusted text, cleaned to one line.
 		for _, o := range repo.InProgress() {
-			s.Operations = append(s.Operations, facts.Operation{Kind: o.Kind, Text: o.String()})
+			s.Operations = append(s.Operations, facts.Operation{Kind: o.Kind, Text: sanitize.Excerpt(o.String(), 300)})
 		}
 		if len(s.Operations) > 0 {
 			if st, err := repo.Status(r.Ctx); err == nil {
@@ -59,10 +64,10 @@ func (r *Run) gatherStart() *facts.Start {
 		stashes, n := repo.Stashes(3)
 		s.Stashes = n
 		for _, st := range stashes {
-			s.NewestStash = append(s.NewestStash, st.Message)
+			s.NewestStash = append(s.NewestStash, sanitize.Excerpt(st.Message, 200))
 		}
 		for _, w := range repo.Worktrees() {
-			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: w.Path, Branch: w.Branch})
+			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: sanitize.Excerpt(w.Path, 300), Branch: sanitize.Excerpt(w.Branch, 200)})
 		}
 		if h != nil && !head.Unborn {
 			since := &facts.Since{}
@@ -128,12 +133,12 @@ func (r *Run) previousHandoff() *facts.Handoff {
 // ended, its last request, open tasks and open error, and what it left
 // uncommitted.
 func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
-	h := facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat), Reason: r.In.Reason,
-		Branch: g.Branch}
+	h := facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat),
+		Reason: sanitize.Excerpt(r.In.Reason, 100), Branch: sanitize.Excerpt(g.Branch, 200)}
 	for _, line := range g.Status {
 		// The hooks' own logs are not work the session left.
 		if len(line) > 3 && !longrun.Ignored(line[3:], r.Cfg.LongRunning.IgnorePaths) {
-			h.Uncommitted = append(h.Uncommitted, line)
+			h.Uncommitted = append(h.Uncommitted, sanitize.Excerpt(line, 300))
 		}
 	}
 	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {

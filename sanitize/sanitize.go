@@ -94,7 +94,10 @@ func compilePatterns() (p redactPatterns) {
 	// OSC strings (ESC ] … BEL) lose their delimiters but keep their text:
 	// removing it whole would let a crafted one swallow a secret's start
 	// and leave its tail.
-	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_])`)
+	// CSI sequences without intermediate bytes only: "ESC [ SP g" would
+	// eat the "g" of a token written after a blank; left as text, its ESC
+	// goes with the other controls.
+	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[@-~]|[@-Z\\-_])`)
 	return p
 }
 

@@ -84,11 +84,9 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	r.Git = gitdiag.NewShared(r.Project)
 	defer r.Git.Close()
 	r.Logs = logs.DirFor(r.Project)
-	var cfgNotes []string
-	r.Cfg, cfgNotes = config.Load(r.Project, opt.ConfigPath, opt.Getenv)
-	r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
-	r.notes = append(r.notes, cfgNotes...)
 
+	// Everything that touches the disk runs inside the deadline: the
+	// configuration, the handler, the state.
 	done := make(chan string, 1)
 	go func() {
 		defer func() {
@@ -97,6 +95,10 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
 			}
 		}()
+		var cfgNotes []string
+		r.Cfg, cfgNotes = config.Load(r.Project, opt.ConfigPath, opt.Getenv)
+		r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
+		r.notes = append(r.notes, cfgNotes...)
 		out := e.Handle(r)
 		r.writeState() // the last write but the event line, inside the deadline
 		done <- out
@@ -120,11 +122,27 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
 	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(start))
-	if !r.NoLog {
-		events.Append(r.Logs, ev) // the record must never cost the output
-	}
 	io.WriteString(stdout, printed)
+	if !r.NoLog {
+		// The record must never cost the output, nor the deadline: on a
+		// disk that stalls, it is given what is left of the run's time.
+		appended := make(chan struct{})
+		write := appendEvent
+		go func() { write(r.Logs, ev); close(appended) }()
+		select {
+		case <-appended:
+		case <-time.After(max(opt.Deadline+opt.Deadline/10-time.Since(start), minAppendWait)):
+		}
+	}
 }
+
+// appendEvent writes the event line; tests replace it to stall as a dead
+// disk does.
+var appendEvent = func(d logs.Dir, ev events.Event) { events.Append(d, ev) }
+
+// minAppendWait is the least the event line is waited for, even when the
+// handler used all its time.
+const minAppendWait = 50 * time.Millisecond
 
 func (r *Run) newEvent(sub string) events.Event {
 	in := r.In

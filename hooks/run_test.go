@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/logs"
 )
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
@@ -39,5 +41,22 @@ func TestRunHookCutsOutputToTheBudget(t *testing.T) {
 	}}, Options{Deadline: time.Second, NoLog: true})
 	if n := len(out.String()); n > claude.Budget {
 		t.Errorf("printed %d characters", n)
+	}
+}
+
+// On a disk that stalls, the event line is given what is left of the
+// run's time, and the hook still answers.
+func TestAStalledEventLineDoesNotHoldTheHookPastItsDeadline(t *testing.T) {
+	defer func(orig func(logs.Dir, events.Event)) { appendEvent = orig }(appendEvent)
+	appendEvent = func(logs.Dir, events.Event) { time.Sleep(10 * time.Second) }
+	var out strings.Builder
+	start := time.Now()
+	Execute(strings.NewReader(""), &out, Event{Command: "end", Handle: func(*Run) string { return "the answer\n" }},
+		Options{Deadline: 300 * time.Millisecond, Getenv: func(string) string { return "" }})
+	if out.String() != "the answer\n" {
+		t.Errorf("got %q", out.String())
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("took %s with a 300ms deadline", took)
 	}
 }

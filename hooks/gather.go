@@ -275,9 +275,9 @@ func (r *Run) contextUsage() (int, bool) {
 				r.usage = u
 			}
 		}
-		if r.usage.Known {
-			r.ev.Context = &r.usage.Tokens
-		}
+	}
+	if r.usage.Known {
+		r.ev.Context = &r.usage.Tokens
 	}
 	return r.usage.Tokens, r.usage.Known
 }

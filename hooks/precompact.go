@@ -141,9 +141,10 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	if c := tf.InFlight; c != nil {
 		snap.InFlight = &facts.ToolCall{Tool: c.Tool, Input: c.Input}
 	}
-	if tf.Usage.Known {
-		tokens := tf.Usage.Tokens
+	// The walk found the usage already: the long-running checkpoint and
+	// the event line take it from there instead of reading the tail again.
+	r.usage, r.usageRead = tf.Usage, true
+	if tokens, ok := r.contextUsage(); ok {
 		snap.ContextTokens = &tokens
-		r.ev.Context = &tokens
 	}
 }

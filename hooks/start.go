@@ -87,9 +87,7 @@ func (r *Run) gatherStart() *facts.Start {
 	if src := r.In.Source; src == claude.SourceResume || src == claude.SourceFork {
 		s.Resume = &facts.Resume{SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
 			PromptCacheExpired: r.In.PromptCacheExpired, ContextTokens: r.In.ContextTokens}
-		if t := r.In.ContextTokens; t != nil {
-			r.ev.Context = t // the session's usage, until its next reply says more
-		}
+		r.contextUsage() // seeds the session's usage, recorded in the event line
 	}
 	return s
 }

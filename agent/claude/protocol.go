@@ -3,7 +3,6 @@ package claude
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf16"
 )
 
 // Hook events, as hook_event_name and settings.json name them.
@@ -36,16 +35,6 @@ const (
 	Limit  = 10000
 	Budget = 9500
 )
-
-// Len counts characters as Claude Code does (JavaScript string length,
-// UTF-16 code units), so emoji and other astral characters count twice.
-func Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
 
 // Environment variables Claude Code sets for hooks, or reads itself.
 const (

@@ -132,8 +132,8 @@ func ensureDirs(base, dir string) error {
 			return fmt.Errorf("not writing logs inside a .git directory (%s)", base)
 		}
 	}
-	if looksLikeGitDir(base) {
-		return fmt.Errorf("not writing logs inside a git directory (%s is a bare repository or a .git directory)", base)
+	if g := enclosingGitDir(base); g != "" {
+		return fmt.Errorf("not writing logs inside a git directory (%s is a bare repository or a .git directory)", g)
 	}
 	p := base
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
@@ -169,11 +169,26 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// enclosingGitDir returns dir or the nearest parent of it that is a git
+// directory, or "": a subdirectory of a bare repository (hooks/, info/, or
+// one made by hand) is as much git's as the repository itself.
+func enclosingGitDir(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if looksLikeGitDir(d) {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
 // looksLikeGitDir: HEAD, objects/ and refs/ side by side mark a git
 // directory, whatever its name (a bare repository, say).
 func looksLikeGitDir(dir string) bool {
 	for _, p := range []string{"HEAD", "objects", "refs"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil || (p == "HEAD") == fi.IsDir() {
 			return false
 		}
 	}

@@ -85,6 +85,24 @@ func TestWriteRefusesUnsafeLogDirectories(t *testing.T) {
 	}
 }
 
+func TestWriteRefusesEverySubdirectoryOfABareRepository(t *testing.T) {
+	bare := filepath.Join(t.TempDir(), "repo.git")
+	for _, d := range []string{"objects/pack", "refs/heads", "hooks", "info", "mine/deeper"} {
+		os.MkdirAll(filepath.Join(bare, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(bare, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	for _, sub := range []string{"", "hooks", "objects/pack", "mine/deeper"} {
+		project := filepath.Join(bare, sub)
+		err := DirFor(project).Write(InitLog, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), bare+" is a bare repository") {
+			t.Errorf("%q: got %v, want a refusal naming %s", sub, err, bare)
+		}
+		if _, err := os.Stat(filepath.Join(project, ".claude")); err == nil {
+			t.Errorf("%q: .claude was created inside the bare repository", sub)
+		}
+	}
+}
+
 func TestWriteFailureLeavesThePreviousLogIntact(t *testing.T) {
 	d := DirFor(t.TempDir())
 	if err := d.Write(InitLog, []byte("old")); err != nil {

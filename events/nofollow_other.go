@@ -1,5 +1,0 @@
-//go:build !unix
-
-package events
-
-const noFollow = 0

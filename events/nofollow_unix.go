@@ -1,8 +1,0 @@
-//go:build unix
-
-package events
-
-import "syscall"
-
-// noFollow refuses to open the event log through a symbolic link.
-const noFollow = syscall.O_NOFOLLOW

@@ -99,24 +99,26 @@ func Append(d logs.Dir, e Event) error {
 	if err := enc.Encode(e); err != nil {
 		return err
 	}
-	line := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	line := append(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), '\n')
 	path := filepath.Join(d.Path, File)
-	if fi, err := os.Lstat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file; not appending to it", path)
-		}
-		if fi.Size() > MaxSize {
-			os.Rename(path, path+".1") // a parallel hook may have rotated it already
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
+	f, err := openLog(path)
 	if err != nil {
-		return fmt.Errorf("cannot append to %s: %w", path, err)
+		return err
+	}
+	if rotated, err := rotate(f, path); err != nil {
+		f.Close()
+		return err
+	} else if rotated {
+		// Those that opened the old file before the rename append to it
+		// as File+".1"; this run starts the new one.
+		f.Close()
+		if f, err = openLog(path); err != nil {
+			return err
+		}
 	}
 	// On a full disk a write may land in part: cut the file back to where
 	// it was rather than leave a torn line.
 	before, serr := f.Seek(0, io.SeekEnd)
-	line = append(line, '\n')
 	n, err := f.Write(line)
 	if (err != nil || n < len(line)) && serr == nil {
 		f.Truncate(before)
@@ -125,6 +127,51 @@ func Append(d logs.Dir, e Event) error {
 		err = cerr
 	}
 	return err
+}
+
+// openLog opens the event log for appending, refusing a symbolic link (at
+// open), anything but a regular file, and a file with other hard links:
+// either would make us write into a file somebody else chose.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot append to %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file; not appending to it", path)
+	case linkCount(fi) > 1:
+		err = fmt.Errorf("%s has %d hard links; not appending to it", path, linkCount(fi))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// rotate renames the open log f to File+".1" when it has grown past
+// MaxSize. Many hooks may see the same full log at once: each takes the
+// log's lock in turn and renames only if path still is f, so exactly one
+// of them rotates and no rotated file is replaced by a newer, nearly empty
+// one.
+func rotate(f *os.File, path string) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() <= MaxSize {
+		return false, err
+	}
+	unlock := lock(f)
+	defer unlock()
+	now, err := os.Lstat(path)
+	if err != nil || !os.SameFile(fi, now) {
+		return false, nil // rotated by another hook meanwhile
+	}
+	if err := os.Rename(path, path+".1"); err != nil {
+		return false, fmt.Errorf("cannot rotate %s: %w", path, err)
+	}
+	return true, nil
 }
 
 // Read returns the events of the log (the rotated file first), skipping

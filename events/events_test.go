@@ -1,9 +1,11 @@
 package events
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +44,72 @@ func TestAppendRotatesPastTheCap(t *testing.T) {
 	all, _ := Read(d)
 	if all[len(all)-1].Version != "new" || len(all) < 2 {
 		t.Errorf("the rotated events were lost: %d", len(all))
+	}
+}
+
+func TestAHundredParallelRunsAcrossARotationLoseNoLineAndNoFile(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	line := `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}` + "\n"
+	// Full enough that the first runs fill it past the cap and the rest
+	// race to rotate it.
+	old := MaxSize/len(line) - 20
+	os.WriteFile(filepath.Join(d.Path, File), []byte(strings.Repeat(line, old)), 0o600)
+	const runs = 100
+	var start, done sync.WaitGroup
+	start.Add(1)
+	errs := make(chan error, runs)
+	for i := range runs {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			start.Wait()
+			errs <- Append(d, Event{Time: time.Now(), Subcommand: "init", Version: fmt.Sprint("run-", i)})
+		}()
+	}
+	start.Done()
+	done.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := Read(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range all {
+		seen[e.Version]++
+	}
+	if seen["old"] != old {
+		t.Errorf("%d of the %d lines written before the rotation survive", seen["old"], old)
+	}
+	for i := range runs {
+		if v := fmt.Sprint("run-", i); seen[v] != 1 {
+			t.Errorf("%s is in the log %d times", v, seen[v])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(d.Path, File+".1")); err != nil {
+		t.Errorf("no rotation happened: %v", err)
+	}
+}
+
+func TestAppendRefusesAHardLinkedLog(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	if err := os.Link(victim, filepath.Join(d.Path, File)); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	err := Append(d, Event{Time: time.Now(), Subcommand: "init"})
+	if err == nil || !strings.Contains(err.Error(), "hard links") {
+		t.Errorf("got %v, want a refusal", err)
+	}
+	if string(mustRead(t, victim)) != "keep" {
+		t.Error("the other name's file was written")
 	}
 }
 

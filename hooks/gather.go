@@ -107,6 +107,11 @@ func (r *Run) session() *state.Session {
 			return nil
 		})
 		s = state.Start(r.Logs, id, head, r.Start)
+		if !r.NoLog {
+			if err := s.Claim(r.Logs); err != nil {
+				r.fail("state", "session number not claimed: "+firstLine(err.Error()))
+			}
+		}
 		r.saveState(s)
 	}
 	r.sess = s

@@ -96,6 +96,29 @@ func (d Dir) write(name string, content []byte, durable bool) error {
 	return nil
 }
 
+// Create writes a new file (relative to d) that must not exist yet, with
+// the checks of Write; an existing one gives an error matching
+// fs.ErrExist. It is how parallel hooks agree on who takes something.
+func (d Dir) Create(name string, content []byte) error {
+	target := filepath.Join(d.Path, name)
+	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(target)
+		return fmt.Errorf("cannot write %s: %w", target, unwrapPath(err))
+	}
+	return nil
+}
+
 // Read returns a log file's content, refusing links and anything that is
 // not a regular file, and reading at most max bytes.
 func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {

@@ -7,12 +7,16 @@ package state
 
 import (
 	"encoding/json"
-	"github.com/session-hooks/session-hooks/events"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -79,6 +83,30 @@ func Start(d logs.Dir, id, head string, now time.Time) *Session {
 	return &Session{ID: id, Number: highest(d) + 1, StartedAt: now.UTC(), StartHead: head}
 }
 
+// numbersDir holds one file per session number given out, named by the
+// number and holding the session id: creating it exclusively is what makes
+// a number this session's.
+const numbersDir = "numbers"
+
+// Claim makes the session's number its own: when sessions start at once
+// they all see the same highest number, and each takes the next one no
+// other session holds. A number that cannot be claimed at all (a
+// read-only log directory) is kept as it is.
+func (s *Session) Claim(d logs.Dir) error {
+	for tries := 0; tries < 1000; tries++ {
+		name := filepath.Join(Dir, numbersDir, strconv.Itoa(s.Number))
+		err := d.Create(name, []byte(s.ID))
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if b, _, err := d.Read(name, 1<<10); err == nil && string(b) == s.ID {
+			return nil // this session's own claim, from a parallel run
+		}
+		s.Number++
+	}
+	return fmt.Errorf("no free session number after %d", s.Number)
+}
+
 // Save writes the state atomically.
 func (s *Session) Save(d logs.Dir) error {
 	b, err := json.MarshalIndent(s, "", "  ")
@@ -101,13 +129,20 @@ func (s *Session) Announce(level string) bool {
 
 func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json") }
 
-// highest is the largest session number recorded in the project.
+// highest is the largest session number claimed or recorded in the
+// project (state written before claims existed has none).
 func highest(d logs.Dir) int {
+	n := 0
+	claims, _ := os.ReadDir(filepath.Join(d.Path, Dir, numbersDir))
+	for _, e := range claims {
+		if v, err := strconv.Atoi(e.Name()); err == nil && v > n {
+			n = v
+		}
+	}
 	entries, err := os.ReadDir(filepath.Join(d.Path, Dir))
 	if err != nil {
-		return 0
+		return n
 	}
-	n := 0
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
 			continue

@@ -1,8 +1,11 @@
 package state
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +30,43 @@ func TestSessionsAreNumberedInOrderAndSurviveARoundTrip(t *testing.T) {
 	s, note := Load(d, "second")
 	if note != "" || s.Number != 2 || s.StartHead != "abc123" || !s.StartedAt.Equal(now) {
 		t.Errorf("got %+v %q", s, note)
+	}
+}
+
+func TestSessionsStartingAtOnceGetDistinctNumbers(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	Start(d, "earlier", "", time.Now()).Save(d) // state from before claims: number 1
+	const n = 50
+	numbers := make([]int, n)
+	var start, done sync.WaitGroup
+	start.Add(1)
+	for i := range n {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			start.Wait()
+			s := Start(d, fmt.Sprint("session-", i), "", time.Now())
+			if err := s.Claim(d); err != nil {
+				t.Error(err)
+			}
+			numbers[i] = s.Number
+		}()
+	}
+	start.Done()
+	done.Wait()
+	slices.Sort(numbers)
+	for i, got := range numbers {
+		if got != i+2 {
+			t.Fatalf("numbers given out: %v, want 2..%d once each", numbers, n+1)
+		}
+	}
+}
+
+func TestAClaimBySameSessionIsKept(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	a, b := Start(d, "same", "", time.Now()), Start(d, "same", "", time.Now())
+	if a.Claim(d) != nil || b.Claim(d) != nil || a.Number != 1 || b.Number != 1 {
+		t.Errorf("one session got numbers %d and %d", a.Number, b.Number)
 	}
 }
 

@@ -13,7 +13,10 @@ import (
 // prefix-compressed names feature.manyFiles turns on), with the cache-tree
 // extension. Its checksum is verified, as git does.
 func (r *Repo) readIndex() (*index.File, error) {
-	path := filepath.Join(r.GitDir, "index")
+	path := r.indexFile
+	if path == "" {
+		path = filepath.Join(r.GitDir, "index")
+	}
 	b, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &index.File{Version: 2}, nil // a fresh repository has no index yet

@@ -41,6 +41,7 @@ type Repo struct {
 	// GitDir holds HEAD and the index; CommonDir holds objects, refs, config
 	// (the same directory except in linked worktrees).
 	GitDir, CommonDir string
+	indexFile         string // GIT_INDEX_FILE, else GitDir/index
 
 	cfg    *config.Config
 	store  *objects.Store
@@ -62,7 +63,11 @@ type Repo struct {
 }
 
 // Open finds the repository containing dir, as git does: dir itself or the
-// nearest parent with a .git directory or .git file.
+// nearest parent with a .git directory or .git file, not climbing into the
+// directories GIT_CEILING_DIRECTORIES lists; or the one GIT_DIR names.
+// GIT_WORK_TREE and core.worktree move the work tree and GIT_INDEX_FILE
+// the index, as they do for git. The environment is the process's, as
+// git's is: Claude Code passes its own to the hooks.
 func Open(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -73,10 +78,36 @@ func Open(dir string) (*Repo, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("cannot use %s: not a directory", abs)
 	}
-	for root := abs; ; root = filepath.Dir(root) {
+	var r *Repo
+	if gd := os.Getenv("GIT_DIR"); gd != "" {
+		r, err = openGitDir(abs, gd)
+	} else {
+		r, err = discover(abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.placeWorkTree(abs); err != nil {
+		return nil, err
+	}
+	if ix := os.Getenv("GIT_INDEX_FILE"); ix != "" {
+		// git has moved to the top of the work tree when it reads it
+		top := r.Root
+		if r.Bare {
+			top = r.GitDir
+		}
+		r.indexFile = absFrom(top, ix)
+	}
+	return r, nil
+}
+
+// discover walks up from dir as git's setup_git_directory does.
+func discover(dir string) (*Repo, error) {
+	ceiling := ceilingOf(dir)
+	for root := dir; ; root = filepath.Dir(root) {
 		gitDir, err := findGitDir(root)
 		if err == nil {
-			return newRepo(root, abs, gitDir)
+			return newRepo(root, dir, gitDir)
 		}
 		if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -84,16 +115,99 @@ func Open(dir string) (*Repo, error) {
 		if IsGitDir(root) {
 			// A bare repository, or the inside of a .git directory: history
 			// but no work tree.
-			r, err := newRepo(root, abs, root)
+			r, err := newRepo(root, dir, root)
 			if r != nil {
 				r.Root, r.Prefix, r.Bare = "", "", true
 			}
 			return r, err
 		}
-		if root == filepath.Dir(root) {
+		if root == filepath.Dir(root) || len(filepath.Dir(root)) <= ceiling {
 			return nil, ErrNotRepository
 		}
 	}
+}
+
+// ceilingOf returns the length of the longest GIT_CEILING_DIRECTORIES
+// entry that is a proper parent of dir, or -1: discovery never looks at
+// that directory or above it. Relative entries are ignored, and entries
+// are compared with symbolic links resolved, as git does.
+func ceilingOf(dir string) int {
+	list := os.Getenv("GIT_CEILING_DIRECTORIES")
+	if list == "" {
+		return -1
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	best := -1
+	for _, c := range filepath.SplitList(list) {
+		if !filepath.IsAbs(c) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(c); err == nil {
+			c = real
+		}
+		c = filepath.Clean(c)
+		under := strings.TrimSuffix(c, string(filepath.Separator)) + string(filepath.Separator)
+		if strings.HasPrefix(dir, under) && len(c) > best {
+			best = len(c)
+		}
+	}
+	return best
+}
+
+// openGitDir opens the repository GIT_DIR names, relative to dir; with no
+// other say, git takes dir as the top of the work tree.
+func openGitDir(dir, gitDir string) (*Repo, error) {
+	gd := absFrom(dir, gitDir)
+	if fi, err := os.Stat(gd); err == nil && !fi.IsDir() {
+		if target, err := readGitFile(gd, filepath.Dir(gd)); err == nil {
+			gd = target
+		}
+	}
+	if !IsGitDir(gd) {
+		return nil, fmt.Errorf("fatal: not a git repository: '%s'", gitDir)
+	}
+	r, err := newRepo(dir, dir, gd)
+	if err != nil {
+		return nil, err
+	}
+	r.Prefix = ""
+	if r.cfg.GetBool("core.bare", false) && os.Getenv("GIT_WORK_TREE") == "" && r.cfg.Get("core.worktree") == "" {
+		r.Root, r.Bare = "", true
+	}
+	return r, nil
+}
+
+// placeWorkTree applies GIT_WORK_TREE, else core.worktree (relative to the
+// git directory), as the top of the work tree; the prefix is where dir
+// lies inside it ("" outside it, where git runs from the top).
+func (r *Repo) placeWorkTree(dir string) error {
+	wt := os.Getenv("GIT_WORK_TREE")
+	base := dir
+	if wt == "" {
+		wt, base = r.cfg.Get("core.worktree"), r.GitDir
+	}
+	if wt == "" {
+		return nil
+	}
+	root := absFrom(base, wt)
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("fatal: cannot chdir to '%s': No such file or directory", wt)
+	}
+	r.Root, r.Bare, r.Prefix = root, false, ""
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		r.Prefix = filepath.ToSlash(rel) + "/"
+	}
+	return nil
+}
+
+// absFrom makes p absolute against base.
+func absFrom(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
 }
 
 // ErrNoWorkTree is git's answer to a status asked of a bare repository.
@@ -124,19 +238,21 @@ func findGitDir(root string) (string, error) {
 		}
 		return dotgit, nil
 	}
-	b, err := readFile(dotgit)
+	return readGitFile(dotgit, root)
+}
+
+// readGitFile reads a "gitdir: <path>" file; a relative path is relative
+// to the file's directory.
+func readGitFile(path, dir string) (string, error) {
+	b, err := readFile(path)
 	if err != nil {
 		return "", err
 	}
 	line := strings.TrimSpace(string(b))
 	if !strings.HasPrefix(line, "gitdir: ") {
-		return "", fmt.Errorf("fatal: invalid gitfile format: %s", dotgit)
+		return "", fmt.Errorf("fatal: invalid gitfile format: %s", path)
 	}
-	target := strings.TrimPrefix(line, "gitdir: ")
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(root, target)
-	}
-	return filepath.Clean(target), nil
+	return absFrom(dir, strings.TrimPrefix(line, "gitdir: ")), nil
 }
 
 func newRepo(root, dir, gitDir string) (*Repo, error) {

@@ -93,6 +93,16 @@ func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 		if ref, ok := packed[name]; ok {
 			return ref.hash, nil
 		}
+		// A gc (pack-refs) writes packed-refs, then deletes the loose
+		// ref: if it ran since we read packed-refs, read it again, once.
+		if !r.packedReread {
+			r.packedReread, r.packed = true, nil
+			if packed, err := r.packedRefs(); err == nil {
+				if ref, ok := packed[name]; ok {
+					return ref.hash, nil
+				}
+			}
+		}
 		return plumbing.ZeroHash, errRefNotFound
 	}
 	return plumbing.ZeroHash, fmt.Errorf("fatal: symbolic ref %s nests too deep", name)

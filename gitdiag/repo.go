@@ -46,6 +46,8 @@ type Repo struct {
 	cfg    *config.Config
 	store  *objects.Store
 	packed map[string]packedRef // packed-refs, read on first use
+	// packedReread: packed-refs was read again for a ref missing from it
+	packedReread bool
 	// HEAD, read on first use
 	head          Head
 	headErr       error

@@ -31,7 +31,7 @@ type packIndex struct {
 
 func NewAbbreviator(store *Store) *Abbreviator {
 	var count uint64
-	for _, p := range store.packs {
+	for _, p := range store.packList() {
 		count += uint64(p.idx.fanout[255])
 	}
 	return &Abbreviator{store: store, minLen: defaultAbbrev(count)}
@@ -130,7 +130,7 @@ func (a *Abbreviator) Shortest(h plumbing.Hash) string {
 			n = common + 1
 		}
 	}
-	for _, p := range a.store.packs {
+	for _, p := range a.store.packList() {
 		for _, o := range p.idx.neighbours(h) {
 			extend(o)
 		}

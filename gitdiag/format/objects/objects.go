@@ -27,7 +27,10 @@ import (
 type Store struct {
 	dir       string   // the repository's own objects directory
 	looseDirs []string // it, then its alternates
-	packs     []*pack
+	packs     []*pack  // guarded by packsMu: a rescan appends
+	packsMu   sync.RWMutex
+	rescanMu  sync.Mutex      // one rescan at a time
+	known     map[string]bool // index files opened, guarded by rescanMu after OpenStore
 	// Shallow lists the commits of a shallow clone whose parents were not
 	// fetched: git treats them as having none, and so do we.
 	Shallow map[plumbing.Hash]bool
@@ -69,43 +72,84 @@ const cacheEntries = 256
 // objects/info/alternates file names (one level, as git reads them for
 // the common case of clones made with --reference or --shared).
 func OpenStore(objectsDir string) (*Store, error) {
-	s := &Store{dir: objectsDir, cache: map[packOffset]cachedObject{}}
-	s.looseDirs = append(s.looseDirs, objectsDir)
-	var names []string
-	for _, dir := range append([]string{objectsDir}, alternates(objectsDir)...) {
-		if dir != objectsDir {
-			s.looseDirs = append(s.looseDirs, dir)
-		}
-		found, _ := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
-		names = append(names, found...)
-	}
-	for _, n := range names {
-		idx, err := openPackIndex(n)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		data, err := rawfile.Open(n[:len(n)-len(".idx")] + ".pack")
-		if err != nil {
-			idx.f.Close()
-			s.Close()
-			return nil, err
-		}
-		s.packs = append(s.packs, &pack{idx: idx, data: data})
+	s := &Store{dir: objectsDir, cache: map[packOffset]cachedObject{}, known: map[string]bool{}}
+	s.looseDirs = append([]string{objectsDir}, alternates(objectsDir)...)
+	if err := s.scanPacks(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
 
+// scanPacks opens the packs not opened yet, as git's reprepare_packed_git
+// does when an object is missing: a gc may have packed loose objects and
+// removed them since the last scan. What a gc leaves behind or removes
+// under us is passed over as git passes over it: an index whose pack is
+// gone, a temporary index (.tmp-*, tmp_idx_*), an index too short to read.
+// A pack already open stays readable after a gc deletes it.
+func (s *Store) scanPacks() error {
+	for _, dir := range s.looseDirs {
+		found, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
+		for _, n := range found {
+			if s.known[n] {
+				continue
+			}
+			idx, err := openPackIndex(n)
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			data, err := rawfile.Open(n[:len(n)-len(".idx")] + ".pack")
+			if err != nil {
+				idx.f.Close()
+				if errors.Is(err, os.ErrNotExist) {
+					continue
+				}
+				return err
+			}
+			s.known[n] = true
+			s.packsMu.Lock()
+			s.packs = append(s.packs, &pack{idx: idx, data: data})
+			s.packsMu.Unlock()
+		}
+	}
+	return nil
+}
+
+// packList is the packs opened so far; a rescan only appends, so the
+// positions in it never change.
+func (s *Store) packList() []*pack {
+	s.packsMu.RLock()
+	defer s.packsMu.RUnlock()
+	return s.packs
+}
+
 func (s *Store) Close() {
-	for _, p := range s.packs {
+	for _, p := range s.packList() {
 		p.idx.f.Close()
 		p.data.Close()
 	}
 }
 
-// Read returns an object's type and content.
+// Read returns an object's type and content. An object found nowhere is
+// looked for once more after rescanning the packs.
 func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
-	for i, p := range s.packs {
+	typ, data, err := s.read(h)
+	if errors.Is(err, ErrNotFound) {
+		s.rescanMu.Lock()
+		n := len(s.packList())
+		if s.scanPacks() == nil && len(s.packList()) > n {
+			s.rescanMu.Unlock()
+			return s.read(h)
+		}
+		s.rescanMu.Unlock()
+	}
+	return typ, data, err
+}
+
+func (s *Store) read(h plumbing.Hash) (int, []byte, error) {
+	for i, p := range s.packList() {
 		if off, ok := p.idx.find(h); ok {
 			return s.readPacked(i, off, 0)
 		}
@@ -231,7 +275,7 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 	if depth > maxDeltaDepth {
 		return 0, nil, errors.New("delta chain too deep")
 	}
-	p := s.packs[pi]
+	p := s.packList()[pi]
 	r := bufio.NewReaderSize(io.NewSectionReader(p.data, off, 1<<62), 4096)
 	typ, size, err := entryHeader(r)
 	if err != nil {

@@ -1,7 +1,11 @@
 package hooks
 
 import (
+	"errors"
+	"strings"
+
 	"fmt"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"strconv"
 	"time"
 )
@@ -28,4 +32,81 @@ func parseDuration(s string) (time.Duration, error) {
 		return time.Duration(secs * float64(time.Second)), nil
 	}
 	return time.ParseDuration(s)
+}
+
+// within runs fn, which reads or writes files, for as long as the run has
+// left (its deadline and a short grace for the writes that follow a cut
+// gathering). On a slow or dead file system a call can block for minutes
+// in one system call: it is abandoned, goes on in the background until
+// the process exits, and the run answers with what it has, noting what it
+// skipped. fn must only return its result, never touch the run.
+func within[T any](r *Run, what string, fn func() T) (T, bool) {
+	v, ok := bounded(r, fn)
+	if !ok {
+		r.skip(what)
+	}
+	return v, ok
+}
+
+// skip adds what to the one note that lists what the deadline cut, so
+// that a dead file system costs one line of the output, not ten.
+func (r *Run) skip(what string) {
+	const head = "skipped at the hook's deadline (a slow or unresponsive file system?): "
+	if r.skipNote < 0 || r.skipNote >= len(r.notes) || !strings.HasPrefix(r.notes[r.skipNote], head) {
+		r.skipNote = len(r.notes)
+		r.notes = append(r.notes, head+what)
+		return
+	}
+	r.notes[r.skipNote] += ", " + what
+}
+
+// bounded is within without the note, for callers that say it their way.
+func bounded[T any](r *Run, fn func() T) (T, bool) {
+	bound := r.hard
+	if bound == nil { // a Run built by a test
+		bound = r.Ctx
+	}
+	ch := make(chan T, 1)
+	go func() { ch <- fn() }()
+	select {
+	case v := <-ch:
+		return v, true
+	case <-bound.Done():
+		r.fail("deadline", "a file system call outlived the deadline")
+		var zero T
+		return zero, false
+	}
+}
+
+// readTranscript is transcript.Read within the run's bound.
+func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
+	type read struct {
+		tf  *transcript.Facts
+		err error
+	}
+	got, ok := within(r, "reading the transcript", func() read {
+		tf, err := transcript.Read(r.Ctx, path, opt)
+		return read{tf, err}
+	})
+	if !ok {
+		return nil, errors.New("not read by the hook's deadline")
+	}
+	return got.tf, got.err
+}
+
+// tasks is Claude Code's task list of the session, within the run's bound.
+func (r *Run) tasks(configDir string) []transcript.Todo {
+	t, _ := within(r, "reading the task list", func() []transcript.Todo { return transcript.Tasks(configDir, r.In.SessionID) })
+	return t
+}
+
+// phases splits a run's deadline so that the hook has answered and
+// exited by it: gathering stops first (the probes and reads see this
+// deadline), the writes of a run whose gathering was cut get a little
+// longer, then the handler is given up on, and the event line has what is
+// left.
+type phases struct{ gather, write, handler time.Duration }
+
+func phasesOf(deadline time.Duration) phases {
+	return phases{gather: deadline * 85 / 100, write: deadline * 92 / 100, handler: deadline * 95 / 100}
 }

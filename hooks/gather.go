@@ -3,6 +3,7 @@ package hooks
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,9 +95,20 @@ func (r *Run) session() *state.Session {
 	if id == "" {
 		return nil
 	}
-	s, note := state.Load(r.Logs, id)
-	if note != "" {
-		r.note(note)
+	type loaded struct {
+		s    *state.Session
+		note string
+	}
+	l, ok := within(r, "reading the session's state", func() loaded {
+		s, note := state.Load(r.Logs, id)
+		return loaded{s, note}
+	})
+	if !ok {
+		return nil
+	}
+	s := l.s
+	if l.note != "" {
+		r.note(l.note)
 	}
 	if s == nil {
 		var head string
@@ -108,9 +120,15 @@ func (r *Run) session() *state.Session {
 		})
 		s = state.Start(r.Logs, id, head, r.Start)
 		if !r.NoLog {
-			if err := s.Claim(r.Logs); err != nil {
+			claimed := *s
+			err, ok := within(r, "claiming a session number", func() error { return claimed.Claim(r.Logs) })
+			if !ok {
+				return nil
+			}
+			if err != nil {
 				r.fail("state", "session number not claimed: "+firstLine(err.Error()))
 			}
+			s.Number = claimed.Number
 		}
 		r.saveState(s)
 	}
@@ -133,7 +151,12 @@ func (r *Run) writeState() bool {
 		return true
 	}
 	r.stateDirty = false
-	if err := r.sess.Save(r.Logs); err != nil {
+	s := r.sess
+	err, ok := within(r, "saving the session's state", func() error { return s.Save(r.Logs) })
+	if !ok {
+		return false
+	}
+	if err != nil {
 		r.fail("state", "session state not saved: "+firstLine(err.Error()))
 		return false
 	}
@@ -159,7 +182,10 @@ func (r *Run) observe(ending bool) {
 	if prev, changed := s.SeeModel(r.In.Model); changed {
 		r.note(fmt.Sprintf("the model changed during the session: %s → %s", prev, r.In.Model))
 	}
-	now := r.memoryHashes()
+	now, ok := within(r, "reading the memory files", r.memoryHashes)
+	if !ok {
+		return
+	}
 	if s.Memory == nil {
 		s.Memory = now
 	}
@@ -235,7 +261,18 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 	}
 	lr := r.Cfg.LongRunning
 	f := &facts.LongRunning{FeatureList: lr.FeatureList, ProgressFile: lr.ProgressFile}
-	features, err := longrun.ReadFeatures(r.path(lr.FeatureList))
+	type read struct {
+		features []longrun.Feature
+		err      error
+	}
+	fl, ok := within(r, "reading the feature list", func() read {
+		features, err := longrun.ReadFeatures(r.path(lr.FeatureList))
+		return read{features, err}
+	})
+	if !ok {
+		fl.err = errors.New("not read by the hook's deadline")
+	}
+	features, err := fl.features, fl.err
 	switch {
 	case err == nil:
 		f.FeatureListState = longrun.FeatureListOK
@@ -276,9 +313,10 @@ func (r *Run) contextUsage() (int, bool) {
 			// What Claude Code says the resumed session holds comes first.
 			r.usage = transcript.Usage{Tokens: *t, Known: true}
 		} else if r.In.TranscriptPath != "" && src != claude.SourceCompact {
-			if u, err := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions); err == nil {
-				r.usage = u
-			}
+			r.usage, _ = within(r, "reading the context size", func() transcript.Usage {
+				u, _ := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
+				return u
+			})
 		}
 	}
 	if r.usage.Known {
@@ -308,7 +346,10 @@ func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Fe
 	if f.FeatureListState == longrun.FeatureListMissing {
 		f.Initializer = fmt.Sprintf(longrun.DefaultInitializer, lr.FeatureList, lr.ProgressFile, lr.InitScript)
 		if p := lr.InitializerInstructions; p != "" {
-			if b, err := safefile.Read(r.path(p), maxMemoryFile); err == nil {
+			if b, ok := within(r, "reading the initializer's instructions", func() []byte {
+				b, _ := safefile.Read(r.path(p), maxMemoryFile)
+				return b
+			}); ok && b != nil {
 				f.Initializer = string(b)
 			}
 		}
@@ -317,9 +358,10 @@ func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Fe
 	for _, feat := range longrun.NextFailing(features, lr.NextFeatures) {
 		f.NextFailing = append(f.NextFailing, facts.Feature{Category: feat.Category, Description: feat.Description})
 	}
-	if entry, err := longrun.LastProgressEntry(r.path(lr.ProgressFile), 1500); err == nil {
-		f.LastProgress = entry
-	}
+	f.LastProgress, _ = within(r, "reading the progress file", func() string {
+		entry, _ := longrun.LastProgressEntry(r.path(lr.ProgressFile), 1500)
+		return entry
+	})
 }
 
 // gatherWork reads the commits and files since the session started, and

@@ -60,8 +60,11 @@ func (r *Run) savedSnapshot() (facts.Snapshot, bool) {
 	if r.In.SessionID == "" {
 		return snap, false
 	}
-	b, _, err := r.Logs.Read(logs.SessionFile(r.In.SessionID, SnapshotFacts), logs.LogBudget)
-	if err != nil || json.Unmarshal(b, &snap) != nil {
+	b, ok := within(r, "reading the snapshot's facts", func() []byte {
+		b, _, _ := r.Logs.Read(logs.SessionFile(r.In.SessionID, SnapshotFacts), logs.LogBudget)
+		return b
+	})
+	if !ok || b == nil || json.Unmarshal(b, &snap) != nil {
 		return snap, false
 	}
 	return snap, true

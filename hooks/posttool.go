@@ -121,8 +121,11 @@ func newThreshold(tokens int, known bool, c config.Context, announced []string) 
 // featureListEdits compares the feature list with its version at HEAD.
 func (r *Run) featureListEdits() []string {
 	path := r.path(r.Cfg.LongRunning.FeatureList)
-	now, err := safefile.Read(path, longrun.MaxListSize)
-	if err != nil {
+	now, ok := within(r, "reading the feature list", func() []byte {
+		b, _ := safefile.Read(path, longrun.MaxListSize)
+		return b
+	})
+	if !ok || now == nil {
 		return nil
 	}
 	var atHEAD []byte

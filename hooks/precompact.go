@@ -38,12 +38,10 @@ func handlePreCompact(r *Run) string {
 		f.HookNotes = append(f.HookNotes, r.writeLogWith(r.Logs.WriteDurable, logs.SessionFile(id, logs.SnapshotLog), text)...)
 		f.HookNotes = append(f.HookNotes, r.writeLog(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot))...)
 	}
-	if !r.NoLog {
-		if err := r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), text, r.Cfg.Checkpoints); err != nil {
-			r.fail("log", firstLine(err.Error()))
-			f.HookNotes = append(f.HookNotes, "log not written: "+firstLine(err.Error()))
-		}
+	keep := func(name string, content []byte) error {
+		return r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), string(content), r.Cfg.Checkpoints)
 	}
+	f.HookNotes = append(f.HookNotes, r.writeLogWith(keep, "checkpoints/", text)...)
 	if r.JSON {
 		return facts.JSON(f)
 	}
@@ -108,13 +106,15 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	if configDir == "" {
 		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
 	}
-	for _, t := range transcript.Tasks(configDir, r.In.SessionID) {
+	for _, t := range r.tasks(configDir) {
 		snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
 	}
-	if !transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax) {
+	if settled, ok := within(r, "waiting for the transcript", func() bool {
+		return transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
+	}); ok && !settled {
 		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}
-	tf, err := transcript.Read(r.Ctx, path, transcript.DefaultOptions)
+	tf, err := r.readTranscript(path, transcript.DefaultOptions)
 	if err != nil {
 		snap.Notes = append(snap.Notes, "Transcript not read: "+sanitize.Clean(firstLine(err.Error()))+".")
 		return

@@ -35,7 +35,10 @@ func (r *Run) checkReceipt() {
 	s := r.sess
 	if !r.sessLoaded {
 		// Load, never start: a tool call must not create state.
-		s, _ = state.Load(r.Logs, r.In.SessionID)
+		s, _ = within(r, "reading the session's state", func() *state.Session {
+			s, _ := state.Load(r.Logs, r.In.SessionID)
+			return s
+		})
 		if s != nil {
 			r.sess, r.sessLoaded = s, true
 		}

@@ -28,6 +28,19 @@ const (
 // recoverSnapshot finds the snapshot of this session: its own copy under
 // sessions/<id>/, else the shared file when chooseShared accepts it.
 func (r *Run) recoverSnapshot() facts.Recovery {
+	rec, ok := within(r, "reading the snapshot", r.readSnapshot)
+	if !ok {
+		return facts.Recovery{Reason: "Snapshot not read: the hook's deadline passed."}
+	}
+	if rec.Found && rec.Facts != nil {
+		rec.Since = r.since(*rec.Facts)
+	}
+	return rec
+}
+
+// readSnapshot reads the snapshot files; what git says changed since is
+// added by the caller, which may use the repository.
+func (r *Run) readSnapshot() facts.Recovery {
 	id := r.In.SessionID
 	if id != "" {
 		if b, _, err := r.Logs.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogBudget); err == nil {
@@ -37,7 +50,6 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 				if at, err := time.Parse(logs.TimeFormat, snap.Time); err == nil {
 					rec.AgeMS = float64(r.Now().Sub(at).Milliseconds())
 				}
-				rec.Since = r.since(snap)
 			}
 			return rec
 		}

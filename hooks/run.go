@@ -41,6 +41,7 @@ type Options struct {
 // through it.
 type Run struct {
 	Ctx     context.Context
+	hard    context.Context // Ctx's deadline and writeGrace: the file system calls' bound
 	In      claude.Input
 	Project string
 	Git     *gitdiag.Shared // the project's repository, read once for the whole run
@@ -53,9 +54,10 @@ type Run struct {
 	JSON    bool // --format json: print the facts
 	Version string
 
-	notes []string       // what was skipped; every one reaches the output or the log
-	ev    events.Event   // what this run records; filled as it goes
-	sess  *state.Session // this session's state, once read
+	notes    []string       // what was skipped; every one reaches the output or the log
+	skipNote int            // the index in notes of the deadline's list, once there is one
+	ev       events.Event   // what this run records; filled as it goes
+	sess     *state.Session // this session's state, once read
 	// sessLoaded is set once the state was looked for, found or not.
 	sessLoaded bool
 	stateDirty bool             // the state changed and is not written yet
@@ -74,10 +76,14 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		opt.Getenv = os.Getenv
 	}
 	start := opt.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), opt.Deadline)
+	began := time.Now() // the deadline's clock is the real one, whatever Now says
+	ph := phasesOf(opt.Deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), ph.gather)
 	defer cancel()
+	hard, cancelHard := context.WithTimeout(context.Background(), ph.write)
+	defer cancelHard()
 	in, inputNotes := claude.ReadInput(stdin, stdinWait(opt.Deadline))
-	r := &Run{Ctx: ctx, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
+	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
 		Version: opt.Version, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)
 	r.Project = projectDir(in, opt.Getenv)
@@ -95,10 +101,20 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
 			}
 		}()
-		var cfgNotes []string
-		r.Cfg, cfgNotes = config.Load(r.Project, opt.ConfigPath, opt.Getenv)
+		type loaded struct {
+			cfg   config.Config
+			notes []string
+		}
+		c, ok := within(r, "reading the configuration", func() loaded {
+			cfg, notes := config.Load(r.Project, opt.ConfigPath, opt.Getenv)
+			return loaded{cfg, notes}
+		})
+		if !ok {
+			c.cfg = config.Defaults()
+		}
+		r.Cfg = c.cfg
 		r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
-		r.notes = append(r.notes, cfgNotes...)
+		r.notes = append(r.notes, c.notes...)
 		out := e.Handle(r)
 		r.writeState() // the last write but the event line, inside the deadline
 		done <- out
@@ -109,7 +125,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	case out = <-done:
 		ev = r.ev // the handler is done with it
 		ev.Skipped = r.notes
-	case <-time.After(opt.Deadline + opt.Deadline/10):
+	case <-time.After(ph.handler - time.Since(began)):
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
@@ -121,7 +137,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		printed = logs.Cut(out, claude.Budget)
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
-	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(start))
+	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(began))
 	io.WriteString(stdout, printed)
 	if !r.NoLog {
 		// The record must never cost the output, nor the deadline: on a
@@ -131,7 +147,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		go func() { write(r.Logs, ev); close(appended) }()
 		select {
 		case <-appended:
-		case <-time.After(max(opt.Deadline+opt.Deadline/10-time.Since(start), minAppendWait)):
+		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
 }
@@ -142,7 +158,7 @@ var appendEvent = func(d logs.Dir, ev events.Event) { events.Append(d, ev) }
 
 // minAppendWait is the least the event line is waited for, even when the
 // handler used all its time.
-const minAppendWait = 50 * time.Millisecond
+const minAppendWait = 20 * time.Millisecond
 
 func (r *Run) newEvent(sub string) events.Event {
 	in := r.In
@@ -204,7 +220,11 @@ func (r *Run) writeLogWith(write func(string, []byte) error, name, content strin
 	if r.NoLog {
 		return nil
 	}
-	if err := write(name, []byte(content)); err != nil {
+	err, ok := bounded(r, func() error { return write(name, []byte(content)) })
+	if !ok {
+		return []string{"log not written by the hook's deadline: " + name}
+	}
+	if err != nil {
 		r.fail("log", firstLine(err.Error()))
 		return []string{"log not written: " + firstLine(err.Error())}
 	}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,33 @@ func TestAStalledEventLineDoesNotHoldTheHookPastItsDeadline(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %s with a 300ms deadline", took)
+	}
+}
+
+func TestPhasesEndInOrderBeforeTheDeadline(t *testing.T) {
+	for _, d := range []time.Duration{time.Second, 10 * time.Second, 50 * time.Millisecond} {
+		p := phasesOf(d)
+		if !(0 < p.gather && p.gather < p.write && p.write < p.handler && p.handler < d) {
+			t.Errorf("%s: gather %s, write %s, handler %s", d, p.gather, p.write, p.handler)
+		}
+	}
+}
+
+// A read stuck on the file system is abandoned at the bound and named in
+// one note with every other one the deadline cut.
+func TestStuckReadsAreAbandonedAndListedInOneNote(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	r := &Run{Ctx: ctx, hard: ctx, skipNote: -1, notes: []string{"earlier"}}
+	stuck := make(chan struct{})
+	defer close(stuck)
+	for _, what := range []string{"reading the configuration", "reading the feature list"} {
+		if _, ok := within(r, what, func() int { <-stuck; return 1 }); ok {
+			t.Errorf("%s: a stuck read returned", what)
+		}
+	}
+	want := "skipped at the hook's deadline (a slow or unresponsive file system?): reading the configuration, reading the feature list"
+	if len(r.notes) != 2 || !strings.HasPrefix(r.notes[1], want) {
+		t.Errorf("notes: %q", r.notes)
 	}
 }

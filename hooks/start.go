@@ -99,6 +99,12 @@ func (r *Run) previousHandoff() *facts.Handoff {
 	if !r.Cfg.Handoff || (r.In.Source != "" && r.In.Source != claude.SourceStartup && r.In.Source != claude.SourceClear) {
 		return nil
 	}
+	h, _ := within(r, "reading the previous session's handoff", r.readPreviousHandoff)
+	return h
+}
+
+// readPreviousHandoff reads the newest handoff another session left.
+func (r *Run) readPreviousHandoff() *facts.Handoff {
 	dirs, err := os.ReadDir(filepath.Join(r.Logs.Path, "sessions"))
 	if err != nil {
 		return nil
@@ -158,8 +164,8 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 	if configDir == "" {
 		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
 	}
-	tasks := transcript.Tasks(configDir, r.In.SessionID)
-	tf, err := transcript.Read(r.Ctx, path, transcript.Options{Budget: handoffBudget, MaxLine: transcript.DefaultOptions.MaxLine})
+	tasks := r.tasks(configDir)
+	tf, err := r.readTranscript(path, transcript.Options{Budget: handoffBudget, MaxLine: transcript.DefaultOptions.MaxLine})
 	if err == nil {
 		h.LastPrompt = tf.LastPrompt
 		if e := tf.OpenError; e != nil {

@@ -91,14 +91,21 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	if err != nil {
 		return f, err
 	}
-	for _, p := range lr.RequiredFiles {
-		if _, err := os.Stat(r.path(p)); err != nil {
-			f.MissingRequired = append(f.MissingRequired, p)
+	f.MissingRequired, _ = within(r, "looking for the required files", func() []string {
+		var missing []string
+		for _, p := range lr.RequiredFiles {
+			if _, err := os.Stat(r.path(p)); err != nil {
+				missing = append(missing, p)
+			}
 		}
-	}
+		return missing
+	})
 	if s := r.session(); s != nil {
-		fi, err := os.Stat(r.path(lr.ProgressFile))
-		f.ProgressTouched = err == nil && !fi.ModTime().Before(s.StartedAt)
+		started := s.StartedAt
+		f.ProgressTouched, _ = within(r, "looking at the progress file", func() bool {
+			fi, err := os.Stat(r.path(lr.ProgressFile))
+			return err == nil && !fi.ModTime().Before(started)
+		})
 	}
 	return f, nil
 }

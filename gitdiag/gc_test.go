@@ -120,8 +120,8 @@ func TestLeftoversOfAnInterruptedGcAreIgnoredAsByGit(t *testing.T) {
 	pack := f.path(".git/objects/pack")
 	for name, content := range map[string]string{
 		"pack-0123456789012345678901234567890123456789.idx": "\xfftOc\x00\x00\x00\x02", // its pack is gone
-		".tmp-4242-pack-abc.idx": "", // an interrupted gc's
-		"tmp_idx_XXXXXX":         "",
+		".tmp-4242-pack-abc.idx":                            "",                        // an interrupted gc's
+		"tmp_idx_XXXXXX":                                    "",
 	} {
 		os.WriteFile(filepath.Join(pack, name), []byte(content), 0o444)
 	}

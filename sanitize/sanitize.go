@@ -39,9 +39,17 @@ func compilePatterns() (p redactPatterns) {
 		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`),
 		// Slack tokens and incoming webhooks.
 		regexp.MustCompile(`xox[abposre]-[A-Za-z0-9\-]{10,}`),
+		regexp.MustCompile(`xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}`), // app-level tokens
 		regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`),
 		// Google API keys.
 		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`),
+		// Google OAuth client secrets.
+		regexp.MustCompile(`GOCSPX-[A-Za-z0-9_\-]{28}`),
+		// Azure AD (Entra) client secrets, as gitleaks' azure-ad-client-secret.
+		regexp.MustCompile(`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`),
+		// DigitalOcean and Shopify access tokens.
+		regexp.MustCompile(`(?:dop|doo|dor)_v1_[a-f0-9]{64}`),
+		regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`),
 		// Stripe secret and restricted keys.
 		regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
 		// npm, PyPI, Hugging Face.
@@ -76,6 +84,8 @@ func compilePatterns() (p redactPatterns) {
 			p.hints[i] = "accountkey"
 		case strings.HasPrefix(src, `\bSK`):
 			p.hints[i] = "sk"
+		case strings.Contains(src, "Q~"):
+			p.hints[i] = "q~"
 		}
 	}
 	// key=value and "key": value: *_PASSWORD=, *_SECRET=, *_TOKEN=, API and

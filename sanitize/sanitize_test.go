@@ -11,6 +11,11 @@ var catalogue = []struct{ name, in, secret string }{
 	{"gitlab token", "GITLAB glpat-AbCdEfGhIjKlMnOpQrSt12 ok", "glpat-AbCdEfGhIjKlMnOpQrSt12"},
 	{"slack webhook", "post to https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX now", "hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX"},
 	{"slack bot token", "xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl"},
+	{"slack app token", "SLACK xapp-1-A0123456789-1234567890123-0123456789abcdef0123456789abcdef0123 ok", "0123456789abcdef0123456789abcdef"},
+	{"google oauth client secret", "secret GOCSPX-AbCdEfGhIjKlMnOpQrStUvWxYz01 x", "GOCSPX-AbCdEfGhIjKlMnOpQrStUvWxYz01"},
+	{"azure ad client secret", "cred abc8Q~AbCdEfGhIjKlMnOpQrStUvWxYz0123456 end", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456"},
+	{"digitalocean token", "do dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "dop_v1_0123456789abcdef"},
+	{"shopify token", "shpat_0123456789abcdef0123456789abcdef", "shpat_0123456789abcdef0123456789abcdef"},
 	{"stripe live key", "stripe sk_live_AbCdEfGhIjKlMnOp1234 set", "sk_live_AbCdEfGhIjKlMnOp1234"},
 	{"stripe restricted key", "rk_test_AbCdEfGhIjKlMnOp1234", "rk_test_AbCdEfGhIjKlMnOp1234"},
 	{"npm token", "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"},
@@ -33,7 +38,8 @@ var catalogue = []struct{ name, in, secret string }{
 
 func TestCleanLeavesOrdinaryWordsThatLookAlike(t *testing.T) {
 	for _, s := range []string{"a basic configuration of the parser", "the skills_test.go file", "SKIP this step",
-		"use https://example.com/path@v2 here", "eyJ is how a JWT starts", "the password field is empty"} {
+		"use https://example.com/path@v2 here", "eyJ is how a JWT starts", "the password field is empty",
+		"shpat_ is Shopify's prefix", "a Q~ in prose", "xapp-1 is a Slack app token's start"} {
 		if got := Clean(s); got != s {
 			t.Errorf("Clean(%q) = %q", s, got)
 		}

@@ -239,3 +239,16 @@ func Excerpt(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n]) + "..."
 }
+
+// Path is Clean for a file path, on one line and at most n runes: a longer
+// one keeps its end (the file's name and nearest directories, what a
+// reader needs) after "…/", so that no path can crowd the rest out of the
+// budget.
+func Path(p string, n int) string {
+	p = Excerpt(p, utf8.RuneCountInString(p)) // one line, never cut here
+	r := []rune(p)
+	if len(r) <= n {
+		return p
+	}
+	return "…" + string(r[len(r)-(n-1):])
+}

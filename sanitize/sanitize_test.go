@@ -124,3 +124,17 @@ func TestCleanNeutralisesClaudeCodesOwnTags(t *testing.T) {
 		}
 	}
 }
+
+func TestPathKeepsTheEndOfALongPath(t *testing.T) {
+	long := "/home/u/" + strings.Repeat("very-deep-directory/", 50) + "main.go"
+	tests := []struct{ in, want string }{
+		{"/src/a.go", "/src/a.go"},
+		{long, "…" + long[len(long)-59:]},
+		{"/a\nb/c.go", "/a b/c.go"},
+	}
+	for _, tt := range tests {
+		if got := Path(tt.in, 60); got != tt.want {
+			t.Errorf("Path(%.40q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -216,7 +216,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 		if p == "" {
 			p = input.Get("notebook_path").String()
 		}
-		if p = strings.Clone(sanitize.Clean(p)); p != "" && !c.seenFiles[p] {
+		if p = strings.Clone(sanitize.Path(p, maxPathRunes)); p != "" && !c.seenFiles[p] {
 			c.seenFiles[p] = true
 			c.files = append(c.files, p)
 		}

@@ -100,6 +100,9 @@ const (
 	InputRunes   = 200
 	maxTexts     = 3
 	maxFiles     = 200
+	// maxPathRunes bounds a file path taken from the transcript: a path
+	// thousands of characters long would push the snapshot out of the budget.
+	maxPathRunes = 300
 	maxFollowUps = 10
 	maxTaskCalls = 10000
 )

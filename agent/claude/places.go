@@ -69,7 +69,20 @@ func TasksDir(configDir, sessionID string) string {
 
 // Group is one matcher group of a settings.json hook event, holding one
 // command, as Claude Code reads it.
-func Group(matcher, command string, timeout int) map[string]any {
-	return map[string]any{"matcher": matcher, "hooks": []map[string]any{
-		{"type": "command", "command": command, "timeout": timeout}}}
+func Group(matcher, command string, timeout int) MatcherGroup {
+	return MatcherGroup{Matcher: matcher, Hooks: []HookCommand{{Type: "command", Command: command, Timeout: timeout}}}
+}
+
+// MatcherGroup is one entry of an event's list in settings.json, its keys
+// in the order Claude Code's documentation writes them.
+type MatcherGroup struct {
+	Matcher string        `json:"matcher"`
+	Hooks   []HookCommand `json:"hooks"`
+}
+
+// HookCommand is one command of a matcher group.
+type HookCommand struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
 }

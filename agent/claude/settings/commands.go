@@ -170,7 +170,7 @@ func saveSettings(path string, old []byte, existed bool, js []byte) error {
 			return fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
 		}
 	}
-	if err := atomicfile.Write(path, append(bytes.TrimRight(js, "\n"), '\n'), atomicfile.Options{Perm: mode, Durable: true}); err != nil {
+	if err := atomicfile.Write(path, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	return nil

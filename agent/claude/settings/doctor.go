@@ -56,7 +56,7 @@ func RunDoctor(env Env, custom string) Doctor {
 	ran := map[string]bool{}
 	for _, sc := range ReadStatus(env, custom).Scopes {
 		for _, h := range sc.Hooks {
-			if !IsOurs(h.Command, custom) || ran[h.Command] {
+			if !IsOurs(h.Event, h.Command, custom) || ran[h.Command] {
 				continue
 			}
 			ran[h.Command] = true

@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,9 +19,9 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks"
 
+	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
-	"github.com/tidwall/sjson"
 )
 
 // Entry is one hook command in one matcher group of one event.
@@ -89,11 +88,69 @@ func Program(cmd string) string {
 	return ""
 }
 
-// IsOurs recognises a command of ours: its program is a session-hooks
-// binary (or the program of the --command given, when set).
-func IsOurs(cmd, custom string) bool {
-	p := Program(cmd)
-	return filepath.Base(p) == "session-hooks" || custom != "" && p == Program(custom)
+// IsOurs recognises a hook of ours by what it is: somewhere in the
+// command, a session-hooks binary (or the program of the --command given)
+// followed by the subcommand the event table wires to event, whatever
+// path or wrapper runs it (env, npx, "$CLAUDE_PROJECT_DIR"/bin/…). A
+// session-hooks command the user wired themselves elsewhere (summary on
+// Stop, say) is theirs. With event "", any of our hook subcommands counts.
+func IsOurs(event, cmd, custom string) bool {
+	words := shellWords(cmd)
+	for i := 0; i+1 < len(words); i++ {
+		if !isOurProgram(words[i], custom) {
+			continue
+		}
+		for _, e := range hooks.Table {
+			if words[i+1] == e.Command && (event == "" || event == e.Claude) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isOurProgram(word, custom string) bool {
+	base := strings.TrimSuffix(word[strings.LastIndexAny(word, `/\`)+1:], ".exe")
+	return base == "session-hooks" || custom != "" && word == Program(custom)
+}
+
+// shellWords splits a command as /bin/sh would into words, for
+// recognising one: quotes removed, variables left as written.
+func shellWords(cmd string) []string {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == '"' && c == '\\' && i+1 < len(cmd) && strings.IndexByte("$`\"\\\n", cmd[i+1]) >= 0:
+			i++
+			cur.WriteByte(cmd[i])
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(cmd):
+			i++
+			cur.WriteByte(cmd[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
 }
 
 // IsNode recognises the Node script session-hooks replaces.
@@ -172,55 +229,170 @@ func stripJSONC(b []byte) []byte {
 type Result struct {
 	JSON     []byte
 	Changed  bool
+	Added    int // our entries added
 	Removed  int // our entries taken out
 	Migrated int // Node script entries replaced
 }
 
 // Install makes the settings hold exactly the wanted entries of ours, each
-// in its own matcher group at the end of its event, replacing earlier ones
-// of ours and the Node script's. Settings that already hold exactly the
-// wanted entries are returned unchanged.
+// in its own matcher group at the end of its event: entries of ours that
+// are wanted stay where they are, the others and the Node script's are
+// taken out, the missing ones added. The bytes outside those entries are
+// kept as written; settings that already hold exactly the wanted entries
+// are returned unchanged.
 func Install(doc []byte, want []Entry, custom string) (Result, error) {
-	js, err := Parse(doc)
+	js, d, err := load(doc)
 	if err != nil {
-		return Result{}, err
-	}
-	if err := checkShape(js); err != nil {
 		return Result{}, err
 	}
 	if has(js, want, custom) {
-		return Result{JSON: js}, nil
+		return Result{JSON: doc}, nil
 	}
 	res := Result{Changed: true}
-	js, res.Removed, res.Migrated, err = remove(js, func(cmd string) bool { return IsOurs(cmd, custom) || IsNode(cmd) })
-	if err != nil {
-		return Result{}, err
-	}
-	for _, e := range want {
-		group := claude.Group(e.Matcher, e.Command, e.Timeout)
-		if js, err = sjson.SetBytes(js, "hooks."+e.Event+".-1", group); err != nil {
+	kept := make([]bool, len(want))
+	wired := Wired(js)
+	for i := len(wired) - 1; i >= 0; i-- { // last first: the indices before stay right
+		w := wired[i]
+		if !IsOurs(w.Event, w.Command, custom) && !IsNode(w.Command) {
+			continue
+		}
+		if k := wanted(w, want, kept); k >= 0 {
+			kept[k] = true
+			continue
+		}
+		if err := d.removeHook(w); err != nil {
 			return Result{}, err
 		}
+		if IsNode(w.Command) {
+			res.Migrated++
+		} else {
+			res.Removed++
+		}
 	}
-	res.JSON = Pretty(js)
+	for k, e := range want {
+		if !kept[k] {
+			if err := d.addGroup(e); err != nil {
+				return Result{}, err
+			}
+			res.Added++
+		}
+	}
+	res.JSON = d.b
 	return res, nil
 }
 
+// wanted is the index of the wanted entry w already is (alone in its
+// matcher group, as install writes it), not yet claimed, or -1.
+func wanted(w Hook, want []Entry, kept []bool) int {
+	for k, e := range want {
+		if !kept[k] && w.GroupSize == 1 && e == (Entry{w.Event, w.Matcher, w.Command, w.Timeout}) && w.HasTimeout {
+			return k
+		}
+	}
+	return -1
+}
+
 // Uninstall removes our entries, and the groups, event lists and hooks
-// object our removal left empty.
+// object our removal left empty; every other byte stays.
 func Uninstall(doc []byte, custom string) (Result, error) {
-	js, err := Parse(doc)
+	js, d, err := load(doc)
 	if err != nil {
 		return Result{}, err
 	}
+	res := Result{JSON: doc}
+	wired := Wired(js)
+	for i := len(wired) - 1; i >= 0; i-- {
+		if !IsOurs(wired[i].Event, wired[i].Command, custom) {
+			continue
+		}
+		if err := d.removeHook(wired[i]); err != nil {
+			return Result{}, err
+		}
+		res.Removed++
+	}
+	if res.Removed > 0 {
+		res.JSON, res.Changed = d.b, true
+	}
+	return res, nil
+}
+
+// load parses settings for an edit: as plain JSON to read them, and as
+// written to splice them. Both refuse what an edit would have to guess.
+func load(doc []byte) ([]byte, *jsonc, error) {
+	js, err := Parse(doc)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := checkShape(js); err != nil {
-		return Result{}, err
+		return nil, nil, err
 	}
-	js, removed, _, err := remove(js, func(cmd string) bool { return IsOurs(cmd, custom) })
-	if err != nil || removed == 0 {
-		return Result{JSON: js}, err
+	d, err := parseJSONC(doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the settings are not valid JSON: %v", err)
 	}
-	return Result{JSON: Pretty(js), Changed: true, Removed: removed}, nil
+	if err := d.duplicates(&d.root, "the key"); err != nil {
+		return nil, nil, err
+	}
+	if h := member(&d.root, "hooks"); h != nil {
+		if err := d.duplicates(h, "the hook event"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return js, d, nil
+}
+
+// removeHook takes one hook command out, with its matcher group, event
+// list and hooks object when it was the last thing in them.
+func (d *jsonc) removeHook(w Hook) error {
+	hooks := member(&d.root, "hooks")
+	event := member(hooks, w.Event)
+	group := element(event, w.Group)
+	list := member(group, "hooks")
+	if list == nil {
+		return fmt.Errorf("cannot find the %s hook %q to remove", w.Event, w.Command)
+	}
+	switch {
+	case count(list) > 1:
+		return d.remove(list, w.Index)
+	case count(event) > 1:
+		return d.remove(event, w.Group)
+	case count(hooks) > 1:
+		return d.remove(hooks, memberIndex(hooks, w.Event))
+	default:
+		return d.remove(&d.root, memberIndex(&d.root, "hooks"))
+	}
+}
+
+// addGroup appends a matcher group holding e to its event, adding the
+// event list and the hooks object when missing.
+func (d *jsonc) addGroup(e Entry) error {
+	group := claude.Group(e.Matcher, e.Command, e.Timeout)
+	hooks := member(&d.root, "hooks")
+	if hooks == nil {
+		return d.add(&d.root, "hooks", map[string][]claude.MatcherGroup{e.Event: {group}})
+	}
+	if event := member(hooks, e.Event); event != nil {
+		return d.add(event, "", group)
+	}
+	return d.add(hooks, e.Event, []claude.MatcherGroup{group})
+}
+
+func count(c *hujson.Value) int {
+	starts, _ := spans(c)
+	return len(starts)
+}
+
+func memberIndex(obj *hujson.Value, name string) int {
+	o, _ := obj.Value.(*hujson.Object)
+	if o == nil {
+		return -1
+	}
+	for i := len(o.Members) - 1; i >= 0; i-- {
+		if lit, ok := o.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // checkShape refuses settings whose hooks are not as Claude Code reads
@@ -254,7 +426,7 @@ func Pretty(js []byte) []byte {
 func has(js []byte, want []Entry, custom string) bool {
 	found := 0
 	for _, w := range Wired(js) {
-		if !IsOurs(w.Command, custom) && !IsNode(w.Command) {
+		if !IsOurs(w.Event, w.Command, custom) && !IsNode(w.Command) {
 			continue
 		}
 		match := false
@@ -271,57 +443,6 @@ func has(js []byte, want []Entry, custom string) bool {
 	return found == len(want)
 }
 
-// remove deletes the hook commands drop matches, then whatever that left
-// empty, walking backwards so the indices of what is left stay right.
-func remove(js []byte, drop func(string) bool) ([]byte, int, int, error) {
-	removed, migrated := 0, 0
-	hooks := gjson.GetBytes(js, "hooks")
-	if !hooks.IsObject() {
-		return js, 0, 0, nil
-	}
-	var events []string
-	hooks.ForEach(func(k, _ gjson.Result) bool { events = append(events, k.String()); return true })
-	var err error
-	for _, ev := range events {
-		groups := hooks.Get(escape(ev)).Array()
-		emptied := 0
-		for gi := len(groups) - 1; gi >= 0; gi-- {
-			list := groups[gi].Get("hooks").Array()
-			left := len(list)
-			for hi := len(list) - 1; hi >= 0; hi-- {
-				cmd := list[hi].Get("command").String()
-				if !drop(cmd) {
-					continue
-				}
-				if IsNode(cmd) {
-					migrated++
-				} else {
-					removed++
-				}
-				left--
-				if js, err = sjson.DeleteBytes(js, fmt.Sprintf("hooks.%s.%d.hooks.%d", escape(ev), gi, hi)); err != nil {
-					return nil, 0, 0, err
-				}
-			}
-			if left == 0 && len(list) > 0 {
-				emptied++
-				if js, err = sjson.DeleteBytes(js, fmt.Sprintf("hooks.%s.%d", escape(ev), gi)); err != nil {
-					return nil, 0, 0, err
-				}
-			}
-		}
-		if emptied > 0 && emptied == len(groups) {
-			if js, err = sjson.DeleteBytes(js, "hooks."+escape(ev)); err != nil {
-				return nil, 0, 0, err
-			}
-		}
-	}
-	if removed+migrated > 0 && len(gjson.GetBytes(js, "hooks").Map()) == 0 {
-		js, err = sjson.DeleteBytes(js, "hooks")
-	}
-	return js, removed, migrated, err
-}
-
 // escape makes an event name safe as one gjson/sjson path component.
 func escape(s string) string {
 	r := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`)
@@ -333,21 +454,24 @@ type Hook struct {
 	Event, Matcher, Command string
 	Timeout                 int  // 0 when absent
 	HasTimeout              bool // a timeout is set
+	// Group is the matcher group's place in the event's list, Index the
+	// command's in the group, GroupSize the group's number of commands.
+	Group, Index, GroupSize int
 }
 
 // Wired lists every hook command of a settings file, in file order.
 func Wired(js []byte) []Hook {
 	var out []Hook
 	gjson.GetBytes(js, "hooks").ForEach(func(ev, groups gjson.Result) bool {
-		groups.ForEach(func(_, g gjson.Result) bool {
-			g.Get("hooks").ForEach(func(_, h gjson.Result) bool {
+		for gi, g := range groups.Array() {
+			list := g.Get("hooks").Array()
+			for hi, h := range list {
 				t := h.Get("timeout")
 				out = append(out, Hook{Event: ev.String(), Matcher: g.Get("matcher").String(),
-					Command: h.Get("command").String(), Timeout: int(t.Int()), HasTimeout: t.Exists()})
-				return true
-			})
-			return true
-		})
+					Command: h.Get("command").String(), Timeout: int(t.Int()), HasTimeout: t.Exists(),
+					Group: gi, Index: hi, GroupSize: len(list)})
+			}
+		}
 		return true
 	})
 	return out

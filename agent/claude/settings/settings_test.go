@@ -1,6 +1,9 @@
 package settings
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,7 +38,7 @@ func TestInstallKeepsEverythingElseInOrder(t *testing.T) {
 	if err != nil || !res.Changed {
 		t.Fatal(err)
 	}
-	js := res.JSON
+	js := []byte(canonical(t, res.JSON))
 	if got := gjson.GetBytes(js, "@keys").String(); got != `["model","permissions","hooks","env"]` {
 		t.Errorf("keys %s", got)
 	}
@@ -51,7 +54,7 @@ func TestInstallKeepsEverythingElseInOrder(t *testing.T) {
 		if w.Event != "PreToolUse" {
 			got = append(got, w.Event+" "+w.Matcher+" "+w.Command)
 		}
-		if IsOurs(w.Command, "") && !w.HasTimeout {
+		if IsOurs(w.Event, w.Command, "") && !w.HasTimeout {
 			t.Errorf("%s has no timeout", w.Command)
 		}
 	}
@@ -96,12 +99,13 @@ func TestInstallMigratesTheNodeScript(t *testing.T) {
 	if err != nil || res.Migrated != 3 {
 		t.Fatalf("migrated %d, %v", res.Migrated, err)
 	}
-	for _, w := range Wired(res.JSON) {
+	js := []byte(canonical(t, res.JSON))
+	for _, w := range Wired(js) {
 		if IsNode(w.Command) {
 			t.Errorf("left %s", w.Command)
 		}
 	}
-	if gjson.GetBytes(res.JSON, "hooks.SessionStart.0.hooks.0.command").String() != "other.sh" {
+	if gjson.GetBytes(js, "hooks.SessionStart.0.hooks.0.command").String() != "other.sh" {
 		t.Errorf("a group with another tool's hook was dropped:\n%s", res.JSON)
 	}
 }
@@ -130,11 +134,11 @@ func TestShellQuoteAndProgram(t *testing.T) {
 	for path, quoted := range map[string]string{"/usr/bin/session-hooks": "/usr/bin/session-hooks",
 		"/home/a b/session-hooks": "'/home/a b/session-hooks'", "/it's/session-hooks": `'/it'\''s/session-hooks'`} {
 		q := ShellQuote(path)
-		if q != quoted || Program(q+" init") != path || !IsOurs(q+" init", "") {
+		if q != quoted || Program(q+" init") != path || !IsOurs("SessionStart", q+" init", "") {
 			t.Errorf("%q: quoted %q, program %q", path, q, Program(q+" init"))
 		}
 	}
-	if IsOurs("node session-hooks.mjs init", "") || !IsOurs("hooks-wrapper end", "hooks-wrapper") {
+	if IsOurs("SessionStart", "node session-hooks.mjs init", "") || !IsOurs("SessionEnd", "hooks-wrapper end", "hooks-wrapper") {
 		t.Error("recognition")
 	}
 }
@@ -148,21 +152,121 @@ func FuzzInstall(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !gjson.ValidBytes(res.JSON) {
-			t.Fatalf("invalid JSON written:\n%s", res.JSON)
+		if _, err := Parse(res.JSON); err != nil {
+			t.Fatalf("install wrote what it cannot read back (%v):\n%s", err, res.JSON)
 		}
 		again, err := Install(res.JSON, Desired(bin, longRunning), "")
 		if err != nil || again.Changed {
 			t.Fatalf("not idempotent (%v):\n%s", err, res.JSON)
 		}
 		out, err := Uninstall(res.JSON, "")
-		if err != nil || !gjson.ValidBytes(out.JSON) {
+		if err != nil {
 			t.Fatalf("uninstall: %v", err)
 		}
-		for _, w := range Wired(out.JSON) {
-			if IsOurs(w.Command, "") {
+		plain, err := Parse(out.JSON)
+		if err != nil {
+			t.Fatalf("uninstall wrote what it cannot read back (%v):\n%s", err, out.JSON)
+		}
+		if !bytes.Equal(out.JSON, doc) && len(bytes.TrimSpace(doc)) > 0 && !bytes.Contains(doc, []byte("session-hooks")) {
+			t.Fatalf("install then uninstall changed the bytes:\n%q\nwant:\n%q", out.JSON, doc)
+		}
+		for _, w := range Wired(plain) {
+			if IsOurs(w.Event, w.Command, "") {
 				t.Fatalf("uninstall left %s", w.Command)
 			}
 		}
 	})
+}
+
+// Golden files: each settings file in testdata/golden is installed into
+// (the result compared with its .installed file, byte for byte) and
+// uninstalled from, which must give back the original bytes exactly.
+// UPDATE_GOLDEN=1 rewrites the .installed files.
+func TestInstallThenUninstallGivesBackTheSameBytes(t *testing.T) {
+	inputs, _ := filepath.Glob("testdata/golden/*.json")
+	if len(inputs) == 0 {
+		t.Fatal("no golden inputs")
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			orig, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Install(orig, Desired(bin, true, "post-compact"), "")
+			if err != nil || !res.Changed {
+				t.Fatalf("install: %v", err)
+			}
+			golden := strings.TrimSuffix(in, ".json") + ".installed"
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				os.WriteFile(golden, res.JSON, 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(res.JSON, want) {
+				t.Errorf("installed settings differ from %s:\n%s", golden, res.JSON)
+			}
+			if _, err := Parse(res.JSON); err != nil {
+				t.Errorf("installed settings do not parse: %v", err)
+			}
+			again, err := Install(res.JSON, Desired(bin, true, "post-compact"), "")
+			if err != nil || again.Changed || !bytes.Equal(again.JSON, res.JSON) {
+				t.Errorf("a second install changed the bytes (%v)", err)
+			}
+			out, err := Uninstall(res.JSON, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.JSON, orig) {
+				t.Errorf("uninstall did not give back the original bytes:\n%q\nwant:\n%q", out.JSON, orig)
+			}
+		})
+	}
+}
+
+func TestInstallRefusesDuplicateKeys(t *testing.T) {
+	for doc, want := range map[string]string{
+		"{\n\"hooks\": {},\n\"model\": \"x\",\n\"hooks\": {}\n}": `the key "hooks" appears twice (lines 2 and 4)`,
+		"{\"hooks\": {\n\"Stop\": [],\n\"Stop\": []\n}}":         `the hook event "Stop" appears twice (lines 2 and 3)`,
+	} {
+		_, err := Install([]byte(doc), Desired(bin, false), "")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", doc, err, want)
+		}
+	}
+}
+
+func TestOurEntriesAreRecognisedByProgramAndSubcommand(t *testing.T) {
+	tests := []struct {
+		event, cmd string
+		ours       bool
+	}{
+		{"SessionStart", "/usr/local/bin/session-hooks init", true},
+		{"SessionStart", `"$CLAUDE_PROJECT_DIR"/bin/session-hooks init --compact-recovery`, true},
+		{"SessionEnd", "env SESSION_HOOKS_TIMEOUT=2s session-hooks end", true},
+		{"PreCompact", "npx session-hooks pre-compact", true},
+		{"SessionEnd", `"C:\tools\session-hooks.exe" end`, true},
+		{"Stop", "session-hooks summary --last >> stop.log", false},   // the user's own use of it
+		{"UserPromptSubmit", "session-hooks init", false},             // not an event we wire init to
+		{"SessionStart", "node .claude/hooks/session-hooks.mjs init", false},
+	}
+	for _, tt := range tests {
+		if got := IsOurs(tt.event, tt.cmd, ""); got != tt.ours {
+			t.Errorf("IsOurs(%s, %q) = %v", tt.event, tt.cmd, got)
+		}
+	}
+}
+
+func TestInstallLeavesTheUsersOwnSessionHooksCommands(t *testing.T) {
+	doc := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"session-hooks summary --last"}]}]}}`
+	in, err := Install([]byte(doc), Desired(bin, false), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := Uninstall(in.JSON, "")
+	if string(out.JSON) != doc {
+		t.Errorf("the user's own command did not survive:\n%s", out.JSON)
+	}
 }

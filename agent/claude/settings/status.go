@@ -88,7 +88,7 @@ func checkWired(all []wired, custom string) []string {
 		switch {
 		case IsNode(h.Command):
 			warnings = append(warnings, fmt.Sprintf("%s still runs the Node script (%s): run session-hooks install --scope %s to replace it", h.scope, h.Command, h.scope))
-		case IsOurs(h.Command, custom):
+		case IsOurs(h.Event, h.Command, custom):
 			key := h.Event + " " + h.Command
 			if where, dup := seen[key]; dup {
 				warnings = append(warnings, fmt.Sprintf("%s → %s is wired twice (%s and %s)", h.Event, h.Command, where, h.scope))

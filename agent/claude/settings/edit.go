@@ -1,0 +1,201 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// A settings file is edited as its user wrote it. hujson parses JSON with
+// comments and trailing commas into a tree that knows where each value
+// starts and ends; every edit splices the original bytes there, so
+// comments, trailing commas, indentation, key order and line endings
+// outside our entries stay byte for byte. Adding appends after the last
+// element and removing takes out exactly what adding put in, so install
+// then uninstall gives back the file as it was.
+
+// jsonc is a settings file being edited: its bytes and their parse tree.
+type jsonc struct {
+	b    []byte
+	root hujson.Value
+}
+
+func parseJSONC(b []byte) (*jsonc, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		b = []byte("{}\n")
+	}
+	d := &jsonc{b: bytes.Clone(b)}
+	return d, d.reparse()
+}
+
+func (d *jsonc) reparse() error {
+	v, err := hujson.Parse(d.b)
+	d.root = v
+	return err
+}
+
+// splice replaces d.b[start:end] with text and parses the result again.
+func (d *jsonc) splice(start, end int, text string) error {
+	b := make([]byte, 0, len(d.b)-(end-start)+len(text))
+	b = append(append(append(b, d.b[:start]...), text...), d.b[end:]...)
+	d.b = b
+	return d.reparse()
+}
+
+// member finds the value of obj's member name.
+func member(obj *hujson.Value, name string) *hujson.Value {
+	o, ok := obj.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	for i := range o.Members {
+		if lit, ok := o.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == name {
+			return &o.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// element finds arr's i-th element.
+func element(arr *hujson.Value, i int) *hujson.Value {
+	a, ok := arr.Value.(*hujson.Array)
+	if !ok || i < 0 || i >= len(a.Elements) {
+		return nil
+	}
+	return &a.Elements[i]
+}
+
+// spans are where each member (name to value) or element starts and ends.
+func spans(c *hujson.Value) (starts, ends []int) {
+	switch v := c.Value.(type) {
+	case *hujson.Object:
+		for _, m := range v.Members {
+			starts, ends = append(starts, m.Name.StartOffset), append(ends, m.Value.EndOffset)
+		}
+	case *hujson.Array:
+		for _, e := range v.Elements {
+			starts, ends = append(starts, e.StartOffset), append(ends, e.EndOffset)
+		}
+	}
+	return starts, ends
+}
+
+// remove takes out the i-th member or element of c with the separator
+// before it (after it, for the first), or empties c if it is the only one.
+func (d *jsonc) remove(c *hujson.Value, i int) error {
+	starts, ends := spans(c)
+	switch {
+	case i < 0 || i >= len(starts):
+		return fmt.Errorf("no entry %d to remove", i)
+	case i > 0:
+		return d.splice(ends[i-1], ends[i], "")
+	case len(starts) > 1:
+		return d.splice(starts[0], starts[1], "")
+	default:
+		inner := d.b[c.StartOffset+1 : c.EndOffset-1]
+		if isBlank(inner[:starts[0]-c.StartOffset-1]) && isBlank(bytes.TrimPrefix(bytes.TrimSpace(inner[ends[0]-c.StartOffset-1:]), []byte(","))) {
+			return d.splice(c.StartOffset+1, c.EndOffset-1, "")
+		}
+		return d.splice(starts[0], ends[0], "")
+	}
+}
+
+// add appends a member (name != "") or an element to c, laid out as its
+// siblings are: on a line of its own at their indentation, or inline.
+func (d *jsonc) add(c *hujson.Value, name string, value any) error {
+	starts, ends := spans(c)
+	if n := len(starts); n > 0 {
+		indent, own := d.lineIndent(starts[n-1])
+		if !own {
+			return d.splice(ends[n-1], ends[n-1], ", "+d.render(name, value, "", true))
+		}
+		return d.splice(ends[n-1], ends[n-1], ","+d.newline()+indent+d.render(name, value, indent, false))
+	}
+	if !bytes.Contains(d.b, []byte("\n")) {
+		return d.splice(c.StartOffset+1, c.StartOffset+1, d.render(name, value, "", true))
+	}
+	outer, _ := d.lineIndent(c.StartOffset)
+	indent := outer + d.unit()
+	text := d.newline() + indent + d.render(name, value, indent, false)
+	if inner := d.b[c.StartOffset+1 : c.EndOffset-1]; isBlank(inner) {
+		return d.splice(c.StartOffset+1, c.EndOffset-1, text+d.newline()+outer)
+	}
+	return d.splice(c.StartOffset+1, c.StartOffset+1, text) // keep the comments inside
+}
+
+// render writes a member or an element as JSON: on one line beside
+// inline siblings, else its inner lines indented from indent.
+func (d *jsonc) render(name string, value any, indent string, inline bool) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // a command with && stays readable
+	if !inline {
+		enc.SetIndent(indent, d.unit())
+	}
+	enc.Encode(value)
+	text := strings.TrimSuffix(buf.String(), "\n")
+	if nl := d.newline(); nl != "\n" {
+		text = strings.ReplaceAll(text, "\n", nl)
+	}
+	if name != "" {
+		key, _ := json.Marshal(name)
+		text = string(key) + ": " + text
+	}
+	return text
+}
+
+// lineIndent is the white space between the start of off's line and off,
+// and whether off is the first thing on its line.
+func (d *jsonc) lineIndent(off int) (string, bool) {
+	start := bytes.LastIndexByte(d.b[:off], '\n') + 1
+	if prefix := d.b[start:off]; isBlank(prefix) {
+		return string(prefix), true
+	}
+	return "", false
+}
+
+// unit is the file's indentation step: that of the first member of the
+// top object when it has a line of its own, else two spaces.
+func (d *jsonc) unit() string {
+	if starts, _ := spans(&d.root); len(starts) > 0 {
+		if indent, own := d.lineIndent(starts[0]); own && indent != "" {
+			return indent
+		}
+	}
+	return "  "
+}
+
+func (d *jsonc) newline() string {
+	if bytes.Contains(d.b, []byte("\r\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+func isBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
+
+// line is the line number of an offset, for messages.
+func (d *jsonc) line(off int) int { return bytes.Count(d.b[:off], []byte("\n")) + 1 }
+
+// duplicates refuses an object holding name twice: Claude Code reads the
+// last one, and an edit of either would be a guess.
+func (d *jsonc) duplicates(obj *hujson.Value, what string) error {
+	o, ok := obj.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	seen := map[string]int{}
+	for _, m := range o.Members {
+		lit, _ := m.Name.Value.(hujson.Literal)
+		name := lit.String()
+		if first, dup := seen[name]; dup {
+			return fmt.Errorf("%s %q appears twice (lines %d and %d); Claude Code reads only the last. Merge them first",
+				what, name, first, d.line(m.Name.StartOffset))
+		}
+		seen[name] = d.line(m.Name.StartOffset)
+	}
+	return nil
+}

@@ -138,32 +138,38 @@ func personCommands(stdout io.Writer) []*cli.Command {
 	command := &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
 	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}
 	installFlags := []cli.Flag{scope, command,
-		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolUse checks"},
+		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolBatch checks (=false removes them; without it, what is wired stays)"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a diff and write nothing"},
 		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}}
 	for _, e := range hooks.Table {
 		if e.InstallFlag != "" {
-			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command})
+			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command + " (=false removes it)"})
 		}
 	}
 	return []*cli.Command{
 		{
 			Name:      "install",
 			Usage:     "wire session-hooks into Claude Code's settings.json",
-			UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--no-gitignore]",
+			UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
 			Description: "Adds an entry per event of the event table (see the README), each with a timeout. Every\n" +
-				"other key and hook stays as it was; entries of the Node script are replaced. The previous file\n" +
-				"is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
+				"other byte of the file stays as it was, comments included; entries of the Node script are\n" +
+				"replaced, and what is wired already (--long-running, --post-compact) stays unless told otherwise.\n" +
+				"The previous file is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
-				var on []string
+				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
+					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
+					Executable: os.Executable}
+				if c.IsSet("long-running") {
+					on := c.Bool("long-running")
+					opt.LongRunning = &on
+				}
 				for _, e := range hooks.Table {
-					if e.InstallFlag != "" && c.Bool(e.InstallFlag) {
-						on = append(on, e.InstallFlag)
+					if e.InstallFlag != "" && c.IsSet(e.InstallFlag) {
+						opt.Flags[e.InstallFlag] = c.Bool(e.InstallFlag)
 					}
 				}
-				return fail(settings.RunInstall(personEnv(stdout), settings.InstallOptions{Scope: c.String("scope"),
-					Command: c.String("command"), LongRunning: c.Bool("long-running"), Flags: on,
-					NoGitignore: c.Bool("no-gitignore"), Executable: os.Executable}))
+				return fail(settings.RunInstall(personEnv(stdout), opt))
 			},
 		},
 		{

@@ -340,10 +340,17 @@ func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
 func TestSettingsWrittenByInstallWork(t *testing.T) {
 	s := newSession(t)
 	os.Remove(s.settings) // start from nothing: install writes it
+	// The project's settings are shared: install writes the portable
+	// "session-hooks", found on PATH, as a teammate's machine would.
+	t.Setenv("PATH", filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd := exec.Command(hooksBin, "install", "--scope", "project", "--long-running")
 	cmd.Dir = s.project
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("install: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Installed session-hooks (session-hooks) into") {
+		t.Errorf("install did not write the portable command:\n%s", out)
 	}
 	id := s.claude(s.project, "-p", "hello")
 	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), briefHeader)

@@ -7,8 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/atomicfile"
@@ -42,40 +46,67 @@ func (e Env) settingsPath(scope string) (string, error) {
 
 // InstallOptions are install's flags.
 type InstallOptions struct {
-	Scope       string
-	Command     string // what the hooks run; "" for this binary's path
-	LongRunning bool
-	Flags       []string // the event table's install flags that are on (post-compact)
+	Scope   string
+	Command string // what the hooks run; "" for this binary
+	// LongRunning wires the long-running checks (true), removes them
+	// (false), or keeps what is wired (nil). Flags does the same for each
+	// install flag of the event table (post-compact…): absent keeps.
+	LongRunning *bool
+	Flags       map[string]bool
 	NoGitignore bool
+	DryRun      bool // print the change as a diff; write nothing
 	Executable  func() (string, error)
+	LookPath    func(string) (string, error)
 }
 
 // RunInstall wires session-hooks into the scope's settings file.
 func RunInstall(env Env, opt InstallOptions) error {
+	project, moved := ProjectRoot(env.Dir)
+	if moved && opt.Scope != "user" {
+		fmt.Fprintf(env.Out, "Installing at the top of the repository, %s (you are in a subdirectory).\n", project)
+	}
+	env.Dir = project
 	path, err := env.settingsPath(opt.Scope)
 	if err != nil {
 		return err
 	}
-	cmd, err := ourCommand(opt.Command, opt.Executable)
+	cmd, err := ourCommand(opt, project)
 	if err != nil {
-		return fmt.Errorf("cannot tell where this binary is (%v); pass --command", err)
+		return err
 	}
 	old, existed, err := readSettings(path)
 	if err != nil {
 		return err
 	}
-	res, err := Install(old, Desired(cmd, opt.LongRunning, opt.Flags...), opt.Command)
+	longRunning, flags := Keep(old, opt.Command)
+	if opt.LongRunning != nil {
+		longRunning = *opt.LongRunning
+	}
+	for f, on := range opt.Flags {
+		flags = slices.DeleteFunc(flags, func(x string) bool { return x == f })
+		if on {
+			flags = append(flags, f)
+		}
+	}
+	res, err := Install(old, Desired(cmd, longRunning, flags...), opt.Command)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", path, err)
 	}
 	out := env.Out
-	if !res.Changed {
+	switch {
+	case !res.Changed:
 		fmt.Fprintf(out, "session-hooks is already installed in %s; nothing changed.\n", path)
-	} else {
+	case opt.DryRun:
+		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, UnifiedDiff(path, old, res.JSON))
+		return nil
+	default:
 		if err := saveSettings(path, old, existed, res.JSON); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Installed session-hooks (%s) into %s.\n", cmd, path)
+		for _, c := range res.Changes {
+			fmt.Fprintln(out, "  "+c)
+		}
 		if existed {
 			fmt.Fprintf(out, "The previous version is kept as %s.bak.\n", path)
 		}
@@ -83,14 +114,27 @@ func RunInstall(env Env, opt InstallOptions) error {
 			fmt.Fprintf(out, "Replaced %d entr%s of the Node script (session-hooks.mjs).\n", res.Migrated, plural(res.Migrated, "y", "ies"))
 		}
 	}
-	if opt.Scope != "user" && !opt.NoGitignore {
-		if added, err := ignoreLogs(env.Dir); err != nil {
+	if opt.Scope != "user" && !opt.NoGitignore && !opt.DryRun {
+		if added, err := ignoreLogs(project); err != nil {
 			fmt.Fprintf(out, "Could not add .claude/logs/ to .gitignore: %v\n", err)
 		} else if added {
 			fmt.Fprintln(out, "Added .claude/logs/ to .gitignore.")
 		}
 	}
 	return nil
+}
+
+// ProjectRoot is the top of the git work tree holding dir, where Claude
+// Code looks for .claude/settings.json when started anywhere in it, and
+// whether that is not dir itself. Outside a repository it is dir.
+func ProjectRoot(dir string) (string, bool) {
+	r, err := gitdiag.Open(dir)
+	if err != nil || r.Bare || r.Root == "" {
+		return dir, false
+	}
+	defer r.Close()
+	abs, _ := filepath.Abs(dir)
+	return r.Root, filepath.Clean(r.Root) != filepath.Clean(abs)
 }
 
 // UninstallOptions are uninstall's flags.
@@ -130,19 +174,58 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 	return nil
 }
 
-// ourCommand is what the hooks run: --command, else this binary's path.
-func ourCommand(custom string, executable func() (string, error)) (string, error) {
-	if custom != "" {
-		return custom, nil
+// ourCommand is what the hooks run: --command, else this binary. The
+// project's settings are shared through the repository, so there it must
+// be a command that works on a teammate's machine too: "session-hooks"
+// when that is this binary on PATH, or a path from $CLAUDE_PROJECT_DIR
+// when the binary is inside the project. A binary go run built in Go's
+// temporary cache is refused: Go deletes it when the run ends.
+func ourCommand(opt InstallOptions, project string) (string, error) {
+	if opt.Command != "" {
+		return opt.Command, nil
 	}
-	exe, err := executable()
+	exe, err := opt.Executable()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("cannot tell where this binary is (%v); pass --command", err)
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	return ShellQuote(exe), nil
+	if inBuildCache(exe) {
+		return "", fmt.Errorf("this binary (%s) was built by go run in a temporary directory Go deletes when it exits; "+
+			"install it first (go install github.com/session-hooks/session-hooks@latest, or go build) and run that", exe)
+	}
+	if opt.Scope != "project" {
+		return ShellQuote(exe), nil
+	}
+	lookPath := opt.LookPath
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	if onPath, err := lookPath("session-hooks"); err == nil {
+		if real, err := filepath.EvalSymlinks(onPath); err == nil {
+			onPath = real
+		}
+		if onPath == exe {
+			return "session-hooks", nil
+		}
+	}
+	if rel, err := filepath.Rel(project, exe); err == nil && !strings.HasPrefix(rel, "..") {
+		return `"$CLAUDE_PROJECT_DIR"/` + ShellQuote(filepath.ToSlash(rel)), nil
+	}
+	return "", fmt.Errorf("the project's settings are shared, and %s is neither on PATH nor inside the project: "+
+		"put session-hooks on PATH, pass --command, or install with --scope local", exe)
+}
+
+// inBuildCache says whether exe is one go run built: in a go-build
+// directory under the temporary directory or Go's build cache.
+func inBuildCache(exe string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
 }
 
 func readSettings(path string) ([]byte, bool, error) {
@@ -156,24 +239,58 @@ func readSettings(path string) ([]byte, bool, error) {
 }
 
 // saveSettings keeps the old file as .bak, then replaces it atomically,
-// keeping its permissions.
+// keeping its permissions. A settings file that is a symbolic link (kept
+// in a dotfiles repository) is written through: its target is replaced,
+// the link stays.
 func saveSettings(path string, old []byte, existed bool, js []byte) error {
+	target, err := writeTarget(path)
+	if err != nil {
+		return err
+	}
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return err
 	}
 	if existed {
-		if err := atomicfile.Write(path+".bak", old, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
+		if err := atomicfile.Write(target+".bak", old, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
 			return fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
 		}
 	}
-	if err := atomicfile.Write(path, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+	if err := atomicfile.Write(target, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
+		return fmt.Errorf("cannot write %s: %v", target, err)
 	}
 	return nil
+}
+
+// writeTarget is the file a write of path replaces: path, or the file its
+// symbolic links lead to. A read-only file is refused rather than
+// replaced (a rename would succeed over it), as is anything but a file.
+func writeTarget(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil
+	} else if err != nil {
+		return "", err
+	}
+	target := path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", fmt.Errorf("%s is a symbolic link to a missing file; create its target or remove the link", path)
+		}
+		if fi, err = os.Stat(target); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file; not replacing it", target)
+	case fi.Mode().Perm()&0o222 == 0:
+		return "", fmt.Errorf("%s is read-only; make it writable (chmod u+w) to change it", target)
+	}
+	return target, nil
 }
 
 // ignoreLogs adds .claude/logs/ to the project's .gitignore unless an
@@ -193,7 +310,11 @@ func ignoreLogs(project string) (bool, error) {
 	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, '\n')
 	}
-	return true, atomicfile.Write(path, append(b, ".claude/logs/\n"...), atomicfile.Options{Perm: 0o644})
+	target, err := writeTarget(path)
+	if err != nil {
+		return false, err
+	}
+	return true, atomicfile.Write(target, append(b, ".claude/logs/\n"...), atomicfile.Options{Perm: 0o644})
 }
 
 func plural(n int, one, many string) string {

@@ -109,6 +109,26 @@ func IsOurs(event, cmd, custom string) bool {
 	return false
 }
 
+// looksInstalled recognises an entry install wrote with another --command:
+// alone in its group, with a timeout, under the matcher of a row of the
+// event table and ending with that row's arguments. It is how a change
+// of --command replaces the old entries instead of wiring every event
+// twice.
+func looksInstalled(w Hook) bool {
+	if w.GroupSize != 1 || !w.HasTimeout {
+		return false
+	}
+	words := shellWords(w.Command)
+	for _, e := range hooks.Table {
+		args := e.Args()
+		if w.Event == e.Claude && w.Matcher == e.Matcher && len(words) > len(args) &&
+			slices.Equal(words[len(words)-len(args):], args) {
+			return true
+		}
+	}
+	return false
+}
+
 func isOurProgram(word, custom string) bool {
 	base := strings.TrimSuffix(word[strings.LastIndexAny(word, `/\`)+1:], ".exe")
 	return base == "session-hooks" || custom != "" && word == Program(custom)
@@ -229,7 +249,8 @@ func stripJSONC(b []byte) []byte {
 type Result struct {
 	JSON     []byte
 	Changed  bool
-	Added    int // our entries added
+	Changes  []string // "+ " or "- " and the entry, for people
+	Added    int      // our entries added
 	Removed  int // our entries taken out
 	Migrated int // Node script entries replaced
 }
@@ -253,7 +274,7 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 	wired := Wired(js)
 	for i := len(wired) - 1; i >= 0; i-- { // last first: the indices before stay right
 		w := wired[i]
-		if !IsOurs(w.Event, w.Command, custom) && !IsNode(w.Command) {
+		if !IsOurs(w.Event, w.Command, custom) && !IsNode(w.Command) && !looksInstalled(w) {
 			continue
 		}
 		if k := wanted(w, want, kept); k >= 0 {
@@ -268,6 +289,7 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 		} else {
 			res.Removed++
 		}
+		res.Changes = append(res.Changes, "- "+describe(w.Event, w.Matcher, w.Command))
 	}
 	for k, e := range want {
 		if !kept[k] {
@@ -275,10 +297,44 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 				return Result{}, err
 			}
 			res.Added++
+			res.Changes = append(res.Changes, "+ "+describe(e.Event, e.Matcher, e.Command))
 		}
 	}
 	res.JSON = d.b
 	return res, nil
+}
+
+func describe(event, matcher, cmd string) string {
+	if matcher != "" {
+		event += " (" + matcher + ")"
+	}
+	return event + ": " + cmd
+}
+
+// Keep is what is wired of ours already, so that a plain install keeps
+// it: whether the long-running checks are, and which install flags' rows.
+func Keep(doc []byte, custom string) (longRunning bool, flags []string) {
+	js, err := Parse(doc)
+	if err != nil {
+		return false, nil
+	}
+	for _, w := range Wired(js) {
+		if !IsOurs(w.Event, w.Command, custom) && !looksInstalled(w) {
+			continue
+		}
+		words := shellWords(w.Command)
+		for _, e := range hooks.Table {
+			args := e.Args()
+			if w.Event != e.Claude || len(words) < len(args) || !slices.Equal(words[len(words)-len(args):], args) {
+				continue
+			}
+			longRunning = longRunning || e.LongRunning
+			if e.InstallFlag != "" && !slices.Contains(flags, e.InstallFlag) {
+				flags = append(flags, e.InstallFlag)
+			}
+		}
+	}
+	return longRunning, flags
 }
 
 // wanted is the index of the wanted entry w already is (alone in its

@@ -270,3 +270,39 @@ func TestInstallLeavesTheUsersOwnSessionHooksCommands(t *testing.T) {
 		t.Errorf("the user's own command did not survive:\n%s", out.JSON)
 	}
 }
+
+func TestTheCommandInstalledWorksWhereverTheSettingsGo(t *testing.T) {
+	project := "/home/u/proj"
+	exe := func(p string) func() (string, error) { return func() (string, error) { return p, nil } }
+	onPath := func(p string) func(string) (string, error) {
+		return func(string) (string, error) {
+			if p == "" {
+				return "", os.ErrNotExist
+			}
+			return p, nil
+		}
+	}
+	tests := []struct {
+		name, scope, exe, onPath, want, err string
+	}{
+		{"project, the binary on PATH", "project", "/usr/local/bin/session-hooks", "/usr/local/bin/session-hooks", "session-hooks", ""},
+		{"project, a binary inside it", "project", project + "/bin/session-hooks", "", `"$CLAUDE_PROJECT_DIR"/bin/session-hooks`, ""},
+		{"project, a binary only this machine has", "project", "/home/u/go/bin/session-hooks", "/usr/bin/session-hooks", "", "neither on PATH nor inside the project"},
+		{"local may use the absolute path", "local", "/home/u/my tools/session-hooks", "", "'/home/u/my tools/session-hooks'", ""},
+		{"go run's binary is refused", "local", "/tmp/go-build123/b001/exe/session-hooks", "", "", "built by go run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ourCommand(InstallOptions{Scope: tt.scope, Executable: exe(tt.exe), LookPath: onPath(tt.onPath)}, project)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("got %q, %v; want an error with %q", got, err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,38 @@
+package settings
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The dry run's diff is one patch(1) applies: applied to the settings as
+// they are, it gives what install would write, for every golden file.
+func TestUnifiedDiffIsAPatchThatGivesTheInstalledFile(t *testing.T) {
+	if _, err := exec.LookPath("patch"); err != nil {
+		t.Fatalf("patch(1) is the oracle here: %v", err)
+	}
+	inputs, _ := filepath.Glob("testdata/golden/*.json")
+	for _, in := range inputs {
+		if strings.Contains(in, "one-line") {
+			continue // no final newline: patch needs a marker we do not write
+		}
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			old, _ := os.ReadFile(in)
+			want, _ := os.ReadFile(strings.TrimSuffix(in, ".json") + ".installed")
+			work := filepath.Join(t.TempDir(), "settings.json")
+			os.WriteFile(work, old, 0o644)
+			cmd := exec.Command("patch", "--quiet", "--force", work)
+			cmd.Stdin = strings.NewReader(UnifiedDiff(work, old, want))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("patch refused the diff: %v\n%s\n%s", err, out, UnifiedDiff(work, old, want))
+			}
+			if got, _ := os.ReadFile(work); !bytes.Equal(got, want) {
+				t.Errorf("patched:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}

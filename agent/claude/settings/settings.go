@@ -251,8 +251,8 @@ type Result struct {
 	Changed  bool
 	Changes  []string // "+ " or "- " and the entry, for people
 	Added    int      // our entries added
-	Removed  int // our entries taken out
-	Migrated int // Node script entries replaced
+	Removed  int      // our entries taken out
+	Migrated int      // Node script entries replaced
 }
 
 // Install makes the settings hold exactly the wanted entries of ours, each

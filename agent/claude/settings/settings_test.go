@@ -248,8 +248,8 @@ func TestOurEntriesAreRecognisedByProgramAndSubcommand(t *testing.T) {
 		{"SessionEnd", "env SESSION_HOOKS_TIMEOUT=2s session-hooks end", true},
 		{"PreCompact", "npx session-hooks pre-compact", true},
 		{"SessionEnd", `"C:\tools\session-hooks.exe" end`, true},
-		{"Stop", "session-hooks summary --last >> stop.log", false},   // the user's own use of it
-		{"UserPromptSubmit", "session-hooks init", false},             // not an event we wire init to
+		{"Stop", "session-hooks summary --last >> stop.log", false}, // the user's own use of it
+		{"UserPromptSubmit", "session-hooks init", false},           // not an event we wire init to
 		{"SessionStart", "node .claude/hooks/session-hooks.mjs init", false},
 	}
 	for _, tt := range tests {

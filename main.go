@@ -24,15 +24,19 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/suggest"
 	"github.com/urfave/cli/v2"
 )
 
-// buildVersion is set at link time (-ldflags "-X main.buildVersion=v1.2.3").
-var buildVersion string
+// Set at link time by releases (-ldflags "-X main.buildVersion=v1.2.3
+// -X main.buildCommit=… -X main.buildDate=…"); go build and go install
+// record the commit and its time in the binary, read below otherwise.
+var buildVersion, buildCommit, buildDate string
 
 func version() string {
 	if buildVersion != "" {
@@ -42,6 +46,36 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// fullVersion is the version with the commit and the date it was built
+// from, which is what a bug report needs.
+func fullVersion() string {
+	commit, date, dirty := buildCommit, buildDate, false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, st := range bi.Settings {
+			switch {
+			case st.Key == "vcs.revision" && commit == "":
+				commit = st.Value
+			case st.Key == "vcs.time" && date == "":
+				date = st.Value
+			case st.Key == "vcs.modified":
+				dirty = st.Value == "true"
+			}
+		}
+	}
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if commit == "" {
+		commit = "unknown"
+	} else if dirty {
+		commit += "+changes"
+	}
+	if date == "" {
+		date = "unknown"
+	}
+	return fmt.Sprintf("%s (commit %s, %s)", version(), commit, date)
 }
 
 func main() {
@@ -75,28 +109,91 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	app := &cli.App{
-		Name:            "session-hooks",
-		Usage:           "restore a coding agent's context at Claude Code session boundaries",
-		UsageText:       strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
-		Version:         version(),
-		Writer:          stdout,
-		ErrWriter:       stdout,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {},
+		Name:           "session-hooks",
+		Usage:          "restore a coding agent's context at Claude Code session boundaries",
+		UsageText:      strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
+		Version:        fullVersion(),
+		Writer:         stdout,
+		ErrWriter:      stdout,
+		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				fmt.Fprintf(stdout, "session-hooks: unknown command %q\n", c.Args().First())
+				return unknownCommand(c.App, c.Args().First())
 			}
 			fmt.Fprintln(stdout, hooks.UsageLine())
 			return nil
 		},
-		OnUsageError: usageError(stdout),
+		OnUsageError: personUsageError,
 	}
 	for _, name := range hooks.Commands() {
 		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout))
 	}
 	app.Commands = append(app.Commands, personCommands(stdout)...)
+	app.Commands = append(app.Commands, &cli.Command{
+		Name: "completion", Usage: "print a completion script for bash, zsh or fish",
+		UsageText:    "session-hooks completion bash|zsh|fish   (e.g. source <(session-hooks completion bash))",
+		OnUsageError: personUsageError,
+		Action: func(c *cli.Context) error {
+			script, err := completion.Script(c.Args().First(), "session-hooks", completionCommands(c.App))
+			if err != nil {
+				return cli.Exit("session-hooks: "+err.Error(), 2)
+			}
+			_, err = io.WriteString(stdout, script)
+			return err
+		},
+	}, &cli.Command{
+		Name: "version", Usage: "print the version, the commit and the date it was built from",
+		Action: func(*cli.Context) error { fmt.Fprintln(stdout, "session-hooks version "+fullVersion()); return nil },
+	})
 	return app
+}
+
+// completionCommands lists the app's commands and their long flags.
+func completionCommands(app *cli.App) []completion.Command {
+	var out []completion.Command
+	for _, c := range app.Commands {
+		cc := completion.Command{Name: c.Name, Usage: c.Usage}
+		for _, f := range c.Flags {
+			cc.Flags = append(cc.Flags, f.Names()[0])
+		}
+		out = append(out, cc)
+	}
+	return out
+}
+
+// unknownCommand fails with the command meant, when a typo is likely.
+// Hooks never get here: Claude Code runs the subcommands install wrote.
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Name)
+	}
+	msg := fmt.Sprintf("session-hooks: unknown command %q", name)
+	if best := suggest.Closest(name, names); best != "" {
+		msg += fmt.Sprintf("; did you mean %q?", best)
+	}
+	return cli.Exit(msg+"\nRun session-hooks help for the commands.", 2)
+}
+
+// personUsageError fails a command a person typed with a bad flag: on
+// stderr, exit status 2, with the flag meant when a typo is likely.
+func personUsageError(c *cli.Context, err error, _ bool) error {
+	msg := "session-hooks: " + err.Error()
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		var known []string
+		for _, f := range c.Command.Flags {
+			known = append(known, f.Names()...)
+		}
+		if c.Command.Name == "" {
+			for _, f := range c.App.Flags {
+				known = append(known, f.Names()...)
+			}
+		}
+		if best := suggest.Closest(strings.TrimPrefix(name, "-"), known); best != "" {
+			msg += fmt.Sprintf("; did you mean --%s?", best)
+		}
+	}
+	return cli.Exit(msg, 2)
 }
 
 // hookCommand is one hook subcommand: its rows of the event table give
@@ -148,9 +245,10 @@ func personCommands(stdout io.Writer) []*cli.Command {
 	}
 	return []*cli.Command{
 		{
-			Name:      "install",
-			Usage:     "wire session-hooks into Claude Code's settings.json",
-			UsageText: "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
+			Name:         "install",
+			OnUsageError: personUsageError,
+			Usage:        "wire session-hooks into Claude Code's settings.json",
+			UsageText:    "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
 			Description: "Adds an entry per event of the event table (see the README), each with a timeout. Every\n" +
 				"other byte of the file stays as it was, comments included; entries of the Node script are\n" +
 				"replaced, and what is wired already (--long-running, --post-compact) stays unless told otherwise.\n" +
@@ -173,28 +271,38 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name:      "uninstall",
-			Usage:     "remove session-hooks' entries from settings.json, and nothing else",
-			UsageText: "session-hooks uninstall [--scope project|local|user] [--command CMD]",
-			Flags:     []cli.Flag{scope, command},
+			Name:         "uninstall",
+			OnUsageError: personUsageError,
+			Usage:        "remove session-hooks' entries from settings.json, and nothing else",
+			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
+			Flags:        []cli.Flag{scope, command},
 			Action: func(c *cli.Context) error {
 				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command")}))
 			},
 		},
 		{
-			Name:  "status",
-			Usage: "show which events each settings scope wires, and what is wrong with it",
-			Flags: []cli.Flag{command, format},
+			Name:         "status",
+			OnUsageError: personUsageError,
+			Usage:        "show which events each settings scope wires, and what is wrong with it",
+			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
 				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
-				return printAs(stdout, c.String("format"), st, st.Text())
+				if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
+					return err
+				}
+				if n := len(st.Warnings); n > 0 {
+					// Non-zero so that CI can gate on it.
+					return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
+				}
+				return nil
 			},
 		},
 		{
-			Name:      "summary",
-			Usage:     "summarise a session from .claude/logs/events.jsonl (the latest with --last or no id)",
-			UsageText: "session-hooks summary [SESSION_ID | --last] [--format markdown|json]",
-			Flags:     []cli.Flag{&cli.BoolFlag{Name: "last", Usage: "the latest session"}, format},
+			Name:         "summary",
+			OnUsageError: personUsageError,
+			Usage:        "summarise a session from .claude/logs/events.jsonl (the latest with --last or no id)",
+			UsageText:    "session-hooks summary [SESSION_ID | --last] [--format markdown|json]",
+			Flags:        []cli.Flag{&cli.BoolFlag{Name: "last", Usage: "the latest session"}, format},
 			Action: func(c *cli.Context) error {
 				f := c.String("format")
 				if f != "" && f != "markdown" && f != "json" {
@@ -209,9 +317,10 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name:  "doctor",
-			Usage: "run every wired event on this project and check its timeout, the logs, the transcripts and git",
-			Flags: []cli.Flag{command, format},
+			Name:         "doctor",
+			OnUsageError: personUsageError,
+			Usage:        "run every wired event on this project and check its timeout, the logs, the transcripts and git",
+			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
 				if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {

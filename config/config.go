@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/suggest"
+
 	"github.com/session-hooks/session-hooks/safefile"
 
 	"github.com/session-hooks/session-hooks/jsondepth"
@@ -422,41 +424,14 @@ func (c *Config) current(key string) string {
 // didYouMean names the known key closest to a mistyped one, when one is
 // close enough to be the one meant.
 func didYouMean(key string) string {
-	best, dist := "", 4
 	candidates := []string{"longRunning", "context"}
 	for k := range keys {
 		candidates = append(candidates, k)
 	}
-	for _, k := range candidates {
-		if d := distance(strings.ToLower(key), strings.ToLower(k)); d < dist || d == dist && k < best {
-			best, dist = k, d
-		}
+	if best := suggest.Closest(key, candidates); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// distance is the Levenshtein distance between two strings, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 func boolean(v gjson.Result) (bool, error) {

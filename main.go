@@ -204,7 +204,7 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 		&cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"},
 		&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "run and log the long-running checks, but never block a stop or warn after a tool; also SESSION_HOOKS_DRY_RUN=1"},
-		&cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included)"},
+		&cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included); also SESSION_HOOKS_NO_LOG=1"},
 		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the output: markdown, or json for scripts (the facts; see docs/json.md)"},
 	}
 	for _, f := range hooks.Flags(name) {
@@ -221,7 +221,7 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 				notes = append(notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", format))
 			}
 			hooks.Execute(stdin, stdout, e, hooks.Options{Deadline: deadline, Notes: notes, ConfigPath: c.String("config"),
-				DryRun: c.Bool("dry-run"), NoLog: c.Bool("no-log"), JSON: format == "json", Version: version(),
+				DryRun: c.Bool("dry-run"), NoLog: c.Bool("no-log") || os.Getenv("SESSION_HOOKS_NO_LOG") == "1", JSON: format == "json", Version: version(),
 				Now: time.Now, Getenv: os.Getenv})
 			return nil
 		},

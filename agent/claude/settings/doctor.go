@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/events"
 
@@ -35,7 +36,12 @@ type Doctor struct {
 	// LastRecovery is what became of the latest recovery injected after a
 	// compaction in this project: delivered, cut or missing; "" when none.
 	LastRecovery string `json:"last_recovery"`
-	Problems     int    `json:"problems"`
+	// Wiring is what is wrong with the entries themselves (matchers,
+	// timeouts); StartOutput the characters every SessionStart hook
+	// prints at a startup, ours and other tools' together.
+	Wiring      []string `json:"wiring"`
+	StartOutput int      `json:"start_output_chars"`
+	Problems    int      `json:"problems"`
 }
 
 // DoctorRun is one wired command, run once.
@@ -44,6 +50,8 @@ type DoctorRun struct {
 	Command    string  `json:"command"`
 	Result     string  `json:"result"` // ok, fail, slow
 	Problem    string  `json:"problem"`
+	Ours       bool    `json:"ours"`
+	OutputLen  int     `json:"output_chars"`
 	DurationMS float64 `json:"duration_ms"`
 	TimeoutMS  float64 `json:"timeout_ms"` // what Claude Code allows it
 }
@@ -53,22 +61,42 @@ type DoctorRun struct {
 // transcripts and git. It never blocks a stop or changes the settings.
 func RunDoctor(env Env, custom string) Doctor {
 	d := Doctor{SchemaVersion: facts.SchemaVersion, Project: env.Dir}
+	var all []WiredHook
 	ran := map[string]bool{}
 	for _, sc := range ReadStatus(env, custom).Scopes {
+		all = append(all, sc.Hooks...)
 		for _, h := range sc.Hooks {
-			if !IsOurs(h.Event, h.Command, custom) || ran[h.Command] {
+			ours := IsOurs(h.Event, h.Command, custom)
+			// Other tools' SessionStart hooks run too: their output and
+			// ours reach the model together.
+			startup := h.Event == claude.SessionStart && matches(h.Matcher, claude.SourceStartup)
+			if !ours && !startup || ran[h.Command] {
 				continue
 			}
 			ran[h.Command] = true
-			d.Runs = append(d.Runs, runWired(env.Dir, h))
+			r := runWired(env.Dir, h)
+			r.Ours = ours
+			d.Runs = append(d.Runs, r)
 		}
 	}
+	d.Wiring = wiringProblems(all, custom)
+	d.Problems += len(d.Wiring)
+	ours := 0
 	for _, r := range d.Runs {
-		if r.Result != "ok" {
+		if r.Ours {
+			ours++
+		}
+		if r.Result != "ok" && r.Ours {
 			d.Problems++
 		}
+		if r.Event == claude.SessionStart && (r.Ours && !strings.Contains(r.Command, "--compact-recovery") || !r.Ours) {
+			d.StartOutput += r.OutputLen
+		}
 	}
-	if len(d.Runs) == 0 {
+	if d.StartOutput > claude.Limit {
+		d.Problems++
+	}
+	if ours == 0 {
 		d.Problems++
 	}
 	dir := logs.DirFor(env.Dir)
@@ -125,8 +153,11 @@ func runWired(project string, h WiredHook) DoctorRun {
 	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
 	cmd := exec.Command("/bin/sh", "-c", h.Command)
 	cmd.Dir, cmd.Stdin = project, bytes.NewReader(b)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	// The run is a rehearsal: it must not replace the logs of the
+	// sessions people look at.
+	cmd.Env = append(os.Environ(), "SESSION_HOOKS_NO_LOG=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	took := time.Since(start)
@@ -139,7 +170,11 @@ func runWired(project string, h WiredHook) DoctorRun {
 		run.Result, run.Problem = "fail", "printed on stderr: "+line
 	case took > limit:
 		run.Result, run.Problem = "slow", fmt.Sprintf("%s, over its %s timeout", logs.Duration(took), limit)
+	case strings.HasPrefix(stdout.String(), "session-hooks: ") && strings.Contains(stdout.String(), "Usage: session-hooks"):
+		line, _, _ := strings.Cut(stdout.String(), "\n")
+		run.Result, run.Problem = "fail", "its output is a usage error: "+line
 	}
+	run.OutputLen = utf8.RuneCount(stdout.Bytes())
 	return run
 }
 
@@ -148,6 +183,9 @@ func (d Doctor) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Project: %s\n\n", d.Project)
 	for _, r := range d.Runs {
+		if !r.Ours {
+			continue
+		}
 		took := logs.Duration(time.Duration(r.DurationMS * float64(time.Millisecond)))
 		limit := time.Duration(r.TimeoutMS) * time.Millisecond
 		switch r.Result {
@@ -159,8 +197,19 @@ func (d Doctor) Text() string {
 			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command, took, limit)
 		}
 	}
-	if len(d.Runs) == 0 {
+	if !slices.ContainsFunc(d.Runs, func(r DoctorRun) bool { return r.Ours }) {
 		b.WriteString("No event is wired to session-hooks: run session-hooks install.\n")
+	}
+	for _, w := range d.Wiring {
+		fmt.Fprintf(&b, "FAIL %s\n", w)
+	}
+	if d.StartOutput > claude.Limit {
+		fmt.Fprintf(&b, "FAIL the SessionStart hooks print %d characters together at a startup; Claude Code replaces output over %d with a short preview:\n", d.StartOutput, claude.Limit)
+		for _, r := range d.Runs {
+			if r.Event == claude.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
+				fmt.Fprintf(&b, "       %d from %s\n", r.OutputLen, r.Command)
+			}
+		}
 	}
 	if d.LogsError != "" {
 		fmt.Fprintf(&b, "\nLogs: %s\n", d.LogsError)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"reflect"
 	"regexp"
@@ -115,5 +116,22 @@ func TestJSONSchemaIsDocumented(t *testing.T) {
 		if _, ok := code[typ]; !ok {
 			t.Errorf("docs/json.md documents %s, which no JSON output holds", typ)
 		}
+	}
+}
+
+// The plugin's hooks are the entries install writes by default, from the
+// same event table. UPDATE_PLUGIN=1 rewrites plugin/hooks/hooks.json.
+func TestPluginHooksAreTheTable(t *testing.T) {
+	want, err := settings.PluginHooks(`"${CLAUDE_PLUGIN_ROOT}/bin/session-hooks-bridge"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "plugin/hooks/hooks.json"
+	if os.Getenv("UPDATE_PLUGIN") != "" {
+		os.WriteFile(path, want, 0o644)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s is not what the event table gives (%v); run UPDATE_PLUGIN=1 go test -run TestPluginHooksAreTheTable .\n%s", path, err, want)
 	}
 }

@@ -215,6 +215,9 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 		OnUsageError: usageError(stdout),
 		Action: func(c *cli.Context) error {
 			e, _ := hooks.Lookup(name, c.Bool)
+			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && settings.Wires(pluginEnv(), e.Claude, e.Args()) {
+				return nil // settings.json runs this entry already; the plugin stands down
+			}
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
@@ -333,6 +336,16 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			},
 		},
 	}
+}
+
+// pluginEnv is where Claude Code reads the settings the plugin defers to:
+// the directory it was started in.
+func pluginEnv() settings.Env {
+	env := personEnv(io.Discard)
+	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		env.Dir = d
+	}
+	return env
 }
 
 func personEnv(stdout io.Writer) settings.Env {

@@ -106,6 +106,7 @@ type session struct {
 	project  string
 	config   string
 	settings string
+	extra    []string // arguments every claude run gets (--plugin-dir)
 }
 
 // hookEntries are the settings.json entries the README tells users to add,
@@ -172,6 +173,7 @@ func (s *session) git(args ...string) string {
 func (s *session) claude(dir string, args ...string) string {
 	s.t.Helper()
 	args = append(args, "--output-format", "json", "--allowedTools", "Bash", "Write", "TaskCreate", "TaskUpdate")
+	args = append(args, s.extra...)
 	cmd := exec.Command(claudeBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ANTHROPIC_BASE_URL="+s.api.URL, "ANTHROPIC_API_KEY=sk-ant-test",

@@ -532,3 +532,35 @@ func Wired(js []byte) []Hook {
 	})
 	return out
 }
+
+// PluginHooks is the plugin's hooks/hooks.json: the entries install writes
+// by default, each running bridge (the plugin's script) with our
+// arguments, laid out as install lays out a new file.
+func PluginHooks(bridge string) ([]byte, error) {
+	d, err := parseJSONC(nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range Desired(bridge, false) {
+		if err := d.addGroup(e); err != nil {
+			return nil, err
+		}
+	}
+	return d.b, nil
+}
+
+// Wires says whether a settings file of any scope wires the entry of ours
+// for event with args, as the plugin's bridge asks before running: the
+// plugin stands down where settings.json already does the work.
+func Wires(env Env, event string, args []string) bool {
+	for _, sc := range ReadStatus(env, "").Scopes {
+		for _, h := range sc.Hooks {
+			words := shellWords(h.Command)
+			if IsOurs(h.Event, h.Command, "") && h.Event == event && len(words) >= len(args) &&
+				slices.Equal(words[len(words)-len(args):], args) {
+				return true
+			}
+		}
+	}
+	return false
+}

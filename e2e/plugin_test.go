@@ -1,0 +1,65 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The plugin in this repository, loaded into the real Claude Code, runs the
+// binary from PATH: the startup brief and the recovery after a compaction
+// arrive exactly once, whether settings.json wires session-hooks too (the
+// plugin stands down) or not (the plugin does the work).
+func TestThePluginDeliversTheStartAndTheRecoveryOnce(t *testing.T) {
+	plugin, err := filepath.Abs("../plugin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if p, err := exec.LookPath("session-hooks"); err != nil || p != hooksBin {
+		t.Fatalf("session-hooks on PATH is %q (%v), want %s", p, err, hooksBin)
+	}
+	for _, settingsToo := range []bool{false, true} {
+		name := "plugin alone"
+		if settingsToo {
+			name = "plugin and settings.json"
+		}
+		t.Run(name, func(t *testing.T) {
+			s := newSession(t)
+			if !settingsToo {
+				os.WriteFile(s.settings, []byte("{}\n"), 0o644)
+			}
+			s.extra = []string{"--plugin-dir", plugin}
+			s.api.Push(work(s.project)...)
+			id := s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+			start := messagesText(s.mainRequests()[0])
+			if n := strings.Count(start, briefHeader); n != 1 {
+				t.Errorf("the startup brief arrived %d times:\n%s", n, clip(start, 4000))
+			}
+			s.claude(s.project, "-p", "/compact", "--resume", id)
+			recovered := s.afterCompaction(id)
+			if n := strings.Count(recovered, "end of session-hooks recovery"); n != 1 {
+				t.Errorf("the recovery arrived %d times:\n%s", n, clip(recovered, 6000))
+			}
+			contains(t, "the recovery", recovered, "> Please write notes.txt with my first notes.")
+		})
+	}
+}
+
+// Without the binary, the plugin says how to install it, to the user, and
+// puts nothing in front of the model.
+func TestThePluginWithoutTheBinaryStaysQuiet(t *testing.T) {
+	plugin, _ := filepath.Abs("../plugin")
+	t.Setenv("PATH", "/usr/bin:/bin")
+	s := newSession(t)
+	os.WriteFile(s.settings, []byte("{}\n"), 0o644)
+	s.extra = []string{"--plugin-dir", plugin}
+	s.claude(s.project, "-p", "hello")
+	if text := messagesText(s.mainRequests()[0]); strings.Contains(text, "session-hooks") {
+		t.Errorf("the model was told about session-hooks:\n%s", clip(text, 3000))
+	}
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Checks the release configuration and builds every release binary into
+# dist/ without publishing anything: run before tagging a release. Not part
+# of .ci/run (it builds six binaries and needs goreleaser).
+#
+# goreleaser is taken from PATH, else installed with go install at the
+# version below (a few minutes the first time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=v2.17.0 # the newest that builds with Go 1.26
+if ! command -v goreleaser >/dev/null; then
+  echo "installing goreleaser $version..." >&2
+  GOFLAGS= go install "github.com/goreleaser/goreleaser/v2@$version"
+  PATH="$(go env GOPATH)/bin:$PATH"
+fi
+
+goreleaser check
+goreleaser release --snapshot --clean --skip=publish
+
+# Every binary is there, static, and runs (the one for this machine).
+for target in linux_amd64_v1 linux_arm64_v8.0 darwin_amd64_v1 darwin_arm64_v8.0 windows_amd64_v1 windows_arm64_v8.0; do
+  bin=dist/session-hooks_${target}/session-hooks
+  [[ $target == windows* ]] && bin+=.exe
+  [[ -f $bin ]] || { echo "missing $bin" >&2; exit 1; }
+done
+file dist/session-hooks_linux_amd64_v1/session-hooks | grep -q 'statically linked' ||
+  { echo "the linux binary is not static" >&2; exit 1; }
+if [[ "$(uname -s)_$(uname -m)" == Linux_x86_64 ]]; then
+  dist/session-hooks_linux_amd64_v1/session-hooks version
+fi
+(cd dist && sha256sum -c checksums.txt --ignore-missing)
+echo "release check passed: dist/ holds the snapshot"

@@ -63,3 +63,20 @@ func TestThePluginWithoutTheBinaryStaysQuiet(t *testing.T) {
 		t.Errorf("the model was told about session-hooks:\n%s", clip(text, 3000))
 	}
 }
+
+// Claude Code's own validator accepts the marketplace and the plugin.
+func TestThePluginValidates(t *testing.T) {
+	requireClaude(t)
+	root, _ := filepath.Abs("..")
+	for _, dir := range []string{root, filepath.Join(root, "plugin")} {
+		cmd := exec.Command(claudeBin, "plugin", "validate", dir)
+		cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+t.TempDir(), "DISABLE_TELEMETRY=1",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+		out, err := cmd.CombinedOutput()
+		// The plugin directory's catalog checks (an icon) are for
+		// submitting it there, and do not change the result.
+		if err != nil || !strings.Contains(string(out), "✔ Validation passed\n") {
+			t.Errorf("claude plugin validate %s: %v\n%s", dir, err, out)
+		}
+	}
+}

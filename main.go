@@ -240,6 +240,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 	installFlags := []cli.Flag{scope, command,
 		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolBatch checks (=false removes them; without it, what is wired stays)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a diff and write nothing"},
+		&cli.BoolFlag{Name: "exec", Usage: "write entries in the exec form (command + args, no shell; Windows without Git Bash needs it). Default: when the claude on PATH is 2.1.330 or later"},
 		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}}
 	for _, e := range hooks.Table {
 		if e.InstallFlag != "" {
@@ -261,6 +262,10 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
 					Executable: os.Executable}
+				if c.IsSet("exec") {
+					on := c.Bool("exec")
+					opt.Exec = &on
+				}
 				if c.IsSet("long-running") {
 					on := c.Bool("long-running")
 					opt.LongRunning = &on

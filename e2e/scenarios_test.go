@@ -343,7 +343,8 @@ func TestSettingsWrittenByInstallWork(t *testing.T) {
 	// The project's settings are shared: install writes the portable
 	// "session-hooks", found on PATH, as a teammate's machine would.
 	t.Setenv("PATH", filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd := exec.Command(hooksBin, "install", "--scope", "project", "--long-running")
+	// --exec: the real Claude Code must run the exec form install writes.
+	cmd := exec.Command(hooksBin, "install", "--scope", "project", "--long-running", "--exec")
 	cmd.Dir = s.project
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -352,6 +353,8 @@ func TestSettingsWrittenByInstallWork(t *testing.T) {
 	if !strings.Contains(string(out), "Installed session-hooks (session-hooks) into") {
 		t.Errorf("install did not write the portable command:\n%s", out)
 	}
+	written, _ := os.ReadFile(s.settings)
+	contains(t, "settings.json", string(written), `"command": "session-hooks",`, `"args": [`)
 	id := s.claude(s.project, "-p", "hello")
 	contains(t, "the injected context", injected(t, s.mainRequests()[0], "startup"), briefHeader)
 	contains(t, "session-end.md", s.log("session-end.md"), "| **Session** | `"+id+"` |")

@@ -98,3 +98,20 @@ func TestReadInputUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
 		t.Errorf("waited %s for a stdin that stayed open", took)
 	}
 }
+
+func TestExecFormFromTheVersionClaudePrints(t *testing.T) {
+	for out, want := range map[string]bool{
+		"2.1.330 (Claude Code)\n":   true,
+		"2.1.331 (Claude Code)":     true,
+		"2.2.0":                     true,
+		"3.0.1 (Claude Code)":       true,
+		"2.1.329 (Claude Code)":     false,
+		"1.0.128 (Claude Code)":     false,
+		"":                          false,
+		"claude: command not found": false,
+	} {
+		if got := RunsExecForm(out); got != want {
+			t.Errorf("RunsExecForm(%q) = %v", out, got)
+		}
+	}
+}

@@ -82,7 +82,8 @@ type MatcherGroup struct {
 
 // HookCommand is one command of a matcher group.
 type HookCommand struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout,omitempty"`
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"` // the exec form: Command is the program, run without a shell
+	Timeout int      `json:"timeout,omitempty"`
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -107,4 +108,27 @@ func ContextWindow(model string) int {
 		return 200_000
 	}
 	return 0
+}
+
+// execFormSince is the first version known to run a hook's exec form
+// ("command" plus "args", no shell): the one the e2e suite drives.
+var execFormSince = [3]int{2, 1, 330}
+
+// RunsExecForm says whether `claude --version` output ("2.1.330 (Claude
+// Code)") names a version that runs hooks in the exec form.
+func RunsExecForm(versionOutput string) bool {
+	var v [3]int
+	fields := strings.Fields(versionOutput)
+	if len(fields) == 0 {
+		return false
+	}
+	if n, _ := fmt.Sscanf(fields[0], "%d.%d.%d", &v[0], &v[1], &v[2]); n != 3 {
+		return false
+	}
+	for i := range v {
+		if v[i] != execFormSince[i] {
+			return v[i] > execFormSince[i]
+		}
+	}
+	return true
 }

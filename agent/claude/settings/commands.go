@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/session-hooks/session-hooks/gitdiag"
 
@@ -55,8 +57,13 @@ type InstallOptions struct {
 	Flags       map[string]bool
 	NoGitignore bool
 	DryRun      bool // print the change as a diff; write nothing
-	Executable  func() (string, error)
-	LookPath    func(string) (string, error)
+	// Exec writes the exec form (true), the shell form (false), or the
+	// exec form when the claude on PATH runs it (nil), as ClaudeVersion
+	// (default: claude --version) tells.
+	Exec          *bool
+	ClaudeVersion func() (string, error)
+	Executable    func() (string, error)
+	LookPath      func(string) (string, error)
 }
 
 // RunInstall wires session-hooks into the scope's settings file.
@@ -88,7 +95,11 @@ func RunInstall(env Env, opt InstallOptions) error {
 			flags = append(flags, f)
 		}
 	}
-	res, err := Install(old, Desired(cmd, longRunning, flags...), opt.Command)
+	want := Desired(cmd, longRunning, flags...)
+	if useExec(opt) {
+		want = ExecForm(want)
+	}
+	res, err := Install(old, want, opt.Command)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", path, err)
 	}
@@ -122,6 +133,28 @@ func RunInstall(env Env, opt InstallOptions) error {
 		}
 	}
 	return nil
+}
+
+// useExec decides the exec form: as told, else when the claude on PATH
+// is a version known to run it.
+func useExec(opt InstallOptions) bool {
+	if opt.Exec != nil {
+		return *opt.Exec
+	}
+	version := opt.ClaudeVersion
+	if version == nil {
+		version = claudeVersion
+	}
+	out, err := version()
+	return err == nil && claude.RunsExecForm(out)
+}
+
+// claudeVersion asks the claude on PATH its version.
+func claudeVersion() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "claude", "--version").Output()
+	return string(out), err
 }
 
 // ProjectRoot is the top of the git work tree holding dir, where Claude

@@ -24,10 +24,27 @@ import (
 	"github.com/tidwall/pretty"
 )
 
-// Entry is one hook command in one matcher group of one event.
+// Entry is one hook command in one matcher group of one event. Command is
+// what /bin/sh would run; with Exec it is written in the exec form
+// ("command" the program, "args" the rest, no shell), which Claude Code
+// 2.1.330 runs and Windows without Git Bash needs.
 type Entry struct {
 	Event, Matcher, Command string
 	Timeout                 int // seconds
+	Exec                    bool
+}
+
+// ExecForm writes the entries in the exec form, when their command is a
+// program and its arguments with nothing only a shell understands
+// (variables, pipes, redirections, globs); else it leaves them as they are.
+func ExecForm(entries []Entry) []Entry {
+	out := slices.Clone(entries)
+	for i, e := range out {
+		if !strings.ContainsAny(e.Command, "$`|&;<>()*?[]{}~#!\n") {
+			out[i].Exec = true
+		}
+	}
+	return out
 }
 
 // Desired returns the entries to install for the command cmd (already
@@ -39,7 +56,7 @@ func Desired(cmd string, longRunning bool, flags ...string) []Entry {
 	var out []Entry
 	for _, e := range hooks.Table {
 		if e.Installed(longRunning, func(f string) bool { return slices.Contains(flags, f) }) {
-			out = append(out, Entry{e.Claude, e.Matcher, cmd + " " + strings.Join(e.Args(), " "), e.Timeout})
+			out = append(out, Entry{Event: e.Claude, Matcher: e.Matcher, Command: cmd + " " + strings.Join(e.Args(), " "), Timeout: e.Timeout})
 		}
 	}
 	return out
@@ -341,7 +358,7 @@ func Keep(doc []byte, custom string) (longRunning bool, flags []string) {
 // matcher group, as install writes it), not yet claimed, or -1.
 func wanted(w Hook, want []Entry, kept []bool) int {
 	for k, e := range want {
-		if !kept[k] && w.GroupSize == 1 && e == (Entry{w.Event, w.Matcher, w.Command, w.Timeout}) && w.HasTimeout {
+		if !kept[k] && w.GroupSize == 1 && e == w.entry() && w.HasTimeout {
 			return k
 		}
 	}
@@ -423,6 +440,9 @@ func (d *jsonc) removeHook(w Hook) error {
 // event list and the hooks object when missing.
 func (d *jsonc) addGroup(e Entry) error {
 	group := claude.Group(e.Matcher, e.Command, e.Timeout)
+	if words := shellWords(e.Command); e.Exec && len(words) > 0 {
+		group.Hooks[0].Command, group.Hooks[0].Args = words[0], words[1:]
+	}
 	hooks := member(&d.root, "hooks")
 	if hooks == nil {
 		return d.add(&d.root, "hooks", map[string][]claude.MatcherGroup{e.Event: {group}})
@@ -487,7 +507,7 @@ func has(js []byte, want []Entry, custom string) bool {
 		}
 		match := false
 		for _, e := range want {
-			if e == (Entry{w.Event, w.Matcher, w.Command, w.Timeout}) {
+			if e == w.entry() {
 				match = true
 			}
 		}
@@ -513,6 +533,13 @@ type Hook struct {
 	// Group is the matcher group's place in the event's list, Index the
 	// command's in the group, GroupSize the group's number of commands.
 	Group, Index, GroupSize int
+	// Exec: written in the exec form; Command joins "command" and "args"
+	// as /bin/sh would read them.
+	Exec bool
+}
+
+func (h Hook) entry() Entry {
+	return Entry{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Exec: h.Exec}
 }
 
 // Wired lists every hook command of a settings file, in file order.
@@ -523,9 +550,17 @@ func Wired(js []byte) []Hook {
 			list := g.Get("hooks").Array()
 			for hi, h := range list {
 				t := h.Get("timeout")
+				cmd, args := h.Get("command").String(), h.Get("args")
+				if args.IsArray() {
+					words := []string{ShellQuote(cmd)}
+					for _, a := range args.Array() {
+						words = append(words, ShellQuote(a.String()))
+					}
+					cmd = strings.Join(words, " ")
+				}
 				out = append(out, Hook{Event: ev.String(), Matcher: g.Get("matcher").String(),
-					Command: h.Get("command").String(), Timeout: int(t.Int()), HasTimeout: t.Exists(),
-					Group: gi, Index: hi, GroupSize: len(list)})
+					Command: cmd, Timeout: int(t.Int()), HasTimeout: t.Exists(),
+					Group: gi, Index: hi, GroupSize: len(list), Exec: args.IsArray()})
 			}
 		}
 		return true

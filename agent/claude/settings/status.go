@@ -34,6 +34,7 @@ type WiredHook struct {
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
 	Timeout *int   `json:"timeout_s"` // null when none is set
+	Exec    bool   `json:"exec"`      // written in the exec form (command + args, no shell)
 }
 
 // wired is a hook of ours found in a scope.
@@ -64,7 +65,7 @@ func ReadStatus(env Env, custom string) Status {
 		case existed:
 			s.State = "present"
 			for _, h := range Wired(js) {
-				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command}
+				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec}
 				if h.HasTimeout {
 					t := h.Timeout
 					wh.Timeout = &t
@@ -124,7 +125,11 @@ func (st Status) Text() string {
 		default:
 			fmt.Fprintf(&b, "%s (%s):\n", s.Scope, s.Path)
 			for _, h := range s.Hooks {
-				fmt.Fprintf(&b, "  %s%s → %s (%s)\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout))
+				form := ""
+				if h.Exec {
+					form = ", exec form"
+				}
+				fmt.Fprintf(&b, "  %s%s → %s (%s%s)\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout), form)
 			}
 		}
 	}

@@ -116,7 +116,8 @@ func commands(probes []facts.Probe) []logs.Command {
 	out := make([]logs.Command, len(probes))
 	for i, p := range probes {
 		out[i] = logs.Command{Command: p.Command, Output: p.Output, Note: p.Note, Err: p.Error,
-			Duration: time.Duration(p.DurationMS * float64(time.Millisecond))}
+			Duration: time.Duration(p.DurationMS * float64(time.Millisecond)),
+			Totals:   p.Command == gitdiag.DiffStatUpstream.Command}
 	}
 	return out
 }

@@ -26,6 +26,9 @@ type Command struct {
 	Err      string        `json:"error,omitempty"` // set when the probe failed
 	Note     string        `json:"note,omitempty"`  // what a partial result left out
 	Duration time.Duration `json:"duration_ns"`
+	// Totals: the last line sums up the others (a diff stat's "N files
+	// changed…") and stays when the list is cut.
+	Totals bool `json:"-"`
 }
 
 // Report is a session-init or session-end log.
@@ -81,7 +84,7 @@ func (r Report) Render(l Limits) string {
 		}
 		fmt.Fprintf(&b, "**%d. %s** — %s, %s\n", i+1, Code(c.Command), status, Duration(c.Duration))
 		if len(output) > 0 {
-			b.WriteString(Fence(shorten(output, l)))
+			b.WriteString(Fence(shortenCommand(output, c.Totals && c.Err == "", l)))
 		}
 		if c.Note != "" {
 			fmt.Fprintf(&b, "_%s_\n", oneLine(c.Note, l.MaxLineLen))
@@ -138,6 +141,15 @@ func Cut(s string, budget int) string {
 		}
 	}
 	return s[:end] + marker
+}
+
+// shortenCommand is shorten, keeping a totals line last.
+func shortenCommand(lines []string, totals bool, l Limits) []string {
+	if !totals || len(lines) <= l.MaxLines+1 {
+		return shorten(lines, l)
+	}
+	last := len(lines) - 1
+	return append(shorten(lines[:last], l), oneLine(lines[last], l.MaxLineLen))
 }
 
 func shorten(lines []string, l Limits) []string {

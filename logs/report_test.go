@@ -85,3 +85,20 @@ func TestDurationFormatsAsNode(t *testing.T) {
 		}
 	}
 }
+
+func TestACutDiffStatKeepsItsTotalsLine(t *testing.T) {
+	var lines []string
+	for i := range 150 {
+		lines = append(lines, fmt.Sprintf(" src/file%03d.go | 2 +-", i))
+	}
+	lines = append(lines, " 150 files changed, 150 insertions(+), 150 deletions(-)")
+	l := Limits{MaxLines: 100, MaxLineLen: 200}
+	for _, totals := range []bool{true, false} {
+		r := Report{Title: "t", Commands: []Command{{Command: "git diff --stat", Output: lines, Totals: totals}}}
+		out := r.Render(l)
+		kept := strings.Contains(out, "… and 50 more\n 150 files changed, 150 insertions(+), 150 deletions(-)\n")
+		if kept != totals {
+			t.Errorf("totals %v: the totals line kept after the cut: %v\n%s", totals, kept, out[len(out)-300:])
+		}
+	}
+}

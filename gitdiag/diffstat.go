@@ -182,6 +182,8 @@ func pairRenames(store *objects.Store, changes []fileChange, limit int, driver f
 	}
 	for i, c := range changes {
 		switch {
+		case c.fromMode == gitlinkMode || c.toMode == gitlinkMode:
+			// submodules are never paired as renames
 		case c.to.IsZero():
 			srcs, srcAt = append(srcs, side(c.path, c.fromMode, c.from)), append(srcAt, i)
 		case c.from.IsZero():
@@ -281,28 +283,35 @@ func diffEntry(store *objects.Store, path string, x, y objects.TreeEntry, inB bo
 	return nil
 }
 
-// isBlobMode says whether an entry is a file or link whose content a diff
-// stat counts (not a directory, not a submodule).
+// isBlobMode says whether an entry is something whose content a diff
+// stat counts: a file, a link, or a submodule, which git diffs as its one
+// line "Subproject commit <id>".
 func isBlobMode(mode uint32, dir bool) bool {
-	return !dir && mode != 0 && mode != 0o160000
+	return !dir && mode != 0
 }
+
+// gitlinkMode is a submodule's mode in a tree.
+const gitlinkMode = 0o160000
 
 // fileStat counts the lines a change adds and deletes, as git does, or
 // reports sizes when either side is binary, by its diff attribute or its
 // content (a NUL in the first 8000 bytes).
 func changeStat(s *objects.Store, c fileChange, driver func(path string) int) (FileStat, error) {
 	st := FileStat{Name: c.path, From: c.oldPath}
-	read := func(h plumbing.Hash) ([]byte, error) {
-		if h.IsZero() {
+	read := func(h plumbing.Hash, mode uint32) ([]byte, error) {
+		switch {
+		case h.IsZero():
 			return nil, nil
+		case mode == gitlinkMode:
+			return []byte("Subproject commit " + h.String() + "\n"), nil
 		}
 		return s.ReadAs(h, objects.TypeBlob)
 	}
-	old, err := read(c.from)
+	old, err := read(c.from, c.fromMode)
 	if err != nil {
 		return st, err
 	}
-	now, err := read(c.to)
+	now, err := read(c.to, c.toMode)
 	if err != nil {
 		return st, err
 	}

@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,21 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
 			f.write("a.txt", "a\nb\n")
 			f.commit("more")
+		}},
+		{"submodules bumped, added and removed, shown as git shows them", "origin/main", func(f *fixture) {
+			link := func(path string, n int) {
+				f.git("update-index", "--add", "--cacheinfo", fmt.Sprintf("160000,%040x,%s", n, path))
+			}
+			f.write("a.txt", "a\n")
+			f.git("add", "a.txt")
+			link("deps/sub", 1)
+			link("old/sub", 2)
+			f.git("commit", "-q", "-m", "base")
+			f.trackOriginMain()
+			link("deps/sub", 3)
+			link("new/sub", 4)
+			f.git("rm", "-q", "--cached", "old/sub")
+			f.git("commit", "-q", "-m", "bump")
 		}},
 		{"upstream ahead of the merge base", "origin/main", func(f *fixture) {
 			f.write("a.txt", "a\n")

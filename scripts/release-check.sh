@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=v2.17.0 # the newest that builds with Go 1.26
+version=v2.14.0 # newer ones need Go 1.27 or a module the proxy refuses (go-msix)
 if ! command -v goreleaser >/dev/null; then
   echo "installing goreleaser $version..." >&2
   GOFLAGS= go install "github.com/goreleaser/goreleaser/v2@$version"

@@ -95,12 +95,61 @@ func (d *jsonc) remove(c *hujson.Value, i int) error {
 	case len(starts) > 1:
 		return d.splice(starts[0], starts[1], "")
 	default:
+		// The only one: undo what add wrote into an empty container, its
+		// lines around the element, leaving the blank that was there.
+		prefix, suffix := d.emptyLayout(c)
 		inner := d.b[c.StartOffset+1 : c.EndOffset-1]
-		if isBlank(inner[:starts[0]-c.StartOffset-1]) && isBlank(bytes.TrimPrefix(bytes.TrimSpace(inner[ends[0]-c.StartOffset-1:]), []byte(","))) {
-			return d.splice(c.StartOffset+1, c.EndOffset-1, "")
+		elem := d.b[starts[0]:ends[0]]
+		if whole := prefix + string(elem) + suffix; bytes.HasPrefix(inner, []byte(whole)) {
+			return d.splice(c.StartOffset+1, c.StartOffset+1+len(whole), "")
 		}
 		return d.splice(starts[0], ends[0], "")
 	}
+}
+
+// madeByAdd says whether obj's member name holds one element laid out
+// exactly as add writes a new member, so that removing that element should
+// take the member too: `"name": [` or `{`, then the element as add places
+// it in an empty container, then the closing bracket.
+func (d *jsonc) madeByAdd(obj *hujson.Value, name string) bool {
+	o, _ := obj.Value.(*hujson.Object)
+	i := memberIndex(obj, name)
+	if o == nil || i < 0 {
+		return false
+	}
+	m := o.Members[i]
+	if string(d.b[m.Name.EndOffset:m.Value.StartOffset]) != ": " {
+		return false
+	}
+	starts, ends := spans(&m.Value)
+	if len(starts) != 1 {
+		return false
+	}
+	inner := string(d.b[m.Value.StartOffset+1 : m.Value.EndOffset-1])
+	elem := string(d.b[starts[0]:ends[0]])
+	if inner == elem { // inline
+		return true
+	}
+	prefix, suffix := d.emptyLayout(&m.Value)
+	return inner == prefix+elem+suffix
+}
+
+// emptyLayout is what add writes around the first element of an empty
+// container in a multi-line file: the element's own line before it, the
+// closing bracket's after it.
+func (d *jsonc) emptyLayout(c *hujson.Value) (prefix, suffix string) {
+	outer := d.lineLeading(c.StartOffset)
+	return d.newline() + outer + d.unit(), d.newline() + outer
+}
+
+// lineLeading is the white space that starts off's line.
+func (d *jsonc) lineLeading(off int) string {
+	start := bytes.LastIndexByte(d.b[:off], '\n') + 1
+	end := start
+	for end < off && (d.b[end] == ' ' || d.b[end] == '\t') {
+		end++
+	}
+	return string(d.b[start:end])
 }
 
 // add appends a member (name != "") or an element to c, laid out as its
@@ -117,13 +166,12 @@ func (d *jsonc) add(c *hujson.Value, name string, value any) error {
 	if !bytes.Contains(d.b, []byte("\n")) {
 		return d.splice(c.StartOffset+1, c.StartOffset+1, d.render(name, value, "", true))
 	}
-	outer, _ := d.lineIndent(c.StartOffset)
-	indent := outer + d.unit()
-	text := d.newline() + indent + d.render(name, value, indent, false)
-	if inner := d.b[c.StartOffset+1 : c.EndOffset-1]; isBlank(inner) {
-		return d.splice(c.StartOffset+1, c.EndOffset-1, text+d.newline()+outer)
-	}
-	return d.splice(c.StartOffset+1, c.StartOffset+1, text) // keep the comments inside
+	// The element on a line of its own, the closing bracket on the next;
+	// what was inside (blanks, comments) stays after them, so that remove
+	// can give it back exactly.
+	prefix, suffix := d.emptyLayout(c)
+	indent := strings.TrimLeft(prefix, "\r\n")
+	return d.splice(c.StartOffset+1, c.StartOffset+1, prefix+d.render(name, value, indent, false)+suffix)
 }
 
 // render writes a member or an element as JSON: on one line beside
@@ -137,6 +185,9 @@ func (d *jsonc) render(name string, value any, indent string, inline bool) strin
 	}
 	enc.Encode(value)
 	text := strings.TrimSuffix(buf.String(), "\n")
+	if inline {
+		text = spaced(text)
+	}
 	if nl := d.newline(); nl != "\n" {
 		text = strings.ReplaceAll(text, "\n", nl)
 	}
@@ -145,6 +196,29 @@ func (d *jsonc) render(name string, value any, indent string, inline bool) strin
 		text = string(key) + ": " + text
 	}
 	return text
+}
+
+// spaced writes compact JSON as people write it on one line, a space
+// after each colon and comma outside strings: {"a": 1, "b": [2, 3]}. Every
+// member add writes then has ": " after its name, which is how remove
+// tells a member add made from one the user wrote.
+func spaced(js string) string {
+	var b strings.Builder
+	inString := false
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		b.WriteByte(c)
+		switch {
+		case inString && c == '\\' && i+1 < len(js):
+			i++
+			b.WriteByte(js[i])
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ':' || c == ','):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // lineIndent is the white space between the start of off's line and off,

@@ -424,12 +424,14 @@ func (d *jsonc) removeHook(w Hook) error {
 	if list == nil {
 		return fmt.Errorf("cannot find the %s hook %q to remove", w.Event, w.Command)
 	}
+	// An event list or hooks object left empty goes too when add made it
+	// (as it lays them out); one the user wrote stays, empty, as it was.
 	switch {
 	case count(list) > 1:
 		return d.remove(list, w.Index)
-	case count(event) > 1:
+	case count(event) > 1 || !d.madeByAdd(hooks, w.Event):
 		return d.remove(event, w.Group)
-	case count(hooks) > 1:
+	case count(hooks) > 1 || !d.madeByAdd(&d.root, "hooks"):
 		return d.remove(hooks, memberIndex(hooks, w.Event))
 	default:
 		return d.remove(&d.root, memberIndex(&d.root, "hooks"))

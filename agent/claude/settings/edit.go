@@ -103,7 +103,11 @@ func (d *jsonc) remove(c *hujson.Value, i int) error {
 		if whole := prefix + string(elem) + suffix; bytes.HasPrefix(inner, []byte(whole)) {
 			return d.splice(c.StartOffset+1, c.StartOffset+1+len(whole), "")
 		}
-		return d.splice(starts[0], ends[0], "")
+		end := ends[0]
+		if rest := d.b[end:c.EndOffset]; bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(",")) {
+			end += bytes.IndexByte(rest, ',') + 1 // its trailing comma: "[x,]" must not become "[,]"
+		}
+		return d.splice(starts[0], end, "")
 	}
 }
 

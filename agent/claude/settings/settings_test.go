@@ -147,6 +147,9 @@ func FuzzInstall(f *testing.F) {
 	f.Add([]byte(other), true)
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"session-hooks stop"}]},{}],"a.b":[]}}`), false)
 	f.Add([]byte(""), true)
+	// The Node script's sole entry in a list with a trailing comma: its
+	// removal once left "[,]".
+	f.Add([]byte(`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "node .claude/hooks/session-hooks.mjs end"}]},],},}`), false)
 	f.Fuzz(func(t *testing.T, doc []byte, longRunning bool) {
 		res, err := Install(doc, Desired(bin, longRunning), "")
 		if err != nil {

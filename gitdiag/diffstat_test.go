@@ -146,6 +146,11 @@ func assertDiffStatMatchesGit(t *testing.T, f *fixture, upstream string) {
 		t.Errorf("command %q", res.Command)
 	}
 	compare(t, "diff --stat", want, res.Lines)
+	// The same beside the status walk and the log, as init runs them (the
+	// race detector watches what the two lanes share).
+	all, _ := Run(context.Background(), f.dir, []Probe{Branch, Log(5, true), StatusShort, DiffStatUpstream})
+	compare(t, "diff --stat beside the walk", want, all[3].Lines)
+	compare(t, "status beside the diff stat", lines(f.git("status", "--short")), all[2].Lines)
 }
 
 func TestDiffStatSaysWhyThereIsNoUpstream(t *testing.T) {

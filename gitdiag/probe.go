@@ -13,6 +13,11 @@ import (
 type Probe struct {
 	Command string
 	run     func(ctx context.Context, r *Repo) (Output, error)
+	// walks: the probe reads the work tree's status. Those go one after
+	// the other beside the rest (HEAD, history, the diff stat against the
+	// upstream), which need only the object store: on a feature branch the
+	// diff stat no longer waits for the walk.
+	walks bool
 }
 
 // Output is what a probe found.
@@ -42,7 +47,7 @@ var Branch = Probe{"git branch --show-current", func(ctx context.Context, r *Rep
 		return Output{}, err
 	}
 	return Output{Lines: []string{h.String()}}, nil
-}}
+}, false}
 
 // Log stands for `git log --oneline -n [--decorate]`.
 func Log(n int, decorate bool) Probe {
@@ -67,7 +72,7 @@ func Log(n int, decorate bool) Probe {
 			out.Lines = append(out.Lines, c.Oneline())
 		}
 		return out, nil
-	}}
+	}, false}
 }
 
 // StatusShort stands for `git status --short`, run from the directory the
@@ -78,7 +83,7 @@ var StatusShort = Probe{"git status --short", func(ctx context.Context, r *Repo)
 		return Output{}, err
 	}
 	return Output{Lines: st.Short(r.Prefix), Note: st.Incomplete}, nil
-}}
+}, true}
 
 // NamesAgainstHEAD stands for `git diff --name-only HEAD`. On a branch with
 // no commit yet every tracked file counts as changed.
@@ -88,7 +93,7 @@ var NamesAgainstHEAD = Probe{"git diff --name-only HEAD", func(ctx context.Conte
 		return Output{}, err
 	}
 	return Output{Lines: st.NamesAgainstHEAD(), Note: st.Incomplete}, nil
-}}
+}, true}
 
 // DiffStatUpstream stands for `git diff --stat <upstream>...HEAD`, with the
 // branch's configured upstream, else origin/HEAD.
@@ -110,7 +115,7 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 		return Output{Command: cmd}, err
 	}
 	return Output{Command: cmd, Lines: FormatStat(stats)}, nil
-}}
+}, false}
 
 // Run opens the repository at dir and runs the probes in order until ctx
 // ends. A probe still running then is reported as stopped and the rest as
@@ -168,15 +173,23 @@ func (s *Shared) Close() {
 	}
 }
 
-// Run is the package's Run on the shared Repo.
+// Run is the package's Run on the shared Repo: the probes that walk the
+// work tree in one lane, the others in a second beside it, each lane in
+// order.
 func (s *Shared) Run(ctx context.Context, probes []Probe) ([]Result, string) {
 	type done struct {
 		i   int
 		res Result
 	}
 	results := make([]Result, len(probes))
+	var lanes [2][]int
 	for i, p := range probes {
 		results[i] = Result{Command: p.Command}
+		lane := 1
+		if p.walks {
+			lane = 0
+		}
+		lanes[lane] = append(lanes[lane], i)
 	}
 	ch := make(chan done, len(probes))
 	engine := make(chan string, 1)
@@ -185,26 +198,36 @@ func (s *Shared) Run(ctx context.Context, probes []Probe) ([]Result, string) {
 		defer s.mu.Unlock()
 		start := time.Now()
 		r, err := s.open()
-		for i, p := range probes {
-			if err != nil {
+		if err != nil {
+			for i, p := range probes {
 				ch <- done{i, Result{Command: p.Command, Err: err, Duration: time.Since(start)}}
-				continue
 			}
-			ch <- done{i, runOne(ctx, r, p)}
-		}
-		if err == nil {
-			engine <- r.Engine()
-		} else {
 			engine <- ""
+			return
 		}
+		var wg sync.WaitGroup
+		for _, lane := range lanes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, i := range lane {
+					ch <- done{i, runOne(ctx, r, probes[i])}
+				}
+			}()
+		}
+		wg.Wait()
+		engine <- r.Engine()
 	}()
 	started := time.Now()
+	received := make([]bool, len(probes))
 	for n := 0; n < len(probes); n++ {
 		select {
 		case d := <-ch:
-			results[d.i] = d.res
+			results[d.i], received[d.i] = d.res, true
 		case <-ctx.Done():
-			stopDeadline(results, n, time.Since(started))
+			for _, lane := range lanes {
+				stopDeadline(results, lane, received, time.Since(started))
+			}
 			return results, "fast"
 		}
 	}
@@ -243,12 +266,18 @@ func (s *Shared) With(ctx context.Context, fn func(r *Repo) error) error {
 	}
 }
 
-// stopDeadline marks probes from index n on as cut by the deadline.
-func stopDeadline(results []Result, n int, after time.Duration) {
-	for i := n; i < len(results); i++ {
+// stopDeadline marks the probes of a lane without a result as cut by the
+// deadline: the first was running, the others never started.
+func stopDeadline(results []Result, lane []int, received []bool, after time.Duration) {
+	running := true
+	for _, i := range lane {
+		if received[i] {
+			continue
+		}
 		msg := "not run: the hook's deadline had passed"
-		if i == n {
+		if running {
 			msg = "stopped after " + formatSeconds(after) + ": the hook's deadline passed"
+			running = false
 		}
 		results[i].Err = errors.New(msg)
 		results[i].Lines = nil

@@ -16,11 +16,11 @@ func TestRunReportsProbesCutByTheDeadline(t *testing.T) {
 	block := Probe{"git slow", func(ctx context.Context, r *Repo) (Output, error) {
 		time.Sleep(2 * time.Second) // ignores ctx, like a hung file system
 		return Output{}, nil
-	}}
+	}, false}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, _ := Run(ctx, f.dir, []Probe{Branch, block, StatusShort})
+	res, _ := Run(ctx, f.dir, []Probe{Branch, block, Log(5, false), StatusShort})
 	if time.Since(start) > time.Second {
 		t.Fatalf("Run waited %s past a 100ms deadline", time.Since(start))
 	}
@@ -33,11 +33,31 @@ func TestRunReportsProbesCutByTheDeadline(t *testing.T) {
 	if res[2].Err == nil || !strings.Contains(res[2].Err.Error(), "not run") {
 		t.Errorf("later probe: %+v", res[2])
 	}
+	if res[3].Err != nil {
+		t.Errorf("the status walk, in its own lane, was held up by the hung probe: %v", res[3].Err)
+	}
+}
+
+// The status walk and the other probes run side by side: two probes that
+// each take 300 ms, one in each lane, take 300 ms together, not 600.
+func TestTheWalkRunsBesideTheOtherProbes(t *testing.T) {
+	f := newFixture(t)
+	slow := func(walks bool) Probe {
+		return Probe{"git slow", func(context.Context, *Repo) (Output, error) {
+			time.Sleep(300 * time.Millisecond)
+			return Output{}, nil
+		}, walks}
+	}
+	start := time.Now()
+	Run(context.Background(), f.dir, []Probe{slow(true), slow(false)})
+	if took := time.Since(start); took >= 550*time.Millisecond {
+		t.Errorf("the two lanes took %s: they ran one after the other", took)
+	}
 }
 
 func TestRunTurnsAProbePanicIntoAnError(t *testing.T) {
 	f := newFixture(t)
-	bad := Probe{"git bad", func(context.Context, *Repo) (Output, error) { panic("oops") }}
+	bad := Probe{"git bad", func(context.Context, *Repo) (Output, error) { panic("oops") }, false}
 	res, _ := Run(context.Background(), f.dir, []Probe{bad, Branch})
 	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "internal error: oops") {
 		t.Errorf("got %+v", res[0])

@@ -37,6 +37,8 @@ func (h Head) String() string {
 // which is all git allows HEAD to be. It is read once per Repo: every
 // probe then sees the same HEAD.
 func (r *Repo) Head() (Head, error) {
+	r.headMu.Lock()
+	defer r.headMu.Unlock()
 	if !r.headRead {
 		r.head, r.headErr = r.readHead()
 		r.headRead = true
@@ -95,12 +97,9 @@ func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 		}
 		// A gc (pack-refs) writes packed-refs, then deletes the loose
 		// ref: if it ran since we read packed-refs, read it again, once.
-		if !r.packedReread {
-			r.packedReread, r.packed = true, nil
-			if packed, err := r.packedRefs(); err == nil {
-				if ref, ok := packed[name]; ok {
-					return ref.hash, nil
-				}
+		if packed, ok := r.rereadPackedRefs(); ok {
+			if ref, ok := packed[name]; ok {
+				return ref.hash, nil
 			}
 		}
 		return plumbing.ZeroHash, errRefNotFound
@@ -124,6 +123,8 @@ type packedRef struct {
 
 // packedRefs reads the packed-refs file, once per Repo.
 func (r *Repo) packedRefs() (map[string]packedRef, error) {
+	r.refsMu.Lock()
+	defer r.refsMu.Unlock()
 	if r.packed == nil {
 		refs, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
 		if err != nil {
@@ -132,6 +133,19 @@ func (r *Repo) packedRefs() (map[string]packedRef, error) {
 		r.packed = refs
 	}
 	return r.packed, nil
+}
+
+// rereadPackedRefs reads packed-refs again, the first time it is asked.
+func (r *Repo) rereadPackedRefs() (map[string]packedRef, bool) {
+	r.refsMu.Lock()
+	if r.packedReread {
+		r.refsMu.Unlock()
+		return nil, false
+	}
+	r.packedReread, r.packed = true, nil
+	r.refsMu.Unlock()
+	packed, err := r.packedRefs()
+	return packed, err == nil
 }
 
 func readPackedRefs(path string) (map[string]packedRef, error) {

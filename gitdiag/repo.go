@@ -48,6 +48,9 @@ type Repo struct {
 	packed map[string]packedRef // packed-refs, read on first use
 	// packedReread: packed-refs was read again for a ref missing from it
 	packedReread bool
+	// The probes of one run may go two at a time (the status walk beside
+	// the others): what they read lazily and share is guarded.
+	headMu, refsMu, storeMu sync.Mutex
 	// HEAD, read on first use
 	head          Head
 	headErr       error
@@ -318,6 +321,8 @@ func (r *Repo) notApplied(what string) {
 // objects opens the object store lazily: only the probes that read
 // commits or trees pay for it.
 func (r *Repo) objects() (*objects.Store, error) {
+	r.storeMu.Lock()
+	defer r.storeMu.Unlock()
 	if r.store != nil {
 		return r.store, nil
 	}

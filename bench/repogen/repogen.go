@@ -31,6 +31,17 @@ type Spec struct {
 // directories, about a million objects in one pack.
 var Large = Spec{Files: 30000, Dirs: 13000, Commits: 23000, FilesPerCommit: 10, Modified: 5, Untracked: 3, Ignored: 200}
 
+// Flat is many files in few, large directories (38.5k files in about 405
+// directories), the second shape of issue 20's table.
+var Flat = Spec{Files: 38500, Dirs: 405, Commits: 18000, FilesPerCommit: 10, Modified: 5, Untracked: 3, Ignored: 200}
+
+// Deep is a long history over few files (4.8k files, 82k commits), the
+// third shape.
+var Deep = Spec{Files: 4800, Dirs: 600, Commits: 82000, FilesPerCommit: 10, Modified: 5, Untracked: 3, Ignored: 200}
+
+// Shapes are the specs by name, for genrepo -size.
+var Shapes = map[string]Spec{"large": Large, "flat": Flat, "deep": Deep, "small": Small}
+
 // Small is a 100-file repository with a short history.
 var Small = Spec{Files: 100, Dirs: 10, Commits: 50, FilesPerCommit: 3, Modified: 5, Untracked: 3, Ignored: 20}
 

@@ -10,13 +10,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+	"github.com/session-hooks/session-hooks/gitdiag/internal/xdiff"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/quote"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/utils/diff"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Upstream is what the branch is compared with: its configured upstream,
@@ -93,12 +92,16 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if rs := renameSettingsFor(r.cfg, false); rs.on {
 		changes = pairRenames(store, changes, rs.limit, driver)
 	}
+	lineCounts := xdiff.Counts
+	if strings.EqualFold(r.cfg.Get("diff.algorithm"), "minimal") {
+		lineCounts = xdiff.CountsMinimal
+	}
 	var stats []FileStat
 	for _, c := range changes {
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		st, err := changeStat(store, c, driver)
+		st, err := changeStat(store, c, driver, lineCounts)
 		if err != nil {
 			return nil, err
 		}
@@ -293,10 +296,11 @@ func isBlobMode(mode uint32, dir bool) bool {
 // gitlinkMode is a submodule's mode in a tree.
 const gitlinkMode = 0o160000
 
-// fileStat counts the lines a change adds and deletes, as git does, or
+// changeStat counts the lines a change adds and deletes, as git does (its
+// default Myers diff, or --minimal as diff.algorithm says), or
 // reports sizes when either side is binary, by its diff attribute or its
 // content (a NUL in the first 8000 bytes).
-func changeStat(s *objects.Store, c fileChange, driver func(path string) int) (FileStat, error) {
+func changeStat(s *objects.Store, c fileChange, driver func(path string) int, lineCounts func(a, b []byte) (int, int)) (FileStat, error) {
 	st := FileStat{Name: c.path, From: c.oldPath}
 	read := func(h plumbing.Hash, mode uint32) ([]byte, error) {
 		switch {
@@ -326,18 +330,7 @@ func changeStat(s *objects.Store, c fileChange, driver func(path string) int) (F
 		}
 		return st, nil
 	}
-	for _, d := range diff.Do(string(old), string(now)) {
-		n := strings.Count(d.Text, "\n")
-		if d.Text != "" && !strings.HasSuffix(d.Text, "\n") {
-			n++
-		}
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			st.Added += n
-		case diffmatchpatch.DiffDelete:
-			st.Deleted += n
-		}
-	}
+	st.Added, st.Deleted = lineCounts(old, now)
 	return st, nil
 }
 

@@ -39,11 +39,15 @@ feature() {
   git -C "$repo" worktree add -q -b "$(basename "$dir")" "$dir" main
   git -C "$dir" config "branch.$(basename "$dir").remote" .
   git -C "$dir" config "branch.$(basename "$dir").merge" refs/heads/main
-  mapfile -t files < <(git -C "$dir" ls-files | awk 'NR % 7 == 0' | head -300)
-  local per=$(( 300 / n ))
+  # 300 files spread over the tree (all of them in a smaller one)
+  local total step
+  total=$(git -C "$dir" ls-files | wc -l)
+  step=$(( total > 300 ? total / 300 : 1 ))
+  mapfile -t files < <(git -C "$dir" ls-files | awk -v s="$step" 'NR % s == 0' | head -300)
+  local per=$(( (${#files[@]} + n - 1) / n ))
   for ((c = 0; c < n; c++)); do
     for f in "${files[@]:$((c * per)):$per}"; do echo "feature change $c" >> "$dir/$f"; done
-    git -C "$dir" commit -qam "feature commit $c"
+    git -C "$dir" commit -qam "feature commit $c" --allow-empty
   done
   for f in "${files[@]:0:5}"; do echo "uncommitted" >> "$dir/$f"; done
 }

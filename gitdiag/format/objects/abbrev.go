@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -25,7 +24,7 @@ type Abbreviator struct {
 
 // packIndex is an open version-2 pack .idx file.
 type packIndex struct {
-	f      *os.File
+	f      rawfile.Mapped
 	fanout [256]uint32
 }
 
@@ -52,12 +51,12 @@ func defaultAbbrev(count uint64) int {
 }
 
 func openPackIndex(path string) (*packIndex, error) {
-	f, err := rawfile.Open(path)
+	f, err := rawfile.OpenMapped(path)
 	if err != nil {
 		return nil, err
 	}
 	var head [8 + 256*4]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
+	if _, err := f.ReadAt(head[:], 0); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading pack index %s: %w", filepath.Base(path), err)
 	}

@@ -51,7 +51,7 @@ type cachedObject struct {
 
 type pack struct {
 	idx  *packIndex
-	data *os.File
+	data rawfile.Mapped
 }
 
 // Object types, as numbered in pack files.
@@ -100,7 +100,7 @@ func (s *Store) scanPacks() error {
 			} else if err != nil {
 				return err
 			}
-			data, err := rawfile.Open(n[:len(n)-len(".idx")] + ".pack")
+			data, err := rawfile.OpenMapped(n[:len(n)-len(".idx")] + ".pack")
 			if err != nil {
 				idx.f.Close()
 				if errors.Is(err, os.ErrNotExist) {
@@ -276,7 +276,7 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 		return 0, nil, errors.New("delta chain too deep")
 	}
 	p := s.packList()[pi]
-	r := bufio.NewReaderSize(io.NewSectionReader(p.data, off, 1<<62), 4096)
+	r := entryReader(p.data, off)
 	typ, size, err := entryHeader(r)
 	if err != nil {
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
@@ -317,6 +317,25 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 		return baseType, data, err
 	}
 	return 0, nil, fmt.Errorf("pack entry at %d: unknown type %d", off, typ)
+}
+
+// packReader reads an entry's header bytes one at a time and its zlib
+// stream after them.
+type packReader interface {
+	io.Reader
+	io.ByteReader
+}
+
+// entryReader reads a pack from off: straight from memory when the pack is
+// mapped, else through a buffer over pread.
+func entryReader(data rawfile.Mapped, off int64) packReader {
+	if b := data.Bytes(); b != nil {
+		if off > int64(len(b)) {
+			off = int64(len(b))
+		}
+		return bytes.NewReader(b[off:])
+	}
+	return bufio.NewReaderSize(io.NewSectionReader(data, off, 1<<62), 4096)
 }
 
 func entryHeader(r io.ByteReader) (typ int, size int64, err error) {

@@ -1,0 +1,54 @@
+package rawfile
+
+import (
+	"io"
+	"os"
+)
+
+// Mapped is a file read at offsets: mapped into memory where the system
+// allows it, so that the many small reads of a pack (an entry header, a
+// delta base, an index probe) cost no system call; read with pread
+// otherwise.
+type Mapped interface {
+	io.ReaderAt
+	io.Closer
+	// Bytes is the whole file in memory, or nil when it is read with pread.
+	Bytes() []byte
+}
+
+// OpenMapped opens path for reading at offsets.
+func OpenMapped(path string) (Mapped, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if m := mapFile(f); m != nil {
+		f.Close()
+		return m, nil
+	}
+	return preadFile{f}, nil
+}
+
+// preadFile is a file read with pread.
+type preadFile struct{ *os.File }
+
+func (preadFile) Bytes() []byte { return nil }
+
+// region is a read-only mapping of a whole file. Reads never go past its
+// length (a page past the end of a file faults), and git never changes a
+// pack or its index in place: a gc writes new files and deletes the old
+// ones, whose mapping stays valid.
+type region struct{ b []byte }
+
+func (r *region) Bytes() []byte { return r.b }
+
+func (r *region) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package rawfile
+
+import "os"
+
+func mapFile(*os.File) *region { return nil }
+
+func (r *region) Close() error { return nil }

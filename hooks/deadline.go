@@ -2,12 +2,12 @@ package hooks
 
 import (
 	"errors"
-	"strings"
-
 	"fmt"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 )
 
 // DeadlineFor reads --timeout, else SESSION_HOOKS_TIMEOUT, else the event's
@@ -35,8 +35,8 @@ func parseDuration(s string) (time.Duration, error) {
 }
 
 // within runs fn, which reads or writes files, for as long as the run has
-// left (its deadline and a short grace for the writes that follow a cut
-// gathering). On a slow or dead file system a call can block for minutes
+// left (up to phases.write, a little past the gathering's deadline, so
+// that the writes after a cut gathering still happen). On a slow or dead file system a call can block for minutes
 // in one system call: it is abandoned, goes on in the background until
 // the process exits, and the run answers with what it has, noting what it
 // skipped. fn must only return its result, never touch the run.

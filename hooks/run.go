@@ -41,7 +41,7 @@ type Options struct {
 // through it.
 type Run struct {
 	Ctx     context.Context
-	hard    context.Context // Ctx's deadline and writeGrace: the file system calls' bound
+	hard    context.Context // ends at phases.write: the bound of every file system call
 	In      claude.Input
 	Project string
 	Git     *gitdiag.Shared // the project's repository, read once for the whole run

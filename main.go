@@ -215,7 +215,7 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 		OnUsageError: usageError(stdout),
 		Action: func(c *cli.Context) error {
 			e, _ := hooks.Lookup(name, c.Bool)
-			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && settings.Wires(pluginEnv(), e.Claude, e.Args()) {
+			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && settings.WiresWithin(pluginEnv(), e.Claude, e.Args(), e.Deadline/20) {
 				return nil // settings.json runs this entry already; the plugin stands down
 			}
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/session-hooks/session-hooks/jsondepth"
 
@@ -590,7 +591,8 @@ func PluginHooks(bridge string) ([]byte, error) {
 // for event with args, as the plugin's bridge asks before running: the
 // plugin stands down where settings.json already does the work.
 func Wires(env Env, event string, args []string) bool {
-	for _, sc := range ReadStatus(env, "").Scopes {
+	st, _ := readScopes(env) // no checks: this runs before every plugin hook
+	for _, sc := range st.Scopes {
 		for _, h := range sc.Hooks {
 			words := shellWords(h.Command)
 			if IsOurs(h.Event, h.Command, "") && h.Event == event && len(words) >= len(args) &&
@@ -600,4 +602,18 @@ func Wires(env Env, event string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// WiresWithin is Wires given at most d: it runs before the hook's own
+// deadline starts, so a settings file on a dead file system must not hold
+// it. Past d the plugin's hook runs (a rare double run beats none).
+func WiresWithin(env Env, event string, args []string, d time.Duration) bool {
+	ch := make(chan bool, 1)
+	go func() { ch <- Wires(env, event, args) }()
+	select {
+	case w := <-ch:
+		return w
+	case <-time.After(d):
+		return false
+	}
 }

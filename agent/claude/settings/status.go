@@ -45,6 +45,13 @@ type wired struct {
 
 // ReadStatus reads every scope's settings and checks them.
 func ReadStatus(env Env, custom string) Status {
+	st, all := readScopes(env)
+	st.Warnings = checkWired(all, custom)
+	return st
+}
+
+// readScopes reads every scope's settings, without checking them.
+func readScopes(env Env) (Status, []wired) {
 	st := Status{SchemaVersion: facts.SchemaVersion}
 	var all []wired
 	for _, scope := range claude.Scopes {
@@ -76,8 +83,7 @@ func ReadStatus(env Env, custom string) Status {
 		}
 		st.Scopes = append(st.Scopes, s)
 	}
-	st.Warnings = checkWired(all, custom)
-	return st
+	return st, all
 }
 
 // checkWired lists what is wrong with the hooks of every scope together.

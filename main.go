@@ -215,6 +215,7 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 		OnUsageError: usageError(stdout),
 		Action: func(c *cli.Context) error {
 			e, _ := hooks.Lookup(name, c.Bool)
+			tuneGC()
 			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && settings.WiresWithin(pluginEnv(), e.Claude, e.Args(), e.Deadline/20) {
 				return nil // settings.json runs this entry already; the plugin stands down
 			}
@@ -342,6 +343,23 @@ func personCommands(stdout io.Writer) []*cli.Command {
 		},
 	}
 }
+
+// tuneGC lets a hook run without collecting garbage until its heap nears
+// hookMemoryLimit: a hook lives a few hundred milliseconds, and with Go's
+// default the collector ran several times while the index of a 38k-file
+// repository was decoded and walked (measured: init 84 -> 69 ms on it,
+// peak RSS unchanged at 27 MB). Past the limit it collects as usual, so a
+// large transcript still reads in bounded memory. GOGC or GOMEMLIMIT in
+// the environment win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(hookMemoryLimit)
+	}
+}
+
+// hookMemoryLimit is the heap a hook may reach before collecting.
+const hookMemoryLimit = 32 << 20
 
 // pluginEnv is where Claude Code reads the settings the plugin defers to:
 // the directory it was started in.

@@ -95,13 +95,16 @@ func (d *jsonc) remove(c *hujson.Value, i int) error {
 	case len(starts) > 1:
 		return d.splice(starts[0], starts[1], "")
 	default:
-		// The only one: undo what add wrote into an empty container, its
-		// lines around the element, leaving the blank that was there.
-		prefix, suffix := d.emptyLayout(c)
+		// The only one: undo what add wrote into an empty container
+		// (the element and its padding, or its lines in the top object),
+		// leaving what was inside before.
 		inner := d.b[c.StartOffset+1 : c.EndOffset-1]
-		elem := d.b[starts[0]:ends[0]]
-		if whole := prefix + string(elem) + suffix; bytes.HasPrefix(inner, []byte(whole)) {
-			return d.splice(c.StartOffset+1, c.StartOffset+1+len(whole), "")
+		elem := string(d.b[starts[0]:ends[0]])
+		prefix, suffix := d.emptyLayout(c)
+		for _, whole := range []string{" " + elem + " ", prefix + elem + suffix} {
+			if bytes.HasPrefix(inner, []byte(whole)) {
+				return d.splice(c.StartOffset+1, c.StartOffset+1+len(whole), "")
+			}
 		}
 		end := ends[0]
 		if rest := d.b[end:c.EndOffset]; bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(",")) {
@@ -113,8 +116,10 @@ func (d *jsonc) remove(c *hujson.Value, i int) error {
 
 // madeByAdd says whether obj's member name holds one element laid out
 // exactly as add writes a new member, so that removing that element should
-// take the member too: `"name": [` or `{`, then the element as add places
-// it in an empty container, then the closing bracket.
+// take the member too: `"name": ` and the value as add renders it, on one
+// line or indented. An empty container the user wrote, once add filled
+// it, holds its element padded with spaces (" elem "), which add never
+// renders: that is how the two are told apart.
 func (d *jsonc) madeByAdd(obj *hujson.Value, name string) bool {
 	o, _ := obj.Value.(*hujson.Object)
 	i := memberIndex(obj, name)
@@ -167,12 +172,14 @@ func (d *jsonc) add(c *hujson.Value, name string, value any) error {
 		}
 		return d.splice(ends[n-1], ends[n-1], ","+d.newline()+indent+d.render(name, value, indent, false))
 	}
-	if !bytes.Contains(d.b, []byte("\n")) {
-		return d.splice(c.StartOffset+1, c.StartOffset+1, d.render(name, value, "", true))
+	if c != &d.root || !bytes.Contains(d.b, []byte("\n")) {
+		// An empty container the user wrote: the element padded on one
+		// line, what was inside kept after it, so that remove gives back
+		// exactly that, and madeByAdd never takes it for one add made.
+		return d.splice(c.StartOffset+1, c.StartOffset+1, " "+d.render(name, value, "", true)+" ")
 	}
-	// The element on a line of its own, the closing bracket on the next;
-	// what was inside (blanks, comments) stays after them, so that remove
-	// can give it back exactly.
+	// The top object: the element on a line of its own, the closing
+	// brace on the next, what was inside kept after them.
 	prefix, suffix := d.emptyLayout(c)
 	indent := strings.TrimLeft(prefix, "\r\n")
 	return d.splice(c.StartOffset+1, c.StartOffset+1, prefix+d.render(name, value, indent, false)+suffix)
@@ -235,12 +242,15 @@ func (d *jsonc) lineIndent(off int) (string, bool) {
 	return "", false
 }
 
-// unit is the file's indentation step: that of the first member of the
-// top object when it has a line of its own, else two spaces.
+// unit is the file's indentation step: how much deeper the first member
+// of the top object sits than the line the object opens on, when it has
+// a line of its own; else two spaces.
 func (d *jsonc) unit() string {
 	if starts, _ := spans(&d.root); len(starts) > 0 {
-		if indent, own := d.lineIndent(starts[0]); own && indent != "" {
-			return indent
+		indent, own := d.lineIndent(starts[0])
+		lead := d.lineLeading(d.root.StartOffset)
+		if own && len(indent) > len(lead) && strings.HasPrefix(indent, lead) {
+			return indent[len(lead):]
 		}
 	}
 	return "  "

@@ -117,8 +117,9 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 	return Output{Command: cmd, Lines: FormatStat(stats)}, nil
 }, false}
 
-// Run opens the repository at dir and runs the probes in order until ctx
-// ends. A probe still running then is reported as stopped and the rest as
+// Run opens the repository at dir and runs the probes (those that walk
+// the work tree in one lane, the others beside it, each lane in order)
+// until ctx ends. A probe still running then is reported as stopped and the rest as
 // not run, so a hook always answers within its deadline with what it has.
 // It also returns how the repository was read (Repo.Engine), or "" when it
 // could not be opened.
@@ -126,14 +127,6 @@ func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 	s := NewShared(dir)
 	defer s.Close()
 	return s.Run(ctx, probes)
-}
-
-// With opens the repository at dir and runs fn on it, giving up at ctx's
-// deadline (fn may go on in the background; its result is dropped).
-func With(ctx context.Context, dir string, fn func(r *Repo) error) error {
-	s := NewShared(dir)
-	defer s.Close()
-	return s.With(ctx, fn)
 }
 
 // Shared is one repository opened on first use and shared by the calls of

@@ -22,7 +22,6 @@ import (
 
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/pretty"
 )
 
 // Entry is one hook command in one matcher group of one event. Command is
@@ -495,11 +494,6 @@ func checkShape(js []byte) error {
 	return err
 }
 
-// Pretty lays JSON out with two-space indents, keys in their order.
-func Pretty(js []byte) []byte {
-	return pretty.PrettyOptions(js, &pretty.Options{Indent: "  ", SortKeys: false, Width: 120})
-}
-
 // has reports whether the settings hold exactly the wanted entries of ours
 // and nothing else of ours or the Node script's.
 func has(js []byte, want []Entry, custom string) bool {
@@ -520,12 +514,6 @@ func has(js []byte, want []Entry, custom string) bool {
 		found++
 	}
 	return found == len(want)
-}
-
-// escape makes an event name safe as one gjson/sjson path component.
-func escape(s string) string {
-	r := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`)
-	return r.Replace(s)
 }
 
 // Hook is one wired hook command, as found in a settings file.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/pretty"
 )
 
 const bin = "/usr/local/bin/session-hooks"
@@ -30,7 +31,7 @@ func canonical(t *testing.T, b []byte) string {
 	if err != nil {
 		t.Fatalf("%v:\n%s", err, b)
 	}
-	return string(Pretty(js))
+	return string(pretty.PrettyOptions(js, &pretty.Options{Indent: "  ", SortKeys: false, Width: 120}))
 }
 
 func TestInstallKeepsEverythingElseInOrder(t *testing.T) {

@@ -43,3 +43,17 @@ func TestDoctorFindsWhatIsWrongWithTheWiring(t *testing.T) {
 		})
 	}
 }
+
+// A wrapper before the program ("env A=1 session-hooks end") is still the
+// entry it runs: status does not say the event is not wired.
+func TestStatusCountsEntriesRunThroughAWrapper(t *testing.T) {
+	var all []wired
+	for _, e := range Desired("env A=1 session-hooks", false) {
+		all = append(all, wired{Hook: Hook{Event: e.Event, Matcher: e.Matcher, Command: e.Command, Timeout: e.Timeout, HasTimeout: true}, scope: "project"})
+	}
+	for _, w := range checkWired(all, "") {
+		if strings.Contains(w, "no scope wires") {
+			t.Errorf("warned: %s", w)
+		}
+	}
+}

@@ -147,7 +147,7 @@ func runWired(project string, h WiredHook) DoctorRun {
 	}
 	run.TimeoutMS = float64(limit.Milliseconds())
 	matcher := h.Matcher
-	if e, ok := rowOf(h.Command); ok && e.Matcher != "" {
+	if e, ok := rowFor(h.Event, h.Command); ok && e.Matcher != "" {
 		matcher = e.Matcher
 	}
 	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))

@@ -132,18 +132,22 @@ func IsOurs(event, cmd, custom string) bool {
 // of --command replaces the old entries instead of wiring every event
 // twice.
 func looksInstalled(w Hook) bool {
-	if w.GroupSize != 1 || !w.HasTimeout {
-		return false
-	}
-	words := shellWords(w.Command)
+	e, ok := rowFor(w.Event, w.Command)
+	return ok && w.GroupSize == 1 && w.HasTimeout && w.Matcher == e.Matcher
+}
+
+// rowFor is the event table's row for event whose arguments end the
+// command, after a program: "… session-hooks init --compact-recovery" on
+// SessionStart is the recovery row, whatever runs it.
+func rowFor(event, cmd string) (hooks.Event, bool) {
+	words := shellWords(cmd)
 	for _, e := range hooks.Table {
 		args := e.Args()
-		if w.Event == e.Claude && w.Matcher == e.Matcher && len(words) > len(args) &&
-			slices.Equal(words[len(words)-len(args):], args) {
-			return true
+		if event == e.Claude && len(words) > len(args) && slices.Equal(words[len(words)-len(args):], args) {
+			return e, true
 		}
 	}
-	return false
+	return hooks.Event{}, false
 }
 
 func isOurProgram(word, custom string) bool {
@@ -336,19 +340,13 @@ func Keep(doc []byte, custom string) (longRunning bool, flags []string) {
 		return false, nil
 	}
 	for _, w := range Wired(js) {
-		if !IsOurs(w.Event, w.Command, custom) && !looksInstalled(w) {
+		e, ok := rowFor(w.Event, w.Command)
+		if !ok || !IsOurs(w.Event, w.Command, custom) && !looksInstalled(w) {
 			continue
 		}
-		words := shellWords(w.Command)
-		for _, e := range hooks.Table {
-			args := e.Args()
-			if w.Event != e.Claude || len(words) < len(args) || !slices.Equal(words[len(words)-len(args):], args) {
-				continue
-			}
-			longRunning = longRunning || e.LongRunning
-			if e.InstallFlag != "" && !slices.Contains(flags, e.InstallFlag) {
-				flags = append(flags, e.InstallFlag)
-			}
+		longRunning = longRunning || e.LongRunning
+		if e.InstallFlag != "" && !slices.Contains(flags, e.InstallFlag) {
+			flags = append(flags, e.InstallFlag)
 		}
 	}
 	return longRunning, flags
@@ -582,9 +580,8 @@ func Wires(env Env, event string, args []string) bool {
 	st, _ := readScopes(env) // no checks: this runs before every plugin hook
 	for _, sc := range st.Scopes {
 		for _, h := range sc.Hooks {
-			words := shellWords(h.Command)
-			if IsOurs(h.Event, h.Command, "") && h.Event == event && len(words) >= len(args) &&
-				slices.Equal(words[len(words)-len(args):], args) {
+			if e, ok := rowFor(h.Event, h.Command); ok && h.Event == event && slices.Equal(e.Args(), args) &&
+				IsOurs(h.Event, h.Command, "") {
 				return true
 			}
 		}

@@ -101,7 +101,9 @@ func checkWired(all []wired, custom string) []string {
 				warnings = append(warnings, fmt.Sprintf("%s → %s is wired twice (%s and %s)", h.Event, h.Command, where, h.scope))
 			}
 			seen[key] = h.scope
-			have[h.Event+" "+subcommand(h.Command)] = true
+			if e, ok := rowFor(h.Event, h.Command); ok {
+				have[e.Claude+" "+strings.Join(e.Args(), " ")] = true
+			}
 			if h.Event == "SessionEnd" && !h.HasTimeout {
 				warnings = append(warnings, h.scope+": SessionEnd has no timeout: Claude Code cancels it after about 1.5 s; set one (install does)")
 			}
@@ -161,29 +163,6 @@ func timeoutText(t *int) string {
 		return "no timeout"
 	}
 	return fmt.Sprintf("timeout %ds", *t)
-}
-
-// subcommand is what follows the program in one of our commands.
-func subcommand(cmd string) string {
-	p := Program(cmd)
-	rest := strings.TrimSpace(cmd)
-	if strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) {
-		rest = strings.TrimSpace(rest[len(ShellQuote(p)):])
-	} else {
-		rest = strings.TrimSpace(strings.TrimPrefix(rest, p))
-	}
-	return rest
-}
-
-// rowOf is the event table's row a command of ours runs.
-func rowOf(cmd string) (hooks.Event, bool) {
-	sub := subcommand(cmd)
-	for _, e := range hooks.Table {
-		if strings.Join(e.Args(), " ") == sub {
-			return e, true
-		}
-	}
-	return hooks.Event{}, false
 }
 
 func dedupe(s []string) []string {

@@ -101,18 +101,18 @@ func Append(d logs.Dir, e Event) error {
 	}
 	line := append(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), '\n')
 	path := filepath.Join(d.Path, File)
-	f, err := openLog(path)
+	f, fi, err := openLog(path)
 	if err != nil {
 		return err
 	}
-	if rotated, err := rotate(f, path); err != nil {
+	if rotated, err := rotate(f, fi, path); err != nil {
 		f.Close()
 		return err
 	} else if rotated {
 		// Those that opened the old file before the rename append to it
 		// as File+".1"; this run starts the new one.
 		f.Close()
-		if f, err = openLog(path); err != nil {
+		if f, _, err = openLog(path); err != nil {
 			return err
 		}
 	}
@@ -132,10 +132,10 @@ func Append(d logs.Dir, e Event) error {
 // openLog opens the event log for appending, refusing a symbolic link (at
 // open), anything but a regular file, and a file with other hard links:
 // either would make us write into a file somebody else chose.
-func openLog(path string) (*os.File, error) {
+func openLog(path string) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot append to %s: %w", path, err)
+		return nil, nil, fmt.Errorf("cannot append to %s: %w", path, err)
 	}
 	fi, err := f.Stat()
 	switch {
@@ -147,20 +147,19 @@ func openLog(path string) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
-// rotate renames the open log f to File+".1" when it has grown past
-// MaxSize. Many hooks may see the same full log at once: each takes the
+// rotate renames the open log f (fi its state when opened) to File+".1"
+// when it has grown past MaxSize. Many hooks may see the same full log at once: each takes the
 // log's lock in turn and renames only if path still is f, so exactly one
 // of them rotates and no rotated file is replaced by a newer, nearly empty
 // one.
-func rotate(f *os.File, path string) (bool, error) {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() <= MaxSize {
-		return false, err
+func rotate(f *os.File, fi fs.FileInfo, path string) (bool, error) {
+	if fi.Size() <= MaxSize {
+		return false, nil
 	}
 	unlock := lock(f)
 	defer unlock()

@@ -1,7 +1,6 @@
 package objects
 
 import (
-	"bufio"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
@@ -10,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,49 +173,72 @@ var typeName = map[int]string{TypeCommit: "commit", TypeTree: "tree", TypeBlob: 
 
 func (s *Store) readLoose(h plumbing.Hash) (int, []byte, error) {
 	hex := h.String()
-	var f *os.File
+	var compressed []byte
 	for _, dir := range s.looseDirs {
 		var err error
-		f, err = rawfile.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		compressed, err = rawfile.ReadFile(filepath.Join(dir, hex[:2], hex[2:]))
 		if err == nil {
 			break
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return 0, nil, err
 		}
 	}
-	if f == nil {
+	if compressed == nil {
 		return 0, nil, ErrNotFound
 	}
-	defer f.Close()
-	zr, err := newInflater(bufio.NewReader(f))
+	// One read of the whole file and a hand-parsed header: a diff stat reads
+	// hundreds of loose objects, where buffered readers and Sscanf cost more
+	// than the inflating.
+	zr, err := newInflater(bytes.NewReader(compressed))
 	if err != nil {
 		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
 	}
 	defer doneInflating(zr)
-	br := bufio.NewReader(zr)
-	header, err := br.ReadString(0)
-	if err != nil {
-		return 0, nil, fmt.Errorf("loose object %s: bad header", hex)
+	var head [64]byte // "<type> <size>\x00": at most "commit 536870912\x00"
+	n, err := io.ReadAtLeast(zr, head[:], 1)
+	for err == nil && bytes.IndexByte(head[:n], 0) < 0 && n < len(head) {
+		var m int
+		m, err = zr.Read(head[n:])
+		n += m
 	}
-	var typ int
-	var kind string
-	var size int
-	if _, err := fmt.Sscanf(header[:len(header)-1], "%s %d", &kind, &size); err != nil {
-		return 0, nil, fmt.Errorf("loose object %s: bad header %q", hex, header)
+	typ, size, rest, ok := looseHeader(head[:n])
+	if !ok {
+		return 0, nil, fmt.Errorf("loose object %s: bad header %q", hex, head[:min(n, 32)])
 	}
-	for t, name := range typeName {
-		if name == kind {
-			typ = t
-		}
-	}
-	if typ == 0 || size < 0 || size > maxObjectSize {
-		return 0, nil, fmt.Errorf("loose object %s: bad header %q", hex, header)
+	if size > maxObjectSize || len(rest) > size {
+		return 0, nil, fmt.Errorf("loose object %s: bad size %d", hex, size)
 	}
 	data := make([]byte, size)
-	if _, err := io.ReadFull(br, data); err != nil {
+	copy(data, rest)
+	if _, err := io.ReadFull(zr, data[len(rest):]); err != nil {
 		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
 	}
 	return typ, data, nil
+}
+
+// looseHeader parses "<type> <decimal size>\x00" and returns what follows it.
+func looseHeader(b []byte) (typ, size int, rest []byte, ok bool) {
+	end := bytes.IndexByte(b, 0)
+	sp := bytes.IndexByte(b[:max(end, 0)], ' ')
+	if end < 0 || sp < 0 {
+		return 0, 0, nil, false
+	}
+	for t, name := range typeName {
+		if string(b[:sp]) == name {
+			typ = t
+		}
+	}
+	digits := b[sp+1 : end]
+	if typ == 0 || len(digits) == 0 || len(digits) > 10 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, 0, nil, false
+	}
+	for _, d := range digits {
+		if d < '0' || d > '9' {
+			return 0, 0, nil, false
+		}
+		size = size*10 + int(d-'0')
+	}
+	return typ, size, b[end+1:], true
 }
 
 // alternates lists the object directories objects/info/alternates names;
@@ -335,7 +358,63 @@ func entryReader(data rawfile.Mapped, off int64) packReader {
 		}
 		return bytes.NewReader(b[off:])
 	}
-	return bufio.NewReaderSize(io.NewSectionReader(data, off, 1<<62), 4096)
+	return &chunkReader{f: data, off: off, next: 512}
+}
+
+// chunkReader reads a file from an offset with pread, in reads that start
+// small (most entries are deltas of a few dozen bytes) and grow fourfold
+// up to 64 KiB for the large ones.
+type chunkReader struct {
+	f    io.ReaderAt
+	off  int64
+	buf  []byte
+	r, w int
+	next int
+	err  error
+}
+
+func (c *chunkReader) fill() bool {
+	if c.r < c.w {
+		return true
+	}
+	if c.err != nil {
+		return false
+	}
+	if cap(c.buf) < c.next {
+		c.buf = make([]byte, c.next)
+	}
+	n, err := c.f.ReadAt(c.buf[:c.next], c.off)
+	c.off += int64(n)
+	c.r, c.w = 0, n
+	c.next = min(c.next*4, 64<<10)
+	if n == 0 {
+		if err == nil {
+			err = io.ErrNoProgress
+		}
+		c.err = err
+		return false
+	}
+	return true
+}
+
+func (c *chunkReader) ReadByte() (byte, error) {
+	if !c.fill() {
+		return 0, c.err
+	}
+	c.r++
+	return c.buf[c.r-1], nil
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if !c.fill() {
+		return 0, c.err
+	}
+	n := copy(p, c.buf[c.r:c.w])
+	c.r += n
+	return n, nil
 }
 
 func entryHeader(r io.ByteReader) (typ int, size int64, err error) {
@@ -492,10 +571,55 @@ func (p *packIndex) find(h plumbing.Hash) (int64, bool) {
 	}
 	hi := p.fanout[h[0]]
 	n := p.fanout[255]
+	if lo >= hi || hi > n {
+		return 0, false
+	}
+	i, ok := p.search(h, lo, hi)
+	if !ok {
+		return 0, false
+	}
+	return p.offset(i, n)
+}
+
+// searchWindow is how many names search reads around its guess: the guess
+// is off by about half the square root of the bucket's size (binomially),
+// so this holds h almost always, for buckets up to a hundred thousand names
+// (packs of 25 million objects).
+const searchWindow = 256
+
+// search finds h among the names lo..hi-1 of one fan-out bucket. Object
+// names are uniformly distributed, so h's place is guessed from its next
+// bytes and the names around the guess are read at once: a lookup costs one
+// read where a binary search over the bucket of a large pack (thousands of
+// names) costs a dozen, or, mapped, as many page faults and pages of
+// resident memory in a fresh process.
+func (p *packIndex) search(h plumbing.Hash, lo, hi uint32) (uint32, bool) {
+	guess := lo + uint32(uint64(hi-lo)*uint64(binary.BigEndian.Uint32(h[1:5]))>>32)
+	from := guess - min(guess-lo, searchWindow/2)
+	to := min(from+searchWindow, hi)
+	var buf [searchWindow * 20]byte
+	names := buf[:(to-from)*20]
+	if _, err := p.f.ReadAt(names, nameOffset(from)); err != nil {
+		return 0, false
+	}
+	j := sort.Search(int(to-from), func(j int) bool { return bytes.Compare(names[20*j:20*j+20], h[:]) >= 0 })
+	switch {
+	case j < int(to-from) && bytes.Equal(names[20*j:20*j+20], h[:]):
+		return from + uint32(j), true
+	case j == 0 && from > lo:
+		return p.bisect(h, lo, from)
+	case j == int(to-from) && to < hi:
+		return p.bisect(h, to, hi)
+	}
+	return 0, false
+}
+
+// bisect is the binary search over names lo..hi-1, for when the guess missed.
+func (p *packIndex) bisect(h plumbing.Hash, lo, hi uint32) (uint32, bool) {
 	var id plumbing.Hash
 	for lo < hi {
 		m := lo + (hi-lo)/2
-		if _, err := p.f.ReadAt(id[:], int64(8+256*4)+int64(m)*20); err != nil {
+		if _, err := p.f.ReadAt(id[:], nameOffset(m)); err != nil {
 			return 0, false
 		}
 		switch c := bytes.Compare(id[:], h[:]); {
@@ -504,11 +628,13 @@ func (p *packIndex) find(h plumbing.Hash) (int64, bool) {
 		case c > 0:
 			hi = m
 		default:
-			return p.offset(m, n)
+			return m, true
 		}
 	}
 	return 0, false
 }
+
+func nameOffset(i uint32) int64 { return int64(8+256*4) + int64(i)*20 }
 
 func (p *packIndex) offset(i, n uint32) (int64, bool) {
 	var b [8]byte

@@ -91,3 +91,34 @@ func FuzzPackEntryHeader(f *testing.F) {
 		}
 	})
 }
+
+func TestLooseHeaderAcceptsOnlyGitsHeader(t *testing.T) {
+	tests := []struct {
+		in       string
+		typ      int
+		size     int
+		rest     string
+		accepted bool
+	}{
+		{"blob 12\x00hello, world", TypeBlob, 12, "hello, world", true},
+		{"commit 0\x00", TypeCommit, 0, "", true},
+		{"tree 536870912\x00", TypeTree, 536870912, "", true},
+		{"tag 3\x00abc", TypeTag, 3, "abc", true},
+		{"blob 12", 0, 0, "", false},              // no NUL in the first bytes
+		{"blob\x00", 0, 0, "", false},             // no size
+		{"blob \x00", 0, 0, "", false},            // empty size
+		{"blob -1\x00", 0, 0, "", false},          // sign
+		{"blob 012\x00", 0, 0, "", false},         // leading zero
+		{"blob 1 2\x00", 0, 0, "", false},         // two fields
+		{"Blob 1\x00x", 0, 0, "", false},          // unknown type
+		{"ofs-delta 1\x00x", 0, 0, "", false},     // pack-only type
+		{"blob 99999999999\x00", 0, 0, "", false}, // beyond any int32
+	}
+	for _, tt := range tests {
+		typ, size, rest, ok := looseHeader([]byte(tt.in))
+		if ok != tt.accepted || typ != tt.typ || size != tt.size || string(rest) != tt.rest {
+			t.Errorf("looseHeader(%q) = %d, %d, %q, %v; want %d, %d, %q, %v",
+				tt.in, typ, size, rest, ok, tt.typ, tt.size, tt.rest, tt.accepted)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package objects
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// writeIndex writes a version 2 pack index of names (each at offset
+// 12 + 100*i of its pack) and opens it.
+func writeIndex(t *testing.T, names []plumbing.Hash) *packIndex {
+	t.Helper()
+	sort.Slice(names, func(i, j int) bool { return bytes.Compare(names[i][:], names[j][:]) < 0 })
+	var b bytes.Buffer
+	b.Write([]byte{0xff, 't', 'O', 'c', 0, 0, 0, 2})
+	for i := 0; i < 256; i++ {
+		n := sort.Search(len(names), func(j int) bool { return int(names[j][0]) > i })
+		binary.Write(&b, binary.BigEndian, uint32(n))
+	}
+	for _, h := range names {
+		b.Write(h[:])
+	}
+	b.Write(make([]byte, 4*len(names))) // CRCs
+	for i := range names {
+		binary.Write(&b, binary.BigEndian, uint32(12+100*i))
+	}
+	b.Write(make([]byte, 40)) // checksums
+	path := filepath.Join(t.TempDir(), "pack-test.idx")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := openPackIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.f.Close() })
+	return p
+}
+
+func TestFindLocatesEveryNameAndNothingElse(t *testing.T) {
+	rng := rand.New(rand.NewSource(20))
+	random := func() (h plumbing.Hash) { rng.Read(h[:]); return h }
+	uniform := make([]plumbing.Hash, 20000)
+	for i := range uniform {
+		uniform[i] = random()
+	}
+	// Names the guess places badly: one bucket, and all of it crowded at
+	// one end of the range the next bytes span.
+	crowded := make([]plumbing.Hash, 3000)
+	for i := range crowded {
+		crowded[i] = random()
+		crowded[i][0], crowded[i][1], crowded[i][2] = 0x42, 0xff, 0xff
+		if i%2 == 0 {
+			crowded[i][1], crowded[i][2] = 0, 0
+		}
+	}
+	single := []plumbing.Hash{random()}
+	for name, names := range map[string][]plumbing.Hash{"uniform": uniform, "crowded": crowded, "single": single} {
+		t.Run(name, func(t *testing.T) {
+			p := writeIndex(t, names)
+			for i, h := range names {
+				if off, ok := p.find(h); !ok || off != int64(12+100*i) {
+					t.Fatalf("find(%s) = %d, %v; want %d, true", h, off, ok, 12+100*i)
+				}
+				// The names just beside h are not in the index.
+				for _, d := range []int{-1, 1} {
+					near := h
+					near[19] += byte(d)
+					if j := sort.Search(len(names), func(j int) bool { return bytes.Compare(names[j][:], near[:]) >= 0 }); j < len(names) && names[j] == near {
+						continue
+					}
+					if off, ok := p.find(near); ok {
+						t.Fatalf("find(%s) = %d, true for a name not in the index", near, off)
+					}
+				}
+			}
+			for i := 0; i < 1000; i++ {
+				h := random()
+				j := sort.Search(len(names), func(j int) bool { return bytes.Compare(names[j][:], h[:]) >= 0 })
+				if _, ok := p.find(h); ok != (j < len(names) && names[j] == h) {
+					t.Fatalf("find(%s) = %v", h, ok)
+				}
+			}
+		})
+	}
+}
+
+// TestChunkReaderReadsWhatAMappingReads covers the pread path (Windows, and
+// files that cannot be mapped): entries that end inside the first small
+// read, span the growing reads, and reach the end of the file.
+func TestChunkReaderReadsWhatAMappingReads(t *testing.T) {
+	data := make([]byte, 300<<10)
+	rand.New(rand.NewSource(1)).Read(data)
+	for _, off := range []int64{0, 1, 511, 512, 100000, int64(len(data)) - 3, int64(len(data))} {
+		c := &chunkReader{f: bytes.NewReader(data), off: off, next: 512}
+		var got []byte
+		if b, err := c.ReadByte(); err == nil {
+			got = append(got, b)
+		}
+		rest, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatalf("offset %d: %v", off, err)
+		}
+		got = append(got, rest...)
+		if !bytes.Equal(got, data[off:]) {
+			t.Errorf("offset %d: read %d bytes, not the %d from there to the end", off, len(got), len(data)-int(off))
+		}
+		if _, err := c.ReadByte(); err != io.EOF {
+			t.Errorf("offset %d: ReadByte at the end = %v, want EOF", off, err)
+		}
+	}
+}

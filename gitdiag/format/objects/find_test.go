@@ -3,11 +3,14 @@ package objects
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -115,5 +118,62 @@ func TestChunkReaderReadsWhatAMappingReads(t *testing.T) {
 		if _, err := c.ReadByte(); err != io.EOF {
 			t.Errorf("offset %d: ReadByte at the end = %v, want EOF", off, err)
 		}
+	}
+}
+
+// TestObjectsPastTheMappedBudgetReadAsWithin reads every object of a
+// packed repository with deltas three ways: all through the mapping, past
+// a budget of one window, and with none mapped; each must be what git
+// prints.
+func TestObjectsPastTheMappedBudgetReadAsWithin(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	rng := rand.New(rand.NewSource(3))
+	body := make([]byte, 100<<10) // versions of 100 KiB files: many windows, deltas between them
+	rng.Read(body)
+	for c := 0; c < 12; c++ {
+		for f := 0; f < 4; f++ {
+			copy(body[rng.Intn(len(body)-64):], fmt.Sprintf("commit %d file %d", c, f))
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", f)), body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", ".")
+		git("commit", "-qm", fmt.Sprint("commit ", c))
+	}
+	git("gc", "-q", "--aggressive")
+	want := map[plumbing.Hash]string{} // raw contents, as git stores them
+	for _, line := range strings.Fields(git("cat-file", "--batch-all-objects", "--batch-check=%(objectname)")) {
+		id := plumbing.NewHash(line)
+		want[id] = git("cat-file", strings.TrimSpace(git("cat-file", "-t", line)), line)
+	}
+	for _, limit := range []int{1 << 20, 1, 0} {
+		store, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		store.mappedLimit = limit
+		for id, raw := range want {
+			_, data, err := store.Read(id)
+			if err != nil {
+				t.Fatalf("limit %d: %s: %v", limit, id, err)
+			}
+			if string(data) != raw {
+				t.Fatalf("limit %d: %s reads %d bytes, not git's %d", limit, id, len(data), len(raw))
+			}
+		}
+		store.Close()
 	}
 }

@@ -14,6 +14,10 @@ type Mapped interface {
 	io.Closer
 	// Bytes is the whole file in memory, or nil when it is read with pread.
 	Bytes() []byte
+	// Unmapped reads the file with pread even when it is mapped: what it
+	// reads is copied, and the pages it comes from are not mapped into the
+	// process (nor counted in its resident memory).
+	Unmapped() io.ReaderAt
 }
 
 // OpenMapped opens path for reading at offsets.
@@ -23,7 +27,6 @@ func OpenMapped(path string) (Mapped, error) {
 		return nil, err
 	}
 	if m := mapFile(f); m != nil {
-		f.Close()
 		return m, nil
 	}
 	return preadFile{f}, nil
@@ -34,13 +37,20 @@ type preadFile struct{ *os.File }
 
 func (preadFile) Bytes() []byte { return nil }
 
+func (p preadFile) Unmapped() io.ReaderAt { return p.File }
+
 // region is a read-only mapping of a whole file. Reads never go past its
 // length (a page past the end of a file faults), and git never changes a
 // pack or its index in place: a gc writes new files and deletes the old
 // ones, whose mapping stays valid.
-type region struct{ b []byte }
+type region struct {
+	b []byte
+	f *os.File // for Unmapped
+}
 
 func (r *region) Bytes() []byte { return r.b }
+
+func (r *region) Unmapped() io.ReaderAt { return r.f }
 
 func (r *region) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 || off >= int64(len(r.b)) {

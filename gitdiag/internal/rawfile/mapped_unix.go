@@ -18,7 +18,7 @@ func mapFile(f *os.File) *region {
 	if err != nil {
 		return nil
 	}
-	return &region{b}
+	return &region{b: b, f: f}
 }
 
 func (r *region) Close() error {
@@ -27,5 +27,8 @@ func (r *region) Close() error {
 	}
 	err := syscall.Munmap(r.b)
 	r.b = nil
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }

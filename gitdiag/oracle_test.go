@@ -519,6 +519,18 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write("dir/new.txt", "n")
 			return f.dir
 		}},
+		{"index version 4 strips 128 bytes and more of a long name", func(f *fixture) string {
+			// The stripped length is git's varint, which LEB128 misreads
+			// from 128 on ("index file is corrupt").
+			long := strings.Repeat("d", 150)
+			f.write(long+"/a/f.txt", "a")
+			f.write(long+"/b/g.txt", "b")
+			f.write("short.txt", "s")
+			f.commit("first")
+			f.git("update-index", "--index-version", "4")
+			f.write(long+"/b/g.txt", "changed")
+			return f.dir
+		}},
 		{"core.fileMode false ignores the executable bit", func(f *fixture) string {
 			f.write("tool.sh", "echo\n")
 			f.write("other.txt", "o")

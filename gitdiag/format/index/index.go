@@ -128,9 +128,11 @@ func decodeEntry(e *Entry, b []byte, pos int, version uint32, prev string) (int,
 	}
 	if version == 4 {
 		// The name is the previous one minus N bytes, plus a NUL-terminated
-		// suffix; entries are not padded.
-		strip, w := binary.Uvarint(b[nameAt:])
-		if w <= 0 || strip > uint64(len(prev)) {
+		// suffix; entries are not padded. N is git's varint, not
+		// LEB128: the two agree below 128 only.
+		strip, rest, ok := varint(b[nameAt:])
+		w := len(b[nameAt:]) - len(rest)
+		if !ok || strip > uint64(len(prev)) {
 			return 0, ErrCorrupt
 		}
 		end := bytes.IndexByte(b[nameAt+w:], 0)
@@ -457,4 +459,25 @@ func eachBit(bm ewahBitmap, fn func(pos int) error) error {
 		}
 	}
 	return nil
+}
+
+// varint decodes git's offset varint (varint.c): seven bits a byte, most
+// significant first, each continuation adding one.
+func varint(b []byte) (uint64, []byte, bool) {
+	if len(b) == 0 {
+		return 0, nil, false
+	}
+	c := b[0]
+	v := uint64(c & 127)
+	i := 1
+	for c&128 != 0 {
+		if i >= len(b) || v >= 1<<55 {
+			return 0, nil, false
+		}
+		v++
+		c = b[i]
+		i++
+		v = v<<7 + uint64(c&127)
+	}
+	return v, b[i:], true
 }

@@ -20,6 +20,7 @@ type File struct {
 	Entries []*Entry
 	tree    []byte    // the cache-tree extension, decoded on demand (cacheTree)
 	link    []byte    // the split index's link extension (splitindex.go)
+	untr    []byte    // the untracked cache extension, decoded on demand (untracked.go)
 	Sparse  bool      // a sparse index: directories outside the cone are entries (sparse.go)
 	ModTime time.Time // when the index was written, for the racy-git check
 	// Unsupported names a feature this decoder does not handle (an index
@@ -169,6 +170,8 @@ func (idx *File) decodeExtensions(b []byte) error {
 			idx.tree = data
 		case sig == "link":
 			idx.link = data
+		case sig == "UNTR":
+			idx.untr = data
 		case sig == "sdir":
 			// Marks the directory entries as allowed: they are checked
 			// for what they are when decoded.

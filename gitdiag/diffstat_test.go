@@ -150,7 +150,7 @@ func assertDiffStatMatchesGit(t *testing.T, f *fixture, upstream string) {
 	// race detector watches what the two lanes share).
 	all, _ := Run(context.Background(), f.dir, []Probe{Branch, Log(5, true), StatusShort, DiffStatUpstream})
 	compare(t, "diff --stat beside the walk", want, all[3].Lines)
-	compare(t, "status beside the diff stat", lines(f.git("status", "--short")), all[2].Lines)
+	compare(t, "status beside the diff stat", lines(f.statusTruth(f.dir)), all[2].Lines)
 }
 
 func TestDiffStatSaysWhyThereIsNoUpstream(t *testing.T) {

@@ -37,6 +37,17 @@ func (d *dirHandle) readFile(name string) ([]byte, error) {
 
 func (d *dirHandle) close() {}
 
+// under is the directory at path (relative to the top of the work tree,
+// "" for the top) below root.
+func under(root *dirHandle, path string) *dirHandle {
+	return &dirHandle{path: filepath.Join(root.path, filepath.FromSlash(path))}
+}
+
+// stat is lstat(2) of the directory itself.
+func (d *dirHandle) stat() (fileStat, error) {
+	return (&dirHandle{path: filepath.Dir(d.path)}).lstat(filepath.Base(d.path))
+}
+
 func (d *dirHandle) list() ([]dirEntry, error) {
 	f, err := os.Open(d.path)
 	if err != nil {

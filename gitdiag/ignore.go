@@ -1,10 +1,6 @@
 package gitdiag
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/session-hooks/session-hooks/gitdiag/format/ignore"
 )
 
@@ -12,22 +8,11 @@ import (
 func (r *Repo) baseIgnore() ignore.Rules {
 	var rules ignore.Rules
 	fold := r.ignoreCase()
-	global := r.cfg.Get("core.excludesFile")
-	if global == "" {
-		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
-			global = filepath.Join(xdg, "git", "ignore")
-		} else if home, err := os.UserHomeDir(); err == nil {
-			global = filepath.Join(home, ".config", "git", "ignore")
-		}
-	} else if rest, ok := strings.CutPrefix(global, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			global = filepath.Join(home, rest)
-		}
-	}
+	global, info := r.ignoreFiles()
 	if global != "" {
 		rules = withIgnoreFile(rules, global, fold)
 	}
-	return withIgnoreFile(rules, filepath.Join(r.CommonDir, "info", "exclude"), fold)
+	return withIgnoreFile(rules, info, fold)
 }
 
 // ignoreCase is core.ignoreCase, which git sets on case-insensitive file

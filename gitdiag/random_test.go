@@ -21,7 +21,7 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 	if testing.Short() {
 		steps = 10
 	}
-	for seed := int64(1); seed <= 4; seed++ {
+	for seed := int64(1); seed <= 5; seed++ {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
 			f := newFixture(t)
 			rng := rand.New(rand.NewSource(seed))
@@ -34,7 +34,13 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 				// One sequence with a split index, which git rewrites as
 				// the changes grow (splitIndex.maxPercentChange).
 				f.git("config", "core.splitIndex", "true")
+			case 5:
+				// git's untracked cache, which each comparison refreshes
+				// for the next step to use.
+				f.git("config", "core.untrackedCache", "true")
+				f.untrackedCache = true
 			}
+			fromCache := 0
 			w.write("README.md")
 			f.commit("first")
 			// The first commit is the upstream: each commit of the
@@ -47,6 +53,10 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 					w.backdate()
 				}
 				t.Logf("step %d: %s", step, op)
+				if seed == 5 {
+					_, st := openStatus(t, f.dir, false)
+					fromCache += st.dirsFromCache
+				}
 				assertMatchesGit(t, f, "")
 				if op == "commit everything" {
 					assertDiffStatMatchesGit(t, f, "origin/main")
@@ -54,6 +64,9 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 				if t.Failed() {
 					return
 				}
+			}
+			if seed == 5 && fromCache == 0 {
+				t.Error("no directory was read from the untracked cache")
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
@@ -45,6 +46,9 @@ type Status struct {
 	diffNames func() []string
 	// Incomplete says what was not looked at when the walk stopped early.
 	Incomplete string
+	// dirsFromCache counts the directories whose listing the untracked
+	// cache stood for (tests check that it is used).
+	dirsFromCache int
 }
 
 // Status walks the work tree once (it is cached for the other probes). It
@@ -84,6 +88,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st.entries = trackEntries(idx.Entries)
+	st.ucRoot = r.untrackedCacheRoot(idx, st.untracked, st.ignoreCase)
 	st.indexEntries()
 	if st.submodules {
 		if err := st.loadSubmoduleRules(); err != nil {
@@ -98,6 +103,7 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, st.err
 	}
 	status := st.result()
+	status.dirsFromCache = int(st.fromCache.Load())
 	if ctx.Err() != nil {
 		status.Incomplete = fmt.Sprintf("the work tree walk stopped after %s, at its deadline; untracked and modified files may be missing", formatSeconds(time.Since(start)))
 	}
@@ -134,6 +140,10 @@ type statusBuilder struct {
 
 	submodules bool            // the index records a submodule
 	subRules   *submoduleRules // their settings, when it does
+
+	ucRoot    *index.UntrackedDir // git's untracked cache, when usable (untracked.go)
+	base      *dirHandle          // the top of the work tree, open during the walk
+	fromCache atomic.Int32        // directories not listed thanks to the cache
 
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup

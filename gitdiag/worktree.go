@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/index"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
@@ -35,16 +37,22 @@ func (b *statusBuilder) walk() error {
 		n = walkers(parallelWalkMin)
 	}
 	b.sem = make(chan struct{}, n)
-	d, err := openDir(b.repo.Root)
+	// base stays open for the whole walk: directories the untracked cache
+	// vouches for are read through it, never opened.
+	base, err := openDir(b.repo.Root)
 	if err != nil {
 		return err
 	}
-	entries, err := d.list()
-	if err != nil {
-		d.close()
-		return err
+	defer base.close()
+	b.base = base
+	top := under(base, "")
+	entries, cached := b.cachedEntries(top, tree, b.ucRoot, nil)
+	if !cached {
+		if entries, err = base.list(); err != nil {
+			return err
+		}
 	}
-	b.walkEntries(tree, d, entries, b.repo.baseIgnore(), false)
+	b.walkEntries(tree, top, entries, b.repo.baseIgnore(), false, b.ucRoot, cached)
 	b.wg.Wait()
 	if b.ctx.Err() != nil {
 		return nil // unseen files were not looked at, not deleted
@@ -111,41 +119,70 @@ func hasEntry(entries []dirEntry, name string) bool {
 // withDirRules adds a directory's .gitignore when its listing shows one,
 // sparing a failed open in every directory that has none.
 func withDirRules(rules ignore.Rules, d *dirHandle, dir string, entries []dirEntry, fold bool) ignore.Rules {
-	if !hasEntry(entries, ".gitignore") {
-		return rules
+	rules, _, _ = withDirRulesRead(rules, d, dir, hasEntry(entries, ".gitignore"), fold)
+	return rules
+}
+
+// withDirRulesRead is withDirRules told whether the directory has a
+// .gitignore, also returning what it read of it, for the untracked cache.
+func withDirRulesRead(rules ignore.Rules, d *dirHandle, dir string, has bool, fold bool) (ignore.Rules, []byte, bool) {
+	if !has {
+		return rules, nil, false
 	}
 	content, err := d.readFile(".gitignore")
-	if err != nil || len(content) == 0 {
-		return rules
+	if err != nil {
+		return rules, nil, false
 	}
-	return rules.WithPatterns(content, dir, fold)
+	if len(content) == 0 {
+		return rules, content, true
+	}
+	return rules.WithPatterns(content, dir, fold), content, true
 }
 
 // kindOf resolves an entry's type when the directory listing did not give it.
 func kindOf(d *dirHandle, e dirEntry) entryKind {
+	kind, _ := kindAndStat(d, e)
+	return kind
+}
+
+// kindAndStat is kindOf, with the stat data when it had to lstat the entry.
+func kindAndStat(d *dirHandle, e dirEntry) (entryKind, *fileStat) {
 	if e.kind != kindUnknown {
-		return e.kind
+		return e.kind, nil
 	}
 	if st, err := d.lstat(e.name); err == nil {
-		return st.kind
+		return st.kind, &st
 	}
-	return kindOther
+	return kindOther, nil
 }
 
 // descend walks a tracked subdirectory of d, in a new goroutine when one
-// is free. It is opened here, while d is still open.
-func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules ignore.Rules, excluded bool) {
-	sub, err := d.openAt(name)
-	if err != nil {
-		return // an unreadable directory is skipped, as git does
+// is free. It is opened here, while d is still open, unless the untracked
+// cache's node for it may stand for its listing; st is its lstat data when
+// the caller has it.
+func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules ignore.Rules, excluded bool, node *index.UntrackedDir, st *fileStat) {
+	if node = cachedChild(node, name); excluded {
+		node = nil // git reads no ignore file there, so records none
+	}
+	var sub *dirHandle
+	if node != nil && node.Valid && !node.CheckOnly {
+		sub = under(b.base, td.path)
+	} else {
+		var err error
+		if sub, err = d.openAt(name); err != nil {
+			return // an unreadable directory is skipped, as git does
+		}
 	}
 	walk := func() {
-		entries, err := sub.list()
-		if err != nil {
-			sub.close()
-			return
+		entries, cached := b.cachedEntries(sub, td, node, st)
+		if !cached {
+			var err error
+			if entries, err = sub.list(); err != nil {
+				sub.close()
+				return
+			}
 		}
-		b.walkEntries(td, sub, entries, rules, excluded)
+		b.walkEntries(td, sub, entries, rules, excluded, node, cached)
 	}
 	select {
 	case b.sem <- struct{}{}:
@@ -162,13 +199,36 @@ func (b *statusBuilder) descend(d *dirHandle, td *trackedDir, name string, rules
 
 // walkEntries handles one listed tracked directory and closes it. The
 // listing is sorted and merged with the index's children of the directory.
-func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirEntry, rules ignore.Rules, excluded bool) {
+// node is the untracked cache's entry for the directory (nil when the cache
+// is not used below here); cached says the entries come from it.
+func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirEntry, rules ignore.Rules, excluded bool, node *index.UntrackedDir, cached bool) {
 	defer d.close()
 	if b.ctx.Err() != nil {
 		return
 	}
-	if !excluded {
-		rules = withDirRules(rules, d, td.path, entries, b.ignoreCase)
+	if excluded {
+		node = nil
+	} else {
+		has := hasEntry(entries, ".gitignore")
+		if cached {
+			// The directory is unchanged: its .gitignore is there if it was.
+			has = !node.ExcludeHash.IsZero()
+		}
+		var content []byte
+		rules, content, has = withDirRulesRead(rules, d, td.path, has, b.ignoreCase)
+		if node != nil && !sameIgnoreFile(content, has, node.ExcludeHash) {
+			// A changed .gitignore voids the cache here and below (git's
+			// invalidate_gitignore): list the directory after all.
+			node = nil
+			if cached {
+				b.fromCache.Add(-1)
+				var err error
+				if entries, err = d.list(); err != nil {
+					return
+				}
+				cached = false
+			}
+		}
 	}
 	slices.SortFunc(entries, func(x, y dirEntry) int { return strings.Compare(x.name, y.name) })
 	var newFiles []string
@@ -179,7 +239,7 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		}
 		var c trackedChild
 		c, j = child(td.children, j, e.name)
-		kind := kindOf(d, e)
+		kind, st := kindAndStat(d, e)
 		if b.ignoreCase && c.entry == nil && c.dir == nil && !c.unmerged {
 			if fc, ok := td.foldChild(e.name); ok {
 				// Tracked under another case: not untracked, and compared
@@ -192,9 +252,9 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		}
 		switch {
 		case c.entry != nil:
-			b.checkTracked(d, c.entry, e.name, kind)
+			b.checkTracked(d, c.entry, e.name, kind, st)
 		case kind == kindDir && c.dir != nil:
-			b.descend(d, c.dir, e.name, rules, excluded || rules.Ignored(td.path, e.name, true))
+			b.descend(d, c.dir, e.name, rules, excluded || rules.Ignored(td.path, e.name, true), node, st)
 		case kind == kindDir:
 			if !excluded && b.untracked != "no" && !rules.Ignored(td.path, e.name, true) {
 				newFiles = append(newFiles, b.untrackedDir(d, e.name, joinPath(td.path, e.name), rules)...)
@@ -266,7 +326,7 @@ func (b *statusBuilder) checkUnseenByPath() {
 			continue
 		}
 		if st, err := d.lstat(name); err == nil {
-			b.checkTracked(d, e, name, st.kind)
+			b.checkTracked(d, e, name, st.kind, &st)
 		}
 		d.close()
 	}
@@ -319,7 +379,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 // checkTracked compares one tracked path in the work tree with its index
 // entry, as git's ie_match_stat does: stat data first, content only when
 // the stat data cannot settle it.
-func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind) {
+func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind, known *fileStat) {
 	if kind == kindDir && e.Mode != filemode.Submodule {
 		return // a directory where a file was: deleted; git lists nothing inside
 	}
@@ -336,9 +396,14 @@ func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string,
 		}
 		return
 	}
-	st, err := d.lstat(name)
-	if err != nil {
-		return // vanished since the listing: deleted
+	var st fileStat
+	if known != nil {
+		st = *known
+	} else {
+		var err error
+		if st, err = d.lstat(name); err != nil {
+			return // vanished since the listing: deleted
+		}
 	}
 	e.seen = true
 	if y := b.compare(e, st); y != ' ' {

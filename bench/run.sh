@@ -12,7 +12,9 @@
 #   main:      as generated (5 modified files, untracked and ignored files), no upstream;
 #   clean:     a clean checkout of main (a linked worktree);
 #   ahead-3:   a feature branch 3 commits ahead of its upstream, touching 300 files, dirty;
-#   ahead-30:  the same in 30 commits.
+#   ahead-30:  the same in 30 commits;
+#   uc:        the clean checkout with git's untracked cache in its index
+#              (git update-index --untracked-cache), which git status keeps.
 # The repositories are built once (git fast-import) and kept in $BENCH_DIR.
 # SHAPES and STATES choose what to measure; RUNS the timed runs per command.
 set -euo pipefail
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/session-hooks-bench}
 runs=${RUNS:-15}
 shapes=${SHAPES:-large flat deep small}
-states=${STATES:-main clean ahead-3 ahead-30}
+states=${STATES:-main clean ahead-3 ahead-30 uc}
 mkdir -p "$work"
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
 go build -o "$work/compare" ./bench/compare
@@ -62,6 +64,11 @@ for shape in $shapes; do
     feature "$repo" "$repo-ahead-3" 3
     feature "$repo" "$repo-ahead-30" 30
     touch "$repo.complete"
+  fi
+  if [ ! -d "$repo-uc" ]; then
+    git -C "$repo" worktree add -q --detach "$repo-uc" main
+    git -C "$repo-uc" update-index --untracked-cache
+    git -C "$repo-uc" status --porcelain >/dev/null # the first status fills the cache
   fi
 done
 for shape in $shapes; do

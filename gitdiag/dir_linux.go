@@ -152,15 +152,8 @@ func direntKind(t uint8) entryKind {
 
 func (d *dirHandle) lstat(name string) (fileStat, error) {
 	var st unix.Stat_t
-	for {
-		err := unix.Fstatat(d.fd, d.prefix+name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return fileStat{}, err
-		}
-		break
+	if err := lstatAt(d.fd, d.prefix, name, &st); err != nil {
+		return fileStat{}, err
 	}
 	fs := fileStat{exec: st.Mode&0o100 != 0, size: st.Size,
 		mtimeSec: st.Mtim.Sec, mtimeNsec: st.Mtim.Nsec, ctimeSec: st.Ctim.Sec, ctimeNsec: st.Ctim.Nsec,

@@ -141,19 +141,21 @@ func withDirRulesRead(rules ignore.Rules, d *dirHandle, dir string, has bool, fo
 
 // kindOf resolves an entry's type when the directory listing did not give it.
 func kindOf(d *dirHandle, e dirEntry) entryKind {
-	kind, _ := kindAndStat(d, e)
+	kind, _, _ := kindAndStat(d, e)
 	return kind
 }
 
-// kindAndStat is kindOf, with the stat data when it had to lstat the entry.
-func kindAndStat(d *dirHandle, e dirEntry) (entryKind, *fileStat) {
+// kindAndStat is kindOf, with the stat data when it had to lstat the entry
+// (known says so).
+func kindAndStat(d *dirHandle, e dirEntry) (kind entryKind, st fileStat, known bool) {
 	if e.kind != kindUnknown {
-		return e.kind, nil
+		return e.kind, fileStat{}, false
 	}
-	if st, err := d.lstat(e.name); err == nil {
-		return st.kind, &st
+	st, err := d.lstat(e.name)
+	if err != nil {
+		return kindOther, fileStat{}, false
 	}
-	return kindOther, nil
+	return st.kind, st, true
 }
 
 // descend walks a tracked subdirectory of d, in a new goroutine when one
@@ -239,7 +241,7 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		}
 		var c trackedChild
 		c, j = child(td.children, j, e.name)
-		kind, st := kindAndStat(d, e)
+		kind, st, known := kindAndStat(d, e)
 		if b.ignoreCase && c.entry == nil && c.dir == nil && !c.unmerged {
 			if fc, ok := td.foldChild(e.name); ok {
 				// Tracked under another case: not untracked, and compared
@@ -252,9 +254,14 @@ func (b *statusBuilder) walkEntries(td *trackedDir, d *dirHandle, entries []dirE
 		}
 		switch {
 		case c.entry != nil:
-			b.checkTracked(d, c.entry, e.name, kind, st)
+			b.checkTracked(d, c.entry, e.name, kind, st, known)
 		case kind == kindDir && c.dir != nil:
-			b.descend(d, c.dir, e.name, rules, excluded || rules.Ignored(td.path, e.name, true), node, st)
+			var dirStat *fileStat // a copy: descend keeps it, st must stay on the stack
+			if known {
+				s := st
+				dirStat = &s
+			}
+			b.descend(d, c.dir, e.name, rules, excluded || rules.Ignored(td.path, e.name, true), node, dirStat)
 		case kind == kindDir:
 			if !excluded && b.untracked != "no" && !rules.Ignored(td.path, e.name, true) {
 				newFiles = append(newFiles, b.untrackedDir(d, e.name, joinPath(td.path, e.name), rules)...)
@@ -326,7 +333,7 @@ func (b *statusBuilder) checkUnseenByPath() {
 			continue
 		}
 		if st, err := d.lstat(name); err == nil {
-			b.checkTracked(d, e, name, st.kind, &st)
+			b.checkTracked(d, e, name, st.kind, st, true)
 		}
 		d.close()
 	}
@@ -379,7 +386,7 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 // checkTracked compares one tracked path in the work tree with its index
 // entry, as git's ie_match_stat does: stat data first, content only when
 // the stat data cannot settle it.
-func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind, known *fileStat) {
+func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string, kind entryKind, st fileStat, known bool) {
 	if kind == kindDir && e.Mode != filemode.Submodule {
 		return // a directory where a file was: deleted; git lists nothing inside
 	}
@@ -396,10 +403,7 @@ func (b *statusBuilder) checkTracked(d *dirHandle, e *trackedEntry, name string,
 		}
 		return
 	}
-	var st fileStat
-	if known != nil {
-		st = *known
-	} else {
+	if !known {
 		var err error
 		if st, err = d.lstat(name); err != nil {
 			return // vanished since the listing: deleted

@@ -430,7 +430,7 @@ func decodeEWAH(b []byte) (ewahBitmap, []byte, error) {
 // 64-bit words of that bit (bits 1 to 32) and the number of literal words
 // that follow it (bits 33 to 63).
 func eachBit(bm ewahBitmap, fn func(pos int) error) error {
-	const maxPos = 1 << 31 // more entries than any index can hold
+	const maxPos = 1<<31 - 1 // more entries than any index can hold; fits a 32-bit int
 	pos := 0
 	for i := 0; i < len(bm); {
 		w := bm[i]

@@ -19,11 +19,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Store reads objects from a repository's packs and loose files. It
-// looks ids up by binary search in each pack's .idx and reads only the
-// entries it needs, so reading one commit costs a few small reads whatever
-// the size of the history (go-git first maps every offset of the pack, a
-// cost that grows with the history).
+// Store reads objects from a repository's packs and loose files. It looks
+// ids up in each pack's .idx (one read around the interpolated place, see
+// search) and reads only the entries it needs, so reading one commit costs
+// a few small reads whatever the size of the history (go-git first maps
+// every offset of the pack, a cost that grows with the history).
 type Store struct {
 	dir       string   // the repository's own objects directory
 	looseDirs []string // it, then its alternates
@@ -603,7 +603,7 @@ func deltaSize(d []byte) (uint64, []byte, bool) {
 	return 0, nil, false
 }
 
-// find returns the pack offset of h, by binary search in the index.
+// find returns the pack offset of h.
 func (p *packIndex) find(h plumbing.Hash) (int64, bool) {
 	lo := uint32(0)
 	if h[0] > 0 {

@@ -89,8 +89,9 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 		return nil, err
 	}
 	driver := func(path string) int { return r.diffDriverBinary(r.diffAttributes(), path) }
+	var loaded map[plumbing.Hash][]byte
 	if rs := renameSettingsFor(r.cfg, false); rs.on {
-		changes = pairRenames(store, changes, rs.limit, driver)
+		changes, loaded = pairRenames(store, changes, rs.limit, driver)
 	}
 	lineCounts := xdiff.Counts
 	if strings.EqualFold(r.cfg.Get("diff.algorithm"), "minimal") {
@@ -101,7 +102,7 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		st, err := changeStat(store, c, driver, lineCounts)
+		st, err := changeStat(store, loaded, c, driver, lineCounts)
 		if err != nil {
 			return nil, err
 		}
@@ -173,8 +174,10 @@ type fileChange struct {
 }
 
 // pairRenames turns each deleted file that git diff would pair with an
-// added one into one renamed change under the new name.
-func pairRenames(store *objects.Store, changes []fileChange, limit int, driver func(path string) int) []fileChange {
+// added one into one renamed change under the new name. It also returns
+// the blobs it read to compare them, by id, so that counting their lines
+// does not inflate them again.
+func pairRenames(store *objects.Store, changes []fileChange, limit int, driver func(path string) int) ([]fileChange, map[plumbing.Hash][]byte) {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
 	var srcs, dsts []*renameFile
 	var srcAt, dstAt []int
@@ -194,7 +197,7 @@ func pairRenames(store *objects.Store, changes []fileChange, limit int, driver f
 		}
 	}
 	if len(srcs) == 0 || len(dsts) == 0 {
-		return changes
+		return changes, nil
 	}
 	drop := map[int]bool{}
 	for _, r := range detectRenames(srcs, dsts, limit) {
@@ -202,7 +205,13 @@ func pairRenames(store *objects.Store, changes []fileChange, limit int, driver f
 		dst.from, dst.fromMode, dst.oldPath = src.from, src.fromMode, src.path
 		drop[srcAt[r.src]] = true
 	}
-	return without(changes, drop)
+	loaded := map[plumbing.Hash][]byte{}
+	for _, f := range append(srcs, dsts...) {
+		if f.read && f.content != nil {
+			loaded[f.hash] = f.content
+		}
+	}
+	return without(changes, drop), loaded
 }
 
 // diffTrees lists the files that differ, skipping identical subtrees.
@@ -300,7 +309,7 @@ const gitlinkMode = 0o160000
 // default Myers diff, or --minimal as diff.algorithm says), or
 // reports sizes when either side is binary, by its diff attribute or its
 // content (a NUL in the first 8000 bytes).
-func changeStat(s *objects.Store, c fileChange, driver func(path string) int, lineCounts func(a, b []byte) (int, int)) (FileStat, error) {
+func changeStat(s *objects.Store, loaded map[plumbing.Hash][]byte, c fileChange, driver func(path string) int, lineCounts func(a, b []byte) (int, int)) (FileStat, error) {
 	st := FileStat{Name: c.path, From: c.oldPath}
 	read := func(h plumbing.Hash, mode uint32) ([]byte, error) {
 		switch {
@@ -308,6 +317,9 @@ func changeStat(s *objects.Store, c fileChange, driver func(path string) int, li
 			return nil, nil
 		case mode == gitlinkMode:
 			return []byte("Subproject commit " + h.String() + "\n"), nil
+		}
+		if b, ok := loaded[h]; ok {
+			return b, nil
 		}
 		return s.ReadAs(h, objects.TypeBlob)
 	}

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/gitdiag/internal/xdiff"
 )
 
 func TestDiffStatMatchesGit(t *testing.T) {
@@ -165,3 +168,48 @@ func TestDiffStatSaysWhyThereIsNoUpstream(t *testing.T) {
 }
 
 func firstResult(res []Result, _ string) Result { return res[0] }
+
+// TestRenameCandidatesAreInflatedOnce: rename detection reads both sides of
+// a pair to compare them; their line counts reuse those reads.
+func TestRenameCandidatesAreInflatedOnce(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", textLines(1, 40))
+	f.write("docs/keep.txt", "k")
+	f.commit("first")
+	f.git("mv", "a.txt", "docs/a.txt")
+	f.write("docs/a.txt", textLines(1, 40)+"one more line\n")
+	f.commit("moved")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	store, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := func(rev string) plumbing.Hash {
+		c, err := store.Commit(plumbing.NewHash(strings.TrimSpace(f.git("rev-parse", rev))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Tree
+	}
+	var changes []fileChange
+	if err := diffTrees(store, tree("HEAD~1"), tree("HEAD"), "", &changes); err != nil {
+		t.Fatal(err)
+	}
+	paired, loaded := pairRenames(store, changes, 1000, func(string) int { return 0 })
+	if len(paired) != 1 || paired[0].oldPath != "a.txt" {
+		t.Fatalf("changes %+v, want a.txt renamed to docs/a.txt", paired)
+	}
+	for _, h := range []plumbing.Hash{paired[0].from, paired[0].to} {
+		if _, ok := loaded[h]; !ok {
+			t.Errorf("blob %s was read for the rename and not handed on", h)
+		}
+	}
+	st, err := changeStat(nil, loaded, paired[0], func(string) int { return 0 }, xdiff.Counts)
+	if err != nil || st.Added != 1 || st.Deleted != 0 {
+		t.Errorf("changeStat from the loaded blobs alone = %+v, %v; want 1 added", st, err)
+	}
+}

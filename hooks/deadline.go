@@ -48,6 +48,20 @@ func within[T any](r *Run, what string, fn func() T) (T, bool) {
 	return v, ok
 }
 
+// within2 is within for a function of two results, most often a value and
+// its error: ok is false, and both are zero, when the deadline cut it.
+func within2[A, B any](r *Run, what string, fn func() (A, B)) (A, B, bool) {
+	type pair struct {
+		a A
+		b B
+	}
+	p, ok := within(r, what, func() pair {
+		a, b := fn()
+		return pair{a, b}
+	})
+	return p.a, p.b, ok
+}
+
 // skip adds what to the one note that lists what the deadline cut, so
 // that a dead file system costs one line of the output, not ten.
 func (r *Run) skip(what string) {
@@ -80,18 +94,13 @@ func bounded[T any](r *Run, fn func() T) (T, bool) {
 
 // readTranscript is transcript.Read within the run's bound.
 func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
-	type read struct {
-		tf  *transcript.Facts
-		err error
-	}
-	got, ok := within(r, "reading the transcript", func() read {
-		tf, err := transcript.Read(r.Ctx, path, opt)
-		return read{tf, err}
+	tf, err, ok := within2(r, "reading the transcript", func() (*transcript.Facts, error) {
+		return transcript.Read(r.Ctx, path, opt)
 	})
 	if !ok {
 		return nil, errors.New("not read by the hook's deadline")
 	}
-	return got.tf, got.err
+	return tf, err
 }
 
 // tasks is Claude Code's task list of the session, within the run's bound.

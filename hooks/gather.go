@@ -95,20 +95,14 @@ func (r *Run) session() *state.Session {
 	if id == "" {
 		return nil
 	}
-	type loaded struct {
-		s    *state.Session
-		note string
-	}
-	l, ok := within(r, "reading the session's state", func() loaded {
-		s, note := state.Load(r.Logs, id)
-		return loaded{s, note}
+	s, note, ok := within2(r, "reading the session's state", func() (*state.Session, string) {
+		return state.Load(r.Logs, id)
 	})
 	if !ok {
 		return nil
 	}
-	s := l.s
-	if l.note != "" {
-		r.note(l.note)
+	if note != "" {
+		r.note(note)
 	}
 	if s == nil {
 		var head string
@@ -261,18 +255,12 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 	}
 	lr := r.Cfg.LongRunning
 	f := &facts.LongRunning{FeatureList: lr.FeatureList, ProgressFile: lr.ProgressFile}
-	type read struct {
-		features []longrun.Feature
-		err      error
-	}
-	fl, ok := within(r, "reading the feature list", func() read {
-		features, err := longrun.ReadFeatures(r.path(lr.FeatureList))
-		return read{features, err}
+	features, err, ok := within2(r, "reading the feature list", func() ([]longrun.Feature, error) {
+		return longrun.ReadFeatures(r.path(lr.FeatureList))
 	})
 	if !ok {
-		fl.err = errors.New("not read by the hook's deadline")
+		err = errors.New("not read by the hook's deadline")
 	}
-	features, err := fl.features, fl.err
 	switch {
 	case err == nil:
 		f.FeatureListState = longrun.FeatureListOK

@@ -101,20 +101,15 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
 			}
 		}()
-		type loaded struct {
-			cfg   config.Config
-			notes []string
-		}
-		c, ok := within(r, "reading the configuration", func() loaded {
-			cfg, notes := config.Load(r.Project, opt.ConfigPath, opt.Getenv)
-			return loaded{cfg, notes}
+		cfg, cfgNotes, ok := within2(r, "reading the configuration", func() (config.Config, []string) {
+			return config.Load(r.Project, opt.ConfigPath, opt.Getenv)
 		})
 		if !ok {
-			c.cfg = config.Defaults()
+			cfg = config.Defaults()
 		}
-		r.Cfg = c.cfg
+		r.Cfg = cfg
 		r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
-		r.notes = append(r.notes, c.notes...)
+		r.notes = append(r.notes, cfgNotes...)
 		out := e.Handle(r)
 		r.writeState() // the last write but the event line, inside the deadline
 		done <- out

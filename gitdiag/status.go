@@ -88,7 +88,8 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st.entries = trackEntries(idx.Entries)
-	st.ucRoot = r.untrackedCacheRoot(idx, st.untracked, st.ignoreCase)
+	st.globalIgnore, st.infoExclude = r.baseIgnoreFiles()
+	st.ucRoot = r.untrackedCacheRoot(idx, st.untracked, st.ignoreCase, st.globalIgnore, st.infoExclude)
 	st.indexEntries()
 	if st.submodules {
 		if err := st.loadSubmoduleRules(); err != nil {
@@ -141,9 +142,11 @@ type statusBuilder struct {
 	submodules bool            // the index records a submodule
 	subRules   *submoduleRules // their settings, when it does
 
-	ucRoot    *index.UntrackedDir // git's untracked cache, when usable (untracked.go)
-	base      *dirHandle          // the top of the work tree, open during the walk
-	fromCache atomic.Int32        // directories not listed thanks to the cache
+	ucRoot *index.UntrackedDir // git's untracked cache, when usable (untracked.go)
+
+	globalIgnore, infoExclude ignoreFile   // read once: the walk's rules and the cache's check
+	base                      *dirHandle   // the top of the work tree, open during the walk
+	fromCache                 atomic.Int32 // directories not listed thanks to the cache
 
 	sem      chan struct{} // bounds the walk's extra goroutines
 	wg       sync.WaitGroup

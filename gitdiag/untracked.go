@@ -1,7 +1,6 @@
 package gitdiag
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -35,7 +34,7 @@ import (
 
 // untrackedCacheRoot returns the cache's top directory when this status may
 // use it, else nil.
-func (r *Repo) untrackedCacheRoot(idx *index.File, mode string, ignoreCase bool) *index.UntrackedDir {
+func (r *Repo) untrackedCacheRoot(idx *index.File, mode string, ignoreCase bool, global, info ignoreFile) *index.UntrackedDir {
 	if mode == "no" || ignoreCase || !r.cfg.GetBool("core.untrackedCache", true) {
 		return nil
 	}
@@ -50,8 +49,7 @@ func (r *Repo) untrackedCacheRoot(idx *index.File, mode string, ignoreCase bool)
 	if uc.DirFlags != want || !r.untrackedCacheIdentMatches(uc.Idents) {
 		return nil
 	}
-	global, info := r.ignoreFiles()
-	if !ignoreFileMatches(global, uc.ExcludesFile) || !ignoreFileMatches(info, uc.InfoExclude) {
+	if !sameIgnoreFile(global.content, global.present, uc.ExcludesFile) || !sameIgnoreFile(info.content, info.present, uc.InfoExclude) {
 		return nil
 	}
 	return uc.Root
@@ -77,16 +75,6 @@ func (r *Repo) untrackedCacheIdentMatches(idents []string) bool {
 	return false
 }
 
-// ignoreFileMatches says whether the ignore file at path is the one the
-// cache recorded (see sameIgnoreFile).
-func ignoreFileMatches(path string, recorded plumbing.Hash) bool {
-	if path == "" {
-		return recorded.IsZero()
-	}
-	b, err := readFile(path)
-	return sameIgnoreFile(b, err == nil, recorded)
-}
-
 // sameIgnoreFile says whether an ignore file's content (present says the
 // file exists) has the id the cache recorded for it: zero for no file, the
 // empty blob for an empty one, else the index's id of a tracked clean file
@@ -102,17 +90,21 @@ func sameIgnoreFile(content []byte, present bool, recorded plumbing.Hash) bool {
 	return len(content) > 0 && recorded == blobID(append(content[:len(content):len(content)], '\n'))
 }
 
-// cachedChild is the cache's entry for the subdirectory name of node.
+// cachedChild is the cache's entry for the subdirectory name of node. git
+// keeps a directory's subdirectories sorted by name (lookup_untracked
+// bisects them); a cache that is not finds nothing, and the directory is
+// listed.
 func cachedChild(node *index.UntrackedDir, name string) *index.UntrackedDir {
 	if node == nil {
 		return nil
 	}
-	for _, d := range node.Dirs {
-		if d.Name == name {
-			return d
-		}
+	i, found := slices.BinarySearchFunc(node.Dirs, name, func(d *index.UntrackedDir, name string) int {
+		return strings.Compare(d.Name, name)
+	})
+	if !found {
+		return nil
 	}
-	return nil
+	return node.Dirs[i]
 }
 
 // cachedEntries returns the listing of directory d, which the index knows
@@ -176,22 +168,4 @@ func racyDir(sd index.Stat, indexTime time.Time) bool {
 	}
 	sec, nsec := uint32(indexTime.Unix()), uint32(indexTime.Nanosecond())
 	return sec < sd.MtimeSec || (sec == sd.MtimeSec && nsec <= sd.MtimeNsec)
-}
-
-// ignoreFiles are the paths of core.excludesFile (or its default) and
-// $GIT_DIR/info/exclude.
-func (r *Repo) ignoreFiles() (global, info string) {
-	global = r.cfg.Get("core.excludesFile")
-	if global == "" {
-		if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
-			global = filepath.Join(xdg, "git", "ignore")
-		} else if home, err := os.UserHomeDir(); err == nil {
-			global = filepath.Join(home, ".config", "git", "ignore")
-		}
-	} else if rest, ok := strings.CutPrefix(global, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			global = filepath.Join(home, rest)
-		}
-	}
-	return global, filepath.Join(r.CommonDir, "info", "exclude")
 }

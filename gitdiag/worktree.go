@@ -52,7 +52,7 @@ func (b *statusBuilder) walk() error {
 			return err
 		}
 	}
-	b.walkEntries(tree, top, entries, b.repo.baseIgnore(), false, b.ucRoot, cached)
+	b.walkEntries(tree, top, entries, baseIgnore(b.globalIgnore, b.infoExclude, b.ignoreCase), false, b.ucRoot, cached)
 	b.wg.Wait()
 	if b.ctx.Err() != nil {
 		return nil // unseen files were not looked at, not deleted

@@ -112,7 +112,7 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 		Name:           "session-hooks",
 		Usage:          "restore a coding agent's context at Claude Code session boundaries",
 		UsageText:      strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
-		Version:        fullVersion(),
+		Version:        version(), // --version prints fullVersion, built only then (below)
 		Writer:         stdout,
 		ErrWriter:      stdout,
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -125,6 +125,9 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 		},
 		OnUsageError: personUsageError,
 	}
+	// The commit and date are read from the build information only when
+	// asked for, not on every hook's start.
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, "session-hooks version "+fullVersion()) }
 	for _, name := range hooks.Commands() {
 		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout))
 	}

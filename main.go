@@ -217,12 +217,16 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 		Name: name, Usage: plain.Usage, Description: plain.Description, Flags: flags,
 		OnUsageError: usageError(stdout),
 		Action: func(c *cli.Context) error {
+			began := time.Now()
 			e, _ := hooks.Lookup(name, c.Bool)
 			tuneGC()
-			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && settings.WiresWithin(pluginEnv(), e.Claude, e.Args(), e.Deadline/20) {
-				return nil // settings.json runs this entry already; the plugin stands down
-			}
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
+			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" {
+				if settings.WiresWithin(pluginEnv(), e.Claude, e.Args(), deadline/20) {
+					return nil // settings.json runs this entry already; the plugin stands down
+				}
+				deadline -= time.Since(began) // the check was part of the hook's time
+			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
 				notes = append(notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", format))

@@ -29,6 +29,7 @@ import (
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/sanitize"
 	"github.com/session-hooks/session-hooks/suggest"
 	"github.com/urfave/cli/v2"
 )
@@ -88,39 +89,50 @@ func main() {
 // return 0 and print their problems; only the commands a person runs
 // (install, uninstall, status, doctor, summary) fail, with their message
 // on stderr.
+//
+// What a person's terminal gets (the person commands' output, help,
+// usage errors, every message on stderr) is held and cleaned by the one
+// sanitising policy before it is written; a hook's output is cleaned
+// where it is printed (hooks.Execute), and reaches stdout directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	term, termErr := sanitize.NewWriter(stdout), sanitize.NewWriter(stderr)
 	defer func() {
 		if v := recover(); v != nil {
-			fmt.Fprintf(stdout, "session-hooks: internal error (%v); nothing was injected. Please report this.\n", v)
+			fmt.Fprintf(term, "session-hooks: internal error (%v); nothing was injected. Please report this.\n", v)
 			code = 0
 		}
+		term.Flush()
+		termErr.Flush()
 	}()
-	err := newApp(stdin, stdout).Run(args)
+	err := newApp(stdin, stdout, term).Run(args)
 	var exit cli.ExitCoder
 	switch {
 	case errors.As(err, &exit):
-		fmt.Fprintln(stderr, exit.Error())
+		term.Flush() // what was printed comes before the message
+		fmt.Fprintln(termErr, exit.Error())
 		return exit.ExitCode()
 	case err != nil:
-		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
+		fmt.Fprintf(term, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
 	}
 	return 0
 }
 
-func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
+// newApp wires the commands: hooks print to stdout (their output is
+// cleaned where it is made), everything else to term.
+func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 	app := &cli.App{
 		Name:           "session-hooks",
 		Usage:          "restore a coding agent's context at Claude Code session boundaries",
 		UsageText:      strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
 		Version:        version(), // --version prints fullVersion, built only then (below)
-		Writer:         stdout,
-		ErrWriter:      stdout,
+		Writer:         term,
+		ErrWriter:      term,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return unknownCommand(c.App, c.Args().First())
 			}
-			fmt.Fprintln(stdout, hooks.UsageLine())
+			fmt.Fprintln(term, hooks.UsageLine())
 			return nil
 		},
 		OnUsageError: personUsageError,
@@ -129,9 +141,9 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 	// asked for, not on every hook's start.
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, "session-hooks version "+fullVersion()) }
 	for _, name := range hooks.Commands() {
-		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout))
+		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout, term))
 	}
-	app.Commands = append(app.Commands, personCommands(stdout)...)
+	app.Commands = append(app.Commands, personCommands(term)...)
 	app.Commands = append(app.Commands, &cli.Command{
 		Name: "completion", Usage: "print a completion script for bash, zsh or fish",
 		UsageText:    "session-hooks completion bash|zsh|fish   (e.g. source <(session-hooks completion bash))",
@@ -141,12 +153,12 @@ func newApp(stdin io.Reader, stdout io.Writer) *cli.App {
 			if err != nil {
 				return cli.Exit("session-hooks: "+err.Error(), 2)
 			}
-			_, err = io.WriteString(stdout, script)
+			_, err = io.WriteString(term, script)
 			return err
 		},
 	}, &cli.Command{
 		Name: "version", Usage: "print the version, the commit and the date it was built from",
-		Action: func(*cli.Context) error { fmt.Fprintln(stdout, "session-hooks version "+fullVersion()); return nil },
+		Action: func(*cli.Context) error { fmt.Fprintln(term, "session-hooks version "+fullVersion()); return nil },
 	})
 	return app
 }
@@ -201,7 +213,7 @@ func personUsageError(c *cli.Context, err error, _ bool) error {
 
 // hookCommand is one hook subcommand: its rows of the event table give
 // its usage, its selecting flags and its handlers.
-func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
+func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Command {
 	plain, _ := hooks.Lookup(name, func(string) bool { return false })
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"},
@@ -215,7 +227,7 @@ func hookCommand(name string, stdin io.Reader, stdout io.Writer) *cli.Command {
 	}
 	return &cli.Command{
 		Name: name, Usage: plain.Usage, Description: plain.Description, Flags: flags,
-		OnUsageError: usageError(stdout),
+		OnUsageError: usageError(term),
 		Action: func(c *cli.Context) error {
 			began := time.Now()
 			e, _ := hooks.Lookup(name, c.Bool)

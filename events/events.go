@@ -99,7 +99,7 @@ func Append(d logs.Dir, e Event) error {
 	if err := enc.Encode(e); err != nil {
 		return err
 	}
-	line := append(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), '\n')
+	line := append(logs.Safe(File, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), '\n')
 	path := filepath.Join(d.Path, File)
 	f, fi, err := openLog(path)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/sanitize"
 	"github.com/session-hooks/session-hooks/state"
 )
 
@@ -125,11 +126,11 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
 	}
-	printed := out
+	printed := safeOutput(out, r.JSON)
 	if !r.JSON && !claude.IsJSONReply(out) {
 		// Cut text only: stop's and post-tool's JSON replies are short by
 		// construction, and a cut one would be invalid JSON.
-		printed = logs.Cut(out, claude.Budget)
+		printed = logs.Cut(printed, claude.Budget)
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
 	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(began))
@@ -145,6 +146,18 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
+}
+
+// safeOutput is the one way to stdout: whatever the handler rendered, and
+// from whatever it was gathered (git, the transcript, the repository's
+// files, the logs), the model reads it only as the sanitising and
+// redaction policy leaves it. A JSON reply is cleaned string by string,
+// so it stays JSON.
+func safeOutput(out string, isJSON bool) string {
+	if isJSON || claude.IsJSONReply(out) {
+		return string(sanitize.JSON([]byte(out)))
+	}
+	return sanitize.Clean(out)
 }
 
 // appendEvent writes the event line; tests replace it to stall as a dead

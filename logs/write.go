@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/sanitize"
 )
 
 // Names of the log files, as the Node script wrote them.
@@ -86,6 +87,7 @@ func (d Dir) Write(name string, content []byte) error { return d.write(name, con
 func (d Dir) WriteDurable(name string, content []byte) error { return d.write(name, content, true) }
 
 func (d Dir) write(name string, content []byte, durable bool) error {
+	content = Safe(name, content)
 	target := filepath.Join(d.Path, name)
 	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
 		return err
@@ -96,6 +98,17 @@ func (d Dir) write(name string, content []byte, durable bool) error {
 	return nil
 }
 
+// Safe is what every log write goes through: the content cleaned by the
+// one sanitising and redaction policy, string by string for JSON (.json,
+// .jsonl) so that it stays JSON, as text otherwise. Logs are read back by
+// people, CI scripts and later runs: nothing raw from outside reaches them.
+func Safe(name string, content []byte) []byte {
+	if strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") {
+		return sanitize.JSON(content)
+	}
+	return []byte(sanitize.Clean(string(content)))
+}
+
 // Create writes a new file (relative to d) that must not exist yet, with
 // the checks of Write; an existing one gives an error matching
 // fs.ErrExist. It is how parallel hooks agree on who takes something.
@@ -104,6 +117,7 @@ func (d Dir) Create(name string, content []byte) error {
 	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
 		return err
 	}
+	content = Safe(name, content)
 	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err

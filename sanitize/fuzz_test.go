@@ -1,6 +1,8 @@
 package sanitize
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,6 +41,29 @@ func FuzzPlantedSecretNeverSurvives(f *testing.F) {
 		in := before + " " + planted.in + " " + after
 		if got := Clean(in); strings.Contains(got, planted.secret) {
 			t.Fatalf("%s survived: Clean(%q) = %q", planted.name, in, got)
+		}
+	})
+}
+
+// FuzzJSONStaysValidAndClean: whatever strings a JSON document holds, the
+// cleaned document is valid JSON with nothing hidden in any string.
+func FuzzJSONStaysValidAndClean(f *testing.F) {
+	f.Add("main", "password=x\"}")
+	f.Add("\x1b[2J", "</system-reminder>")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		doc, _ := json.Marshal(map[string]any{"a": a, b: []string{a, b}})
+		got := JSON(doc)
+		if !json.Valid(got) {
+			t.Fatalf("JSON(%s) = %s is not valid", doc, got)
+		}
+		var first map[string]any
+		json.Unmarshal(got, &first)
+		for k, v := range first {
+			for _, s := range append([]string{k}, fmt.Sprint(v)) {
+				if strings.ContainsAny(s, "\x1b\x00\u2028\u202e") || wholeTag.MatchString(s) {
+					t.Fatalf("JSON(%s) keeps %q", doc, s)
+				}
+			}
 		}
 	})
 }

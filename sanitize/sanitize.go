@@ -221,11 +221,18 @@ func redactWhole(s string, p redactPatterns) string {
 	return s
 }
 
-// hidden says whether r is one of the characters Clean removes, which
-// could continue a token invisibly.
+// hidden says whether r is one of the characters Clean removes: controls
+// (C0 and C1, but newline and tab), every format character (bidi
+// overrides and marks, zero-width characters, the byte-order mark,
+// Unicode tag characters that spell invisible instructions) and the line
+// and paragraph separators, which end a line where a reader of the
+// markdown sees none. Each could hide or disguise text, or continue a
+// token invisibly.
 func hidden(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
-		r >= 0x200b && r <= 0x200d || r == 0x2060 || r == 0xfeff)
+	if r < 0x80 {
+		return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f
+	}
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // Excerpt is Clean with white space folded to single spaces (one line, so

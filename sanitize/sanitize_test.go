@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -136,5 +137,39 @@ func TestPathKeepsTheEndOfALongPath(t *testing.T) {
 		if got := Path(tt.in, 60); got != tt.want {
 			t.Errorf("Path(%.40q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestCleanRemovesEveryInvisibleOrLineBreakingCharacter(t *testing.T) {
+	for _, r := range []rune{'\u2028', '\u2029', '\u200e', '\u200f', '\u061c', '\u2066', '\u2069', '\u00ad', '\U000E0041', '\U000E007F', '\u180e', '\u0085', '\x7f'} {
+		in := "a" + string(r) + "b"
+		if got := Clean(in); got != "ab" {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, "ab")
+		}
+	}
+}
+
+func TestJSONCleansEveryStringAndKeepsTheLayout(t *testing.T) {
+	in := "{\n  \"branch\": \"main\\u001b]0;x\\u0007\",\n  \"subject\": \"</system-reminder> token ghp_abcdefghijklmnopqrstuvwxyz0123456789\",\n  \"pwd\": \"password=hunter22\\\"}\",\n  \"n\": 3,\n  \"ok\": [\"a\\\"b\", \"\\u2028x\"]\n}\n"
+	want := "{\n  \"branch\": \"main0;x\",\n  \"subject\": \"&lt;/system-reminder> token [REDACTED]\",\n  \"pwd\": \"password=[REDACTED]\",\n  \"n\": 3,\n  \"ok\": [\"a\\\"b\", \"x\"]\n}\n"
+	got := string(JSON([]byte(in)))
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if !json.Valid([]byte(got)) {
+		t.Errorf("not valid JSON: %s", got)
+	}
+}
+
+func TestJSONLeavesCleanDocumentsByteForByte(t *testing.T) {
+	in := `{"a": "b\u00e9\"", "c": [1, 2.5e3, true, null], "d<": "<div>"}`
+	if got := string(JSON([]byte(in))); got != in {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestJSONCleansWhatIsNotJSONAsText(t *testing.T) {
+	if got := string(JSON([]byte("{\"a\": \x1b[2J"))); got != "{\"a\": " {
+		t.Errorf("got %q", got)
 	}
 }

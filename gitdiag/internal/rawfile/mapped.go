@@ -1,6 +1,7 @@
 package rawfile
 
 import (
+	"errors"
 	"io"
 	"os"
 )
@@ -62,3 +63,15 @@ func (r *region) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// MaxFile bounds a file read whole: above git's own 100 MB limit on
+// attributes and ignore files, far above any HEAD, ref, config or index
+// git writes for a repository a hook can serve within its deadline.
+const MaxFile = 256 << 20
+
+// ErrNotRegular is a device, a FIFO or a directory where git expects a
+// file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is a file past MaxFile.
+var ErrTooLarge = errors.New("file too large")

@@ -2,10 +2,34 @@
 
 package rawfile
 
-import "os"
+import (
+	"io"
+	"io/fs"
+	"os"
+)
 
 // Open opens a file for reading.
 func Open(path string) (*os.File, error) { return os.Open(path) }
 
-// ReadFile is os.ReadFile.
-func ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+// ReadFile is os.ReadFile for a regular file of at most MaxFile bytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	case fi.Size() > MaxFile:
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
+	if err == nil && len(b) > MaxFile {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	return b, err
+}

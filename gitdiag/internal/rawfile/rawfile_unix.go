@@ -45,16 +45,28 @@ func OpenRead(path string) (int, error) {
 	}
 }
 
-// ReadAll reads an open file to its end, in one read when its size is
-// known (and one more that finds the end).
+// ReadAll reads an open regular file to its end, in one read when its
+// size is known (and one more that finds the end). Anything else (a
+// device such as /dev/zero, a FIFO, a directory) is refused at once, as
+// is a file past MaxFile: a repository's metadata is a file, and one that
+// never ends would hold the hook until its deadline and fill its memory.
 func ReadAll(fd int, path string) ([]byte, error) {
 	var st syscall.Stat_t
-	size := 0
-	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-		size = int(st.Size)
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	}
+	if st.Size > MaxFile {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	size := int(st.Size)
 	b := make([]byte, 0, size+1) // +1: the read that finds the end needs room
 	for {
+		if len(b) > MaxFile {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge} // it grew while read
+		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}

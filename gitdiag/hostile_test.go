@@ -1,0 +1,81 @@
+package gitdiag
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
+)
+
+// A repository whose metadata names a device where git expects a file
+// (a config include of /dev/zero, HEAD linked to /dev/urandom…) once held
+// a hook for its whole deadline and half a gigabyte of memory, reading a
+// file that never ends. Each such file is now refused at once.
+func TestMetadataThatIsNotAFileFailsAtOnce(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/zero")
+	}
+	tests := []struct {
+		name  string
+		plant func(t *testing.T, f *fixture)
+	}{
+		{"an include of /dev/zero", func(t *testing.T, f *fixture) { f.git("config", "include.path", "/dev/zero") }},
+		{"an include of /dev/urandom", func(t *testing.T, f *fixture) { f.git("config", "include.path", "/dev/urandom") }},
+		{"an includeIf of /dev/zero", func(t *testing.T, f *fixture) {
+			f.git("config", "includeIf.gitdir:/.path", "/dev/zero")
+		}},
+		{"HEAD linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/HEAD"), "/dev/zero") }},
+		{"the index linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/index"), "/dev/zero") }},
+		{"commondir linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/commondir"), "/dev/zero") }},
+		{"alternates linked to /dev/zero", func(t *testing.T, f *fixture) {
+			relink(t, f.path(".git/objects/info/alternates"), "/dev/zero")
+		}},
+		{"shallow linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/shallow"), "/dev/zero") }},
+		{"info/exclude linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/info/exclude"), "/dev/zero") }},
+		{"packed-refs linked to /dev/zero", func(t *testing.T, f *fixture) { relink(t, f.path(".git/packed-refs"), "/dev/zero") }},
+		{"a branch's ref linked to /dev/zero", func(t *testing.T, f *fixture) {
+			relink(t, f.path(".git/refs/heads/"+strings.TrimSpace(f.git("branch", "--show-current"))), "/dev/zero")
+		}},
+		{"GIT_INDEX_FILE naming /dev/zero", func(t *testing.T, f *fixture) { t.Setenv("GIT_INDEX_FILE", "/dev/zero") }},
+		{"GIT_CONFIG_GLOBAL naming /dev/zero", func(t *testing.T, f *fixture) { t.Setenv("GIT_CONFIG_GLOBAL", "/dev/zero") }},
+		{"a .gitignore that is a FIFO-like device", func(t *testing.T, f *fixture) { relink(t, f.path("sub/.gitignore"), "/dev/zero") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.txt", "a\n")
+			f.write("sub/b.txt", "b\n")
+			f.commit("first")
+			tt.plant(t, f)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			s := NewShared(f.dir)
+			defer s.Close()
+			results, _ := s.Run(ctx, []Probe{Branch, StatusShort, Log(3, false)})
+			if ctx.Err() != nil {
+				t.Fatalf("the probes ran into the deadline")
+			}
+			for _, res := range results {
+				if res.Err != nil && !errors.Is(res.Err, rawfile.ErrNotRegular) && !strings.Contains(res.Err.Error(), "not a regular file") {
+					t.Errorf("%s: %v, want an error naming the file that is not a regular one", res.Command, res.Err)
+				}
+			}
+		})
+	}
+}
+
+// relink replaces path (made if missing) by a symbolic link to target.
+func relink(t *testing.T, path, target string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.Remove(path)
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+}

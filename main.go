@@ -257,11 +257,12 @@ func personCommands(stdout io.Writer) []*cli.Command {
 	scope := &cli.StringFlag{Name: "scope", Value: "project", Usage: "`SCOPE`: project (.claude/settings.json), local (.claude/settings.local.json) or user"}
 	command := &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
 	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}
+	followSymlinks := &cli.BoolFlag{Name: "follow-symlinks", Usage: "write through a settings file's links even when they lead outside the project (user scope: Claude's configuration directory)"}
 	installFlags := []cli.Flag{scope, command,
 		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolBatch checks (=false removes them; without it, what is wired stays)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a diff and write nothing"},
 		&cli.BoolFlag{Name: "exec", Usage: "write entries in the exec form (command + args, no shell; Windows without Git Bash needs it). Default: when the claude on PATH is 2.1.330 or later"},
-		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}}
+		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}, followSymlinks}
 	for _, e := range hooks.Table {
 		if e.InstallFlag != "" {
 			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command + " (=false removes it)"})
@@ -281,7 +282,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error {
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
-					Executable: os.Executable}
+					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks")}
 				if c.IsSet("exec") {
 					on := c.Bool("exec")
 					opt.Exec = &on
@@ -303,9 +304,10 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			OnUsageError: personUsageError,
 			Usage:        "remove session-hooks' entries from settings.json, and nothing else",
 			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
-			Flags:        []cli.Flag{scope, command},
+			Flags:        []cli.Flag{scope, command, followSymlinks},
 			Action: func(c *cli.Context) error {
-				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command")}))
+				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command"),
+					FollowSymlinks: c.Bool("follow-symlinks")}))
 			},
 		},
 		{

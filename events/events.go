@@ -6,7 +6,6 @@
 package events
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/seal"
 )
 
 // File is the event log, below the log directory.
@@ -99,7 +99,14 @@ func Append(d logs.Dir, e Event) error {
 	if err := enc.Encode(e); err != nil {
 		return err
 	}
-	line := append(logs.Safe(File, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), '\n')
+	line := logs.Safe(File, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	// Sealed, so that summary and doctor can tell our lines from lines
+	// a repository committed; a line without a key stays a record for
+	// people, and is not read back.
+	if sealed, err := seal.JSON(File, line); err == nil {
+		line = sealed
+	}
+	line = append(line, '\n')
 	path := filepath.Join(d.Path, File)
 	f, fi, err := openLog(path)
 	if err != nil {
@@ -174,30 +181,56 @@ func rotate(f *os.File, fi fs.FileInfo, path string) (bool, error) {
 }
 
 // Read returns the events of the log (the rotated file first), skipping
-// lines that are not events.
+// lines that are not events or that this user's session-hooks did not
+// write.
 func Read(d logs.Dir) ([]Event, error) {
-	var all []Event
+	l, err := ReadLog(d)
+	return l.Events, err
+}
+
+// Log is what the event log holds that can be trusted, and how many lines
+// were set aside.
+type Log struct {
+	Events []Event
+	// Ignored counts the lines without a valid seal (package seal): lines a
+	// repository committed, or written by hand, by another user, or by a
+	// version of session-hooks before seals.
+	Ignored int
+}
+
+// maxRead bounds what is read of each file: a log rotates past MaxSize,
+// and one that grew far past it was not grown by hooks.
+const maxRead = 2 * MaxSize
+
+// ReadLog reads the event log as Read does, counting what it ignored.
+func ReadLog(d logs.Dir) (Log, error) {
+	var l Log
 	found := false
 	for _, name := range []string{File + ".1", File} {
-		f, err := os.Open(filepath.Join(d.Path, name))
+		b, _, err := d.ReadUnsealed(name, maxRead)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
-			return nil, err
+			return l, err
 		}
 		found = true
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-		for sc.Scan() {
+		for line := range bytes.Lines(b) {
+			line = bytes.TrimSuffix(line, []byte("\n"))
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			body, err := seal.OpenJSON(File, line)
 			var e Event
-			if json.Unmarshal(sc.Bytes(), &e) == nil && !e.Time.IsZero() {
-				all = append(all, e)
+			switch {
+			case err != nil:
+				l.Ignored++
+			case json.Unmarshal(body, &e) == nil && !e.Time.IsZero():
+				l.Events = append(l.Events, e)
 			}
 		}
-		f.Close()
 	}
 	if !found {
-		return nil, fmt.Errorf("no %s in %s yet: the hooks have not run here", File, d.Path)
+		return l, fmt.Errorf("no %s in %s yet: the hooks have not run here", File, d.Path)
 	}
-	return all, nil
+	return l, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/seal"
 )
 
 func TestAppendAndReadBack(t *testing.T) {
@@ -32,7 +33,8 @@ func TestAppendAndReadBack(t *testing.T) {
 func TestAppendRotatesPastTheCap(t *testing.T) {
 	d := logs.DirFor(t.TempDir())
 	os.MkdirAll(d.Path, 0o700)
-	big := strings.Repeat(`{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`+"\n", MaxSize/60)
+	old := sealedLine(t, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
+	big := strings.Repeat(old, MaxSize/len(old)+1)
 	os.WriteFile(filepath.Join(d.Path, File), []byte(big), 0o600)
 	if err := Append(d, Event{Time: time.Now(), Subcommand: "end", Version: "new"}); err != nil {
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestAppendRotatesPastTheCap(t *testing.T) {
 func TestAHundredParallelRunsAcrossARotationLoseNoLineAndNoFile(t *testing.T) {
 	d := logs.DirFor(t.TempDir())
 	os.MkdirAll(d.Path, 0o700)
-	line := `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}` + "\n"
+	line := sealedLine(t, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
 	// Full enough that the first runs fill it past the cap and the rest
 	// race to rotate it.
 	old := MaxSize/len(line) - 20
@@ -140,4 +142,28 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// sealedLine is an event line as a hook of this user writes it.
+func sealedLine(t *testing.T, line string) string {
+	t.Helper()
+	b, err := seal.JSON(File, []byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+func TestLinesThisUserDidNotWriteAreIgnoredAndCounted(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	if err := Append(d, Event{Time: time.Now(), Session: "mine", Subcommand: "init"}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(filepath.Join(d.Path, File), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"time":"2026-01-01T00:00:00Z","session_id":"planted","subcommand":"init","skipped":["\u001b]0;pwned\u0007"]}` + "\n")
+	f.Close()
+	l, err := ReadLog(d)
+	if err != nil || len(l.Events) != 1 || l.Events[0].Session != "mine" || l.Ignored != 1 {
+		t.Errorf("got %+v, %v; want our one event and one line ignored", l, err)
+	}
 }

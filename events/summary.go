@@ -31,6 +31,9 @@ type Summary struct {
 	Blocked  int       `json:"stops_blocked"`
 	Errors   []string  `json:"errors,omitempty"`
 	Events   []Event   `json:"events"`
+	// Ignored counts the log's lines this user's session-hooks did not
+	// write (no valid seal), left out of the summary.
+	Ignored int `json:"lines_ignored"`
 }
 
 // CompactionLoss is one compaction's "lost in compaction" record.
@@ -137,6 +140,9 @@ func (s Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", e)
 		}
 	}
+	if s.Ignored > 0 {
+		fmt.Fprintf(&b, "\n%d line(s) of %s were ignored: this user's session-hooks did not write them (no valid seal).\n", s.Ignored, File)
+	}
 	return b.String()
 }
 
@@ -193,10 +199,11 @@ func RunSummary(d logs.Dir, opt SummaryOptions, out io.Writer) error {
 	if opt.Session != "" && opt.Last {
 		return fmt.Errorf("give a session id or --last, not both")
 	}
-	all, err := Read(d)
+	log, err := ReadLog(d)
 	if err != nil {
 		return err
 	}
+	all := log.Events
 	session := opt.Session
 	if session == "" {
 		if session = LastSession(all); session == "" {
@@ -207,6 +214,7 @@ func RunSummary(d logs.Dir, opt SummaryOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	s.Ignored = log.Ignored
 	if opt.JSON {
 		s.SchemaVersion = facts.SchemaVersion
 		_, err := io.WriteString(out, facts.JSON(s))

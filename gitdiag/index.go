@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
 )
@@ -37,4 +39,17 @@ func (r *Repo) readIndex() (*index.File, error) {
 	}
 	idx.ModTime = fi.ModTime()
 	return idx, nil
+}
+
+// TracksUnder says whether the index holds a path below dir (relative to
+// the directory the repository was opened from, slash-separated): files
+// a repository commits are the repository's words, whoever wrote them.
+func (r *Repo) TracksUnder(dir string) (bool, error) {
+	idx, err := r.readIndex()
+	if err != nil {
+		return false, err
+	}
+	prefix := r.Prefix + strings.TrimSuffix(dir, "/") + "/"
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= prefix })
+	return i < len(idx.Entries) && strings.HasPrefix(idx.Entries[i].Name, prefix), nil
 }

@@ -34,7 +34,7 @@ func handleEnd(r *Run) string {
 		// one session and starts another at once): keep each session's own.
 		report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, logs.EndLog), text)...)
 		if r.Cfg.Handoff {
-			report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, HandoffFile), facts.JSON(handoff))...)
+			report.Notes = append(report.Notes, r.writeSealed(logs.SessionFile(id, HandoffFile), facts.JSON(handoff), false)...)
 		}
 	}
 	if r.JSON {

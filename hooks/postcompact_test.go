@@ -46,7 +46,7 @@ func TestPostCompactRecordsTheCompactionAndWhatWasLost(t *testing.T) {
 	dir := t.TempDir()
 	d := logs.DirFor(dir)
 	snap := facts.Snapshot{Branch: "main", LastPrompt: "write the notes", FilesTouched: []string{"notes.txt"}}
-	if err := d.Write(logs.SessionFile("s1", SnapshotFacts), []byte(facts.JSON(snap))); err != nil {
+	if err := d.WriteSealed(logs.SessionFile("s1", SnapshotFacts), []byte(facts.JSON(snap)), false); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder

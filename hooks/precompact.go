@@ -33,10 +33,10 @@ func handlePreCompact(r *Run) string {
 	text := renderSnapshot(f, r)
 	// The snapshot is what the session gets back after the compaction:
 	// the one log worth waiting for the disk.
-	f.HookNotes = append(f.HookNotes, r.writeLogWith(r.Logs.WriteDurable, logs.SnapshotLog, text)...)
+	f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SnapshotLog, text, true)...)
 	if id := r.In.SessionID; id != "" {
-		f.HookNotes = append(f.HookNotes, r.writeLogWith(r.Logs.WriteDurable, logs.SessionFile(id, logs.SnapshotLog), text)...)
-		f.HookNotes = append(f.HookNotes, r.writeLog(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot))...)
+		f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SessionFile(id, logs.SnapshotLog), text, true)...)
+		f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot), false)...)
 	}
 	keep := func(name string, content []byte) error {
 		return r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), string(content), r.Cfg.Checkpoints)

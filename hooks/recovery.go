@@ -28,6 +28,9 @@ const (
 // recoverSnapshot finds the snapshot of this session: its own copy under
 // sessions/<id>/, else the shared file when chooseShared accepts it.
 func (r *Run) recoverSnapshot() facts.Recovery {
+	if r.logsTracked() {
+		return facts.Recovery{Reason: "Snapshot not read: git tracks files in .claude/logs, so they are the repository's, not this session's."}
+	}
 	rec, ok := within(r, "reading the snapshot", r.readSnapshot)
 	if !ok {
 		return facts.Recovery{Reason: "Snapshot not read: the hook's deadline passed."}

@@ -64,6 +64,7 @@ type Run struct {
 	stateDirty bool             // the state changed and is not written yet
 	usage      transcript.Usage // the transcript's latest usage, once read
 	usageRead  bool
+	tracked    *bool // git tracks files in the log directory, once asked
 }
 
 // Execute runs one event as a hook: it always returns normally (the
@@ -222,6 +223,11 @@ func (r *Run) runFacts(sub string) facts.Run {
 // writeLog writes a log file, and turns a failure into a note.
 func (r *Run) writeLog(name, content string) []string {
 	return r.writeLogWith(r.Logs.Write, name, content)
+}
+
+// writeSealed writes a log file a later run reads back (package seal).
+func (r *Run) writeSealed(name, content string, durable bool) []string {
+	return r.writeLogWith(func(name string, b []byte) error { return r.Logs.WriteSealed(name, b, durable) }, name, content)
 }
 
 func (r *Run) writeLogWith(write func(string, []byte) error, name, content string) []string {

@@ -99,15 +99,28 @@ func (r *Run) previousHandoff() *facts.Handoff {
 	if !r.Cfg.Handoff || (r.In.Source != "" && r.In.Source != claude.SourceStartup && r.In.Source != claude.SourceClear) {
 		return nil
 	}
-	h, _ := within(r, "reading the previous session's handoff", r.readPreviousHandoff)
-	return h
+	if r.logsTracked() {
+		return nil
+	}
+	found, _ := within(r, "reading the previous session's handoff", r.readPreviousHandoff)
+	if found.note != "" {
+		r.note(found.note)
+	}
+	return found.handoff
 }
 
-// readPreviousHandoff reads the newest handoff another session left.
-func (r *Run) readPreviousHandoff() *facts.Handoff {
+type handoffRead struct {
+	handoff *facts.Handoff
+	note    string // a newer handoff that was refused
+}
+
+// readPreviousHandoff reads the newest handoff another session left
+// that this user's session-hooks wrote; a newer one that is not is named
+// in the note.
+func (r *Run) readPreviousHandoff() (out handoffRead) {
 	dirs, err := os.ReadDir(filepath.Join(r.Logs.Path, "sessions"))
 	if err != nil {
-		return nil
+		return out
 	}
 	type found struct {
 		name string
@@ -124,13 +137,18 @@ func (r *Run) readPreviousHandoff() *facts.Handoff {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
 	for _, f := range all {
-		b, _, err := r.Logs.Read(filepath.Join("sessions", f.name, HandoffFile), 1<<20)
+		name := filepath.Join("sessions", f.name, HandoffFile)
+		b, _, err := r.Logs.Read(name, 1<<20)
+		if n := refusedNote("the handoff", filepath.ToSlash(name), err); n != "" && out.note == "" {
+			out.note = n
+		}
 		var h facts.Handoff
 		if err == nil && json.Unmarshal(b, &h) == nil {
-			return &h
+			out.handoff = &h
+			return out
 		}
 	}
-	return nil
+	return out
 }
 
 // gatherHandoff reads what this session leaves for the next one: how it

@@ -13,6 +13,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/seal"
 )
 
 // Names of the log files, as the Node script wrote them.
@@ -79,15 +80,46 @@ func SafeName(id string) string {
 // boundary, and an fsync was half the run time of a hook on a small
 // repository (0.5 to 1 ms, and up to a second on a disk busy with
 // writeback); a crash in the seconds after a write may lose that one write.
-func (d Dir) Write(name string, content []byte) error { return d.write(name, content, false) }
+func (d Dir) Write(name string, content []byte) error { return d.write(name, Safe(name, content), false) }
 
 // WriteDurable is Write for a file whose loss would cost the user work
 // (the pre-compaction snapshot): the content is flushed to disk before the
 // rename, waiting at most atomicfile.SyncBudget.
-func (d Dir) WriteDurable(name string, content []byte) error { return d.write(name, content, true) }
+func (d Dir) WriteDurable(name string, content []byte) error {
+	return d.write(name, Safe(name, content), true)
+}
 
-func (d Dir) write(name string, content []byte, durable bool) error {
+// WriteSealed is Write (WriteDurable when durable) for a file a later run
+// reads back with Read: sealed with this user's key, so that Read can tell
+// it from a file the repository brought (package seal). Without a usable
+// key the file is written unsealed, for people, and the error says why a
+// later run will not read it.
+func (d Dir) WriteSealed(name string, content []byte, durable bool) error {
 	content = Safe(name, content)
+	sealed, serr := sealAs(name, content)
+	if serr != nil {
+		sealed = content
+	}
+	if err := d.write(name, sealed, durable); err != nil {
+		return err
+	}
+	if serr != nil {
+		return fmt.Errorf("%s written unsealed (a later run will not read it back): %w", name, serr)
+	}
+	return nil
+}
+
+func sealAs(name string, content []byte) ([]byte, error) {
+	if isJSON(name) {
+		return seal.JSON(name, content)
+	}
+	return seal.Text(name, content)
+}
+
+func isJSON(name string) bool { return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") }
+
+// write writes content, which Safe has cleaned, atomically.
+func (d Dir) write(name string, content []byte, durable bool) error {
 	target := filepath.Join(d.Path, name)
 	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
 		return err
@@ -103,7 +135,7 @@ func (d Dir) write(name string, content []byte, durable bool) error {
 // .jsonl) so that it stays JSON, as text otherwise. Logs are read back by
 // people, CI scripts and later runs: nothing raw from outside reaches them.
 func Safe(name string, content []byte) []byte {
-	if strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") {
+	if isJSON(name) {
 		return sanitize.JSON(content)
 	}
 	return []byte(sanitize.Clean(string(content)))
@@ -133,9 +165,33 @@ func (d Dir) Create(name string, content []byte) error {
 	return nil
 }
 
-// Read returns a log file's content, refusing links and anything that is
-// not a regular file, and reading at most max bytes.
+// Read returns what a run wrote with WriteSealed, without its seal. A file
+// that does not prove it was written by this user's session-hooks (one
+// the repository committed, or written by hand or by another user) is
+// refused with an error matching seal.ErrNotSealed; so are links and
+// anything that is not a regular file. It reads at most max bytes.
 func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {
+	b, fi, err := d.readRaw(name, max)
+	if err != nil {
+		return nil, fi, err
+	}
+	if isJSON(name) {
+		b, err = seal.OpenJSON(name, b)
+	} else {
+		b, err = seal.OpenText(name, b)
+	}
+	if err != nil {
+		return nil, fi, fmt.Errorf("%s: %w", filepath.Join(d.Path, name), err)
+	}
+	return b, fi, nil
+}
+
+// ReadUnsealed is Read for a file no seal covers (a claim made with
+// Create): its content may be compared, never shown or trusted.
+func (d Dir) ReadUnsealed(name string, max int64) ([]byte, fs.FileInfo, error) { return d.readRaw(name, max) }
+
+// readRaw reads a log file as it is on disk.
+func (d Dir) readRaw(name string, max int64) ([]byte, fs.FileInfo, error) {
 	p := filepath.Join(d.Path, name)
 	fi, err := os.Lstat(p)
 	if err != nil {

@@ -99,7 +99,7 @@ func (s *Session) Claim(d logs.Dir) error {
 		if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		if b, _, err := d.Read(name, 1<<10); err == nil && string(b) == s.ID {
+		if b, _, err := d.ReadUnsealed(name, 1<<10); err == nil && string(b) == s.ID {
 			return nil // this session's own claim, from a parallel run
 		}
 		s.Number++
@@ -113,7 +113,7 @@ func (s *Session) Save(d logs.Dir) error {
 	if err != nil {
 		return err
 	}
-	return d.Write(file(s.ID), append(b, '\n'))
+	return d.WriteSealed(file(s.ID), append(b, '\n'), false)
 }
 
 // Announce records a threshold and says whether it is new this session.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/safefile"
 )
 
 // These commands are run by a person, not by Claude Code: they fail, with
@@ -64,6 +65,9 @@ type InstallOptions struct {
 	ClaudeVersion func() (string, error)
 	Executable    func() (string, error)
 	LookPath      func(string) (string, error)
+	// FollowSymlinks writes through a settings file's links even when
+	// they lead outside the scope's own directory.
+	FollowSymlinks bool
 }
 
 // RunInstall wires session-hooks into the scope's settings file.
@@ -85,6 +89,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 	if err != nil {
 		return err
 	}
+	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
 	longRunning, flags := Keep(old, opt.Command)
 	if opt.LongRunning != nil {
 		longRunning = *opt.LongRunning
@@ -111,7 +116,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, UnifiedDiff(path, old, res.JSON))
 		return nil
 	default:
-		if err := saveSettings(path, old, existed, res.JSON); err != nil {
+		if err := saveSettings(path, fence, old, existed, res.JSON); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Installed session-hooks (%s) into %s.\n", cmd, path)
@@ -172,13 +177,16 @@ func ProjectRoot(dir string) (string, bool) {
 
 // UninstallOptions are uninstall's flags.
 type UninstallOptions struct {
-	Scope   string
-	Command string
+	Scope          string
+	Command        string
+	FollowSymlinks bool // as InstallOptions'
 }
 
 // RunUninstall removes our entries from the scope's settings file, and
 // nothing else.
 func RunUninstall(env Env, opt UninstallOptions) error {
+	// From a subdirectory, the settings install wrote: at the top.
+	env.Dir, _ = ProjectRoot(env.Dir)
 	path, err := env.settingsPath(opt.Scope)
 	if err != nil {
 		return err
@@ -199,7 +207,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		fmt.Fprintf(env.Out, "No session-hooks entries in %s; nothing changed.\n", path)
 		return nil
 	}
-	if err := saveSettings(path, old, existed, res.JSON); err != nil {
+	if err := saveSettings(path, env.fenceFor(opt.Scope, opt.FollowSymlinks), old, existed, res.JSON); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s from %s (the previous version is kept as %s.bak).\n",
@@ -261,8 +269,11 @@ func inBuildCache(exe string) bool {
 	return false
 }
 
+// maxSettings bounds a settings file read: Claude Code's are kilobytes.
+const maxSettings = 16 << 20
+
 func readSettings(path string) ([]byte, bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(path, maxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	} else if err != nil {
@@ -271,11 +282,60 @@ func readSettings(path string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
+// fence is the directory a settings write stays in unless the person
+// said otherwise: the project for project and local scope, Claude Code's
+// configuration directory for user scope.
+type fence struct {
+	root   string
+	follow bool // --follow-symlinks: anywhere a link leads
+}
+
+func (e Env) fenceFor(scope string, follow bool) fence {
+	if scope == "user" {
+		dir, _ := claude.ConfigDir(e.Getenv, e.Home)
+		return fence{root: dir, follow: follow}
+	}
+	root, _ := ProjectRoot(e.Dir)
+	return fence{root: root, follow: follow}
+}
+
+// allows says whether the file path really is (its links and those of
+// its directories followed) stays inside the fence.
+func (f fence) allows(path string) (string, bool) {
+	real := realPath(path)
+	if f.follow || f.root == "" {
+		return real, true
+	}
+	root := realPath(f.root)
+	return real, real == root || strings.HasPrefix(real, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// realPath is path with every link resolved, as far as it exists.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(abs)
+	if dir = filepath.Clean(dir); dir == abs {
+		return abs
+	}
+	return filepath.Join(realPath(dir), base)
+}
+
 // saveSettings keeps the old file as .bak, then replaces it atomically,
 // keeping its permissions. A settings file that is a symbolic link (kept
-// in a dotfiles repository) is written through: its target is replaced,
-// the link stays.
-func saveSettings(path string, old []byte, existed bool, js []byte) error {
+// in a dotfiles repository) is written through when its target stays in
+// the scope's directory (the fence), or with --follow-symlinks: a cloned
+// repository's committed link must not make install write into any JSON
+// file the user can write.
+func saveSettings(path string, f fence, old []byte, existed bool, js []byte) error {
+	if real, ok := f.allows(path); !ok {
+		return fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.root)
+	}
 	target, err := writeTarget(path)
 	if err != nil {
 		return err
@@ -328,9 +388,19 @@ func writeTarget(path string) (string, error) {
 
 // ignoreLogs adds .claude/logs/ to the project's .gitignore unless an
 // entry already covers it.
+//
+// A .gitignore that is a symbolic link is refused, as git (since 2.32)
+// refuses to read one: a committed link could make the append land in
+// ~/.gitconfig or any file the user can write.
 func ignoreLogs(project string) (bool, error) {
 	path := filepath.Join(project, ".gitignore")
-	b, err := os.ReadFile(path)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("%s is a symbolic link, which git does not read; not writing through it (add .claude/logs/ to the file it should be)", path)
+	}
+	if real, ok := (fence{root: project}).allows(path); !ok {
+		return false, fmt.Errorf("%s leads to %s, outside the project; not writing there", path, real)
+	}
+	b, err := safefile.Read(path, maxSettings)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}

@@ -37,11 +37,15 @@ type Doctor struct {
 	// compaction in this project: delivered, cut or missing; "" when none.
 	LastRecovery string `json:"last_recovery"`
 	// Wiring is what is wrong with the entries themselves (matchers,
-	// timeouts); StartOutput the characters every SessionStart hook
-	// prints at a startup, ours and other tools' together.
+	// timeouts); StartOutput the characters our SessionStart hooks print
+	// at a startup.
 	Wiring      []string `json:"wiring"`
 	StartOutput int      `json:"start_output_chars"`
-	Problems    int      `json:"problems"`
+	// NotRun are the other tools' SessionStart commands: doctor never runs
+	// a command it did not write (a cloned repository's settings are the
+	// repository's), so their share of the output limit is not measured.
+	NotRun   []string `json:"not_run"`
+	Problems int      `json:"problems"`
 }
 
 // DoctorRun is one wired command, run once.
@@ -56,26 +60,32 @@ type DoctorRun struct {
 	TimeoutMS  float64 `json:"timeout_ms"` // what Claude Code allows it
 }
 
-// RunDoctor runs every wired event of ours against the project with a
-// sample payload, as Claude Code would, and checks the logs, the
-// transcripts and git. It never blocks a stop or changes the settings.
+// RunDoctor rehearses every wired event of ours against the project with
+// a sample payload, and checks the logs, the transcripts and git. It never
+// blocks a stop or changes the settings, and it runs nothing but this
+// program: an entry of ours is rehearsed by running this binary with the
+// entry's arguments, without a shell (the settings may be a cloned
+// repository's, and their program a file it ships); another tool's
+// command is never run.
 func RunDoctor(env Env, custom string) Doctor {
 	d := Doctor{SchemaVersion: facts.SchemaVersion, Project: env.Dir}
 	var all []WiredHook
 	ran := map[string]bool{}
+	self, selfErr := os.Executable()
 	for _, sc := range ReadStatus(env, custom).Scopes {
 		all = append(all, sc.Hooks...)
 		for _, h := range sc.Hooks {
 			ours := IsOurs(h.Event, h.Command, custom)
-			// Other tools' SessionStart hooks run too: their output and
-			// ours reach the model together.
 			startup := h.Event == claude.SessionStart && matches(h.Matcher, claude.SourceStartup)
-			if !ours && !startup || ran[h.Command] {
+			if !ours && startup && !slices.Contains(d.NotRun, h.Command) {
+				d.NotRun = append(d.NotRun, h.Command)
+			}
+			if !ours || ran[h.Command] {
 				continue
 			}
 			ran[h.Command] = true
-			r := runWired(env.Dir, h)
-			r.Ours = ours
+			r := rehearse(env.Dir, h, self, selfErr, custom)
+			r.Ours = true
 			d.Runs = append(d.Runs, r)
 		}
 	}
@@ -89,7 +99,7 @@ func RunDoctor(env Env, custom string) Doctor {
 		if r.Result != "ok" && r.Ours {
 			d.Problems++
 		}
-		if r.Event == claude.SessionStart && (r.Ours && !strings.Contains(r.Command, "--compact-recovery") || !r.Ours) {
+		if r.Event == claude.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
 			d.StartOutput += r.OutputLen
 		}
 	}
@@ -134,10 +144,35 @@ func RunDoctor(env Env, custom string) Doctor {
 	return d
 }
 
-// runWired runs one wired command through /bin/sh, as Claude Code does,
-// with a sample payload for its event.
-func runWired(project string, h WiredHook) DoctorRun {
+// ourArgs are the arguments an entry of ours gives session-hooks, or
+// false when the entry runs more than session-hooks (a compound command,
+// a redirection, a substitution).
+func ourArgs(h WiredHook, custom string) ([]string, bool) {
+	if Compound(h.Command) {
+		return nil, false
+	}
+	words := shellWords(h.Command)
+	for i, w := range words {
+		if isOurProgram(w, custom) {
+			return words[i+1:], true
+		}
+	}
+	return nil, false
+}
+
+// rehearse runs an entry of ours as Claude Code would, but with this
+// binary and without a shell, with a sample payload for its event.
+func rehearse(project string, h WiredHook, self string, selfErr error, custom string) DoctorRun {
 	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok"}
+	args, ok := ourArgs(h, custom)
+	switch {
+	case !ok:
+		run.Result, run.Problem = "fail", "it runs more than session-hooks (a shell operator); doctor does not run it, and install will not replace it"
+		return run
+	case selfErr != nil:
+		run.Result, run.Problem = "fail", "cannot find this program to rehearse it: "+selfErr.Error()
+		return run
+	}
 	limit := 600 * time.Second
 	if h.Event == claude.SessionEnd {
 		limit = 1500 * time.Millisecond // Claude Code's own budget without a timeout
@@ -151,7 +186,8 @@ func runWired(project string, h WiredHook) DoctorRun {
 		matcher = e.Matcher
 	}
 	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
-	cmd := exec.Command("/bin/sh", "-c", h.Command)
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = "session-hooks" // the name it is wired by, whatever the binary's file is called
 	cmd.Dir, cmd.Stdin = project, bytes.NewReader(b)
 	// The run is a rehearsal: it must not replace the logs of the
 	// sessions people look at.
@@ -204,11 +240,17 @@ func (d Doctor) Text() string {
 		fmt.Fprintf(&b, "FAIL %s\n", w)
 	}
 	if d.StartOutput > claude.Limit {
-		fmt.Fprintf(&b, "FAIL the SessionStart hooks print %d characters together at a startup; Claude Code replaces output over %d with a short preview:\n", d.StartOutput, claude.Limit)
+		fmt.Fprintf(&b, "FAIL our SessionStart hooks print %d characters together at a startup; Claude Code replaces output over %d with a short preview:\n", d.StartOutput, claude.Limit)
 		for _, r := range d.Runs {
 			if r.Event == claude.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
 				fmt.Fprintf(&b, "       %d from %s\n", r.OutputLen, r.Command)
 			}
+		}
+	}
+	if n := len(d.NotRun); n > 0 {
+		fmt.Fprintf(&b, "Not run: %d other SessionStart command(s), which share Claude Code's %d-character limit with ours (doctor runs nothing it did not write):\n", n, claude.Limit)
+		for _, c := range d.NotRun {
+			fmt.Fprintf(&b, "       %s\n", c)
 		}
 	}
 	if d.LogsError != "" {

@@ -293,6 +293,9 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 	res := Result{Changed: true}
 	kept := make([]bool, len(want))
 	wired := Wired(js)
+	if err := refuseCompound(wired, custom); err != nil {
+		return Result{}, err
+	}
 	for i := len(wired) - 1; i >= 0; i-- { // last first: the indices before stay right
 		w := wired[i]
 		if !IsOurs(w.Event, w.Command, custom) && !IsNode(w.Command) && !looksInstalled(w) {
@@ -330,6 +333,25 @@ func describe(event, matcher, cmd string) string {
 		event += " (" + matcher + ")"
 	}
 	return event + ": " + cmd
+}
+
+// Compound says whether a command runs more than one program through
+// the shell: a list (;), a pipe, && or ||, a redirection, a substitution.
+func Compound(cmd string) bool {
+	return strings.ContainsAny(cmd, ";&|<>`\n") || strings.Contains(cmd, "$(")
+}
+
+// refuseCompound fails an edit that would replace or remove an entry of
+// ours that also runs something else: "session-hooks init; other" would
+// lose the user's "other". Such an entry is theirs to split.
+func refuseCompound(wired []Hook, custom string) error {
+	for _, w := range wired {
+		if IsOurs(w.Event, w.Command, custom) && Compound(w.Command) {
+			return fmt.Errorf("the %s entry %q runs session-hooks together with other commands; "+
+				"it is left as it is: split it into one entry per command (or remove it), then run this again", w.Event, w.Command)
+		}
+	}
+	return nil
 }
 
 // Keep is what is wired of ours already, so that a plain install keeps
@@ -372,6 +394,9 @@ func Uninstall(doc []byte, custom string) (Result, error) {
 	}
 	res := Result{JSON: doc}
 	wired := Wired(js)
+	if err := refuseCompound(wired, custom); err != nil {
+		return Result{}, err
+	}
 	for i := len(wired) - 1; i >= 0; i-- {
 		if !IsOurs(wired[i].Event, wired[i].Command, custom) {
 			continue

@@ -1,0 +1,107 @@
+package seal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	dir, _ := os.MkdirTemp("", "seal-test")
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Setenv("HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestASealedJSONObjectOpensToItsBytesAndStaysJSON(t *testing.T) {
+	for _, body := range []string{"{\n  \"a\": 1,\n  \"b\": [\"x\"]\n}\n", `{"a":"b"}`, "{\"a\": {\"seal\": 1}}\n"} {
+		sealed, err := JSON("sessions/s/handoff.json", []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(sealed) {
+			t.Fatalf("sealed %q is not JSON: %s", body, sealed)
+		}
+		got, err := OpenJSON("sessions/s/handoff.json", sealed)
+		if err != nil || string(got) != body {
+			t.Errorf("OpenJSON(%s) = %q, %v; want %q", sealed, got, err, body)
+		}
+	}
+}
+
+func TestASealedTextOpensToItsBytes(t *testing.T) {
+	body := "# snapshot\n\nline\n"
+	sealed, err := Text("pre-compact-state.md", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := OpenText("pre-compact-state.md", sealed)
+	if err != nil || string(got) != body {
+		t.Errorf("OpenText = %q, %v", got, err)
+	}
+}
+
+func TestAFileThatDoesNotProveItsWriterIsRefused(t *testing.T) {
+	body := []byte("{\n  \"last_prompt\": \"run the deploy\"\n}\n")
+	sealed, _ := JSON("a.json", body)
+	text, _ := Text("a.md", []byte("# x\n"))
+	forged := bytes.Replace(sealed, []byte("hmac-sha256:"), []byte("hmac-sha256:0"), 1)
+	forged = append(forged[:bytes.Index(forged, []byte("hmac-sha256:"))+12], append(bytes.Repeat([]byte("0"), 64), forged[bytes.Index(forged, []byte("hmac-sha256:"))+77:]...)...)
+	tests := []struct {
+		name string
+		open func() ([]byte, error)
+	}{
+		{"no seal (committed, or written by hand)", func() ([]byte, error) { return OpenJSON("a.json", body) }},
+		{"a changed member", func() ([]byte, error) {
+			return OpenJSON("a.json", bytes.Replace(sealed, []byte("deploy"), []byte("delete"), 1))
+		}},
+		{"a forged MAC", func() ([]byte, error) { return OpenJSON("a.json", forged) }},
+		{"moved to another name", func() ([]byte, error) { return OpenJSON("b.json", sealed) }},
+		{"text without a seal", func() ([]byte, error) { return OpenText("a.md", []byte("# x\n")) }},
+		{"text with lines added after the seal", func() ([]byte, error) {
+			return OpenText("a.md", append(append([]byte(nil), text...), "obey\n"...))
+		}},
+		{"text with lines added before", func() ([]byte, error) { return OpenText("a.md", append([]byte("obey\n"), text...)) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := tt.open(); !errors.Is(err, ErrNotSealed) {
+				t.Errorf("opened as %q, %v; want ErrNotSealed", got, err)
+			}
+		})
+	}
+}
+
+func TestTheKeyIsCreatedPrivateAndReused(t *testing.T) {
+	path, _ := KeyPath()
+	a, err := key()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != keySize {
+		t.Fatalf("key %s: %v %v", path, fi.Mode(), err)
+	}
+	if b, _ := readKey(path); !bytes.Equal(a, b) {
+		t.Errorf("the key read back differs")
+	}
+}
+
+func TestAKeyOthersCanReadIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "key")
+	os.WriteFile(p, bytes.Repeat([]byte{1}, keySize), 0o644)
+	os.Chmod(p, 0o644)
+	if _, err := readKey(p); err == nil {
+		t.Errorf("a world-readable key was accepted")
+	}
+	os.Symlink(p, filepath.Join(dir, "link"))
+	if _, err := readKey(filepath.Join(dir, "link")); err == nil {
+		t.Errorf("a linked key was accepted")
+	}
+}

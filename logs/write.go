@@ -80,7 +80,9 @@ func SafeName(id string) string {
 // boundary, and an fsync was half the run time of a hook on a small
 // repository (0.5 to 1 ms, and up to a second on a disk busy with
 // writeback); a crash in the seconds after a write may lose that one write.
-func (d Dir) Write(name string, content []byte) error { return d.write(name, Safe(name, content), false) }
+func (d Dir) Write(name string, content []byte) error {
+	return d.write(name, Safe(name, content), false)
+}
 
 // WriteDurable is Write for a file whose loss would cost the user work
 // (the pre-compaction snapshot): the content is flushed to disk before the
@@ -116,7 +118,9 @@ func sealAs(name string, content []byte) ([]byte, error) {
 	return seal.Text(name, content)
 }
 
-func isJSON(name string) bool { return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") }
+func isJSON(name string) bool {
+	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl")
+}
 
 // write writes content, which Safe has cleaned, atomically.
 func (d Dir) write(name string, content []byte, durable bool) error {
@@ -188,7 +192,9 @@ func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {
 
 // ReadUnsealed is Read for a file no seal covers (a claim made with
 // Create): its content may be compared, never shown or trusted.
-func (d Dir) ReadUnsealed(name string, max int64) ([]byte, fs.FileInfo, error) { return d.readRaw(name, max) }
+func (d Dir) ReadUnsealed(name string, max int64) ([]byte, fs.FileInfo, error) {
+	return d.readRaw(name, max)
+}
 
 // readRaw reads a log file as it is on disk.
 func (d Dir) readRaw(name string, max int64) ([]byte, fs.FileInfo, error) {

@@ -95,6 +95,21 @@ func (r *Run) session() *state.Session {
 	if id == "" {
 		return nil
 	}
+	if !r.NoLog {
+		// Held until the state is written (writeState): parallel runs of
+		// one session must not each save over the others' changes.
+		unlock, err, ok := within2(r, "locking the session's state", func() (func(), error) {
+			return state.Lock(r.Ctx, r.Logs, id)
+		})
+		switch {
+		case !ok:
+			return nil
+		case err != nil:
+			r.fail("state", firstLine(err.Error()))
+		default:
+			r.unlockState = unlock
+		}
+	}
 	s, note, ok := within2(r, "reading the session's state", func() (*state.Session, string) {
 		return state.Load(r.Logs, id)
 	})
@@ -141,6 +156,9 @@ func (r *Run) saveState(s *state.Session) {
 // writeState writes the session's state if the run changed it, unless
 // --no-log, and says whether it is on disk.
 func (r *Run) writeState() bool {
+	if r.unlockState != nil {
+		defer func() { r.unlockState(); r.unlockState = nil }()
+	}
 	if !r.stateDirty || r.NoLog || r.sess == nil {
 		return true
 	}

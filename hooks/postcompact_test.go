@@ -1,10 +1,12 @@
 package hooks
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,5 +83,26 @@ func TestPostCompactWithAnEmptySummaryAndNoSnapshot(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".claude")); err == nil {
 		t.Error("--no-log wrote .claude")
+	}
+}
+
+// Thirty post-compact runs of one session at once once recorded 25
+// compactions: each loaded the same state and saved over the others.
+func TestConcurrentRunsOfOneSessionLoseNoCompaction(t *testing.T) {
+	dir := t.TempDir()
+	const runs = 30
+	var wg sync.WaitGroup
+	for range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"x"`), io.Discard,
+				rowOf(t, "post-compact"), Options{Deadline: 30 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+		}()
+	}
+	wg.Wait()
+	s, note := state.Load(logs.DirFor(dir), "s1")
+	if s == nil || len(s.Compactions) != runs {
+		t.Fatalf("state %+v (%s): want %d compactions", s, note, runs)
 	}
 }

@@ -65,6 +65,9 @@ type Run struct {
 	usage      transcript.Usage // the transcript's latest usage, once read
 	usageRead  bool
 	tracked    *bool // git tracks files in the log directory, once asked
+	// unlockState lets go of the session's state, locked from its load
+	// to its write.
+	unlockState func()
 }
 
 // Execute runs one event as a hook: it always returns normally (the

@@ -35,8 +35,11 @@ func DirFor(project string) Dir {
 	return Dir{Project: project, Path: filepath.Join(project, ".claude", "logs")}
 }
 
-// Ensure creates the log directory if needed, with the checks of Write.
-func (d Dir) Ensure() error { return ensureDirs(d.Project, d.Path) }
+// Ensure creates the log directory, or the subdirectories of it named,
+// if needed, with the checks of Write.
+func (d Dir) Ensure(sub ...string) error {
+	return ensureDirs(d.Project, filepath.Join(append([]string{d.Path}, sub...)...))
+}
 
 // SessionFile is the path, below the log directory, of a file kept per
 // session, with the session id made safe as a directory name.

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/session-hooks/session-hooks/logs"
@@ -151,6 +152,8 @@ func openLog(path string) (*os.File, fs.FileInfo, error) {
 		err = fmt.Errorf("%s is not a regular file; not appending to it", path)
 	case linkCount(fi) > 1:
 		err = fmt.Errorf("%s has %d hard links; not appending to it", path, linkCount(fi))
+	case fi.Mode().Perm() != 0o600 && runtime.GOOS != "windows":
+		err = f.Chmod(0o600) // found open to others: what sessions said is private
 	}
 	if err != nil {
 		f.Close()

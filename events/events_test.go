@@ -167,3 +167,16 @@ func TestLinesThisUserDidNotWriteAreIgnoredAndCounted(t *testing.T) {
 		t.Errorf("got %+v, %v; want our one event and one line ignored", l, err)
 	}
 }
+
+func TestAnEventLogFoundOpenToOthersIsMadePrivate(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	os.WriteFile(filepath.Join(d.Path, File), nil, 0o666)
+	os.Chmod(filepath.Join(d.Path, File), 0o666)
+	if err := Append(d, Event{Time: time.Now(), Subcommand: "init"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(d.Path, File)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode())
+	}
+}

@@ -53,7 +53,7 @@ func TestPostCompactRecordsTheCompactionAndWhatWasLost(t *testing.T) {
 	}
 	var out strings.Builder
 	Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"The user asked to write the notes on main."`), &out,
-		rowOf(t, "post-compact"), Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+		rowOf(t, "post-compact"), Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: projectEnv(dir)})
 	if out.Len() != 0 {
 		t.Errorf("post-compact printed %q; Claude Code reads nothing of it", out.String())
 	}
@@ -97,12 +97,23 @@ func TestConcurrentRunsOfOneSessionLoseNoCompaction(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"x"`), io.Discard,
-				rowOf(t, "post-compact"), Options{Deadline: 30 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
+				rowOf(t, "post-compact"), Options{Deadline: 30 * time.Second, Now: func() time.Time { return clock }, Getenv: projectEnv(dir)})
 		}()
 	}
 	wg.Wait()
 	s, note := state.Load(logs.DirFor(dir), "s1")
 	if s == nil || len(s.Compactions) != runs {
 		t.Fatalf("state %+v (%s): want %d compactions", s, note, runs)
+	}
+}
+
+// projectEnv is an environment in which Claude Code names dir as the
+// project (a test directory that is no git work tree may hold logs).
+func projectEnv(dir string) func(string) string {
+	return func(k string) string {
+		if k == "CLAUDE_PROJECT_DIR" {
+			return dir
+		}
+		return ""
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
@@ -95,6 +97,8 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	r.Git = gitdiag.NewShared(r.Project)
 	defer r.Git.Close()
 	r.Logs = logs.DirFor(r.Project)
+	// Asked only when the log directory must be made: most runs find it.
+	r.Logs.NoCreate = sync.OnceValue(r.noProject)
 
 	// Everything that touches the disk runs inside the deadline: the
 	// configuration, the handler, the state.
@@ -121,11 +125,14 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	}()
 	var out string
 	var ev events.Event
+	logDir := logs.DirFor(r.Project)
 	select {
 	case out = <-done:
 		ev = r.ev // the handler is done with it
 		ev.Skipped = r.notes
+		logDir = r.Logs
 	case <-time.After(ph.handler - time.Since(began)):
+		logDir.NoCreate = func() string { return "the run did not finish in time to know whether this is a project" }
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
@@ -144,7 +151,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		// disk that stalls, it is given what is left of the run's time.
 		appended := make(chan struct{})
 		write := appendEvent
-		go func() { write(r.Logs, ev); close(appended) }()
+		go func() { write(logDir, ev); close(appended) }()
 		select {
 		case <-appended:
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
@@ -198,6 +205,24 @@ func (r *Run) fail(kind, msg string) {
 // once, so a stdin that stays open is not one to wait on for long.
 func stdinWait(deadline time.Duration) time.Duration {
 	return min(deadline/4, 2*time.Second)
+}
+
+// noProject says why no log directory may be created for this run, or
+// "": a hook run with the cwd / or /dev must not leave /.claude/logs. Logs
+// go in a git work tree, or in the project Claude Code names.
+func (r *Run) noProject() string {
+	if d := r.Getenv(claude.EnvProjectDir); d != "" && filepath.Clean(d) == filepath.Clean(r.Project) {
+		return ""
+	}
+	inTree := false
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		inTree = repo.Root != "" && !repo.Bare
+		return nil
+	})
+	if inTree {
+		return ""
+	}
+	return r.Project + " is not in a git work tree, nor the project Claude Code names ($" + claude.EnvProjectDir + ")"
 }
 
 // projectDir is resolved as the Node script did: the payload's cwd, else

@@ -28,6 +28,11 @@ const (
 // Dir is a project's .claude/logs directory.
 type Dir struct {
 	Project, Path string
+	// NoCreate, when set, is asked before a directory is made, and says
+	// why it must not be ("" when it may): a hook run in / or /dev,
+	// outside any git work tree and any project Claude Code named, has no
+	// project to leave logs in. One that exists is written to.
+	NoCreate func() string
 }
 
 // DirFor returns the log directory of a project, without touching the disk.
@@ -38,7 +43,7 @@ func DirFor(project string) Dir {
 // Ensure creates the log directory, or the subdirectories of it named,
 // if needed, with the checks of Write.
 func (d Dir) Ensure(sub ...string) error {
-	return ensureDirs(d.Project, filepath.Join(append([]string{d.Path}, sub...)...))
+	return d.ensureDirs(filepath.Join(append([]string{d.Path}, sub...)...))
 }
 
 // SessionFile is the path, below the log directory, of a file kept per
@@ -128,7 +133,7 @@ func isJSON(name string) bool {
 // write writes content, which Safe has cleaned, atomically.
 func (d Dir) write(name string, content []byte, durable bool) error {
 	target := filepath.Join(d.Path, name)
-	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
+	if err := d.ensureDirs(filepath.Dir(target)); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(target, content, atomicfile.Options{Perm: 0o600, Durable: durable}); err != nil {
@@ -153,7 +158,7 @@ func Safe(name string, content []byte) []byte {
 // fs.ErrExist. It is how parallel hooks agree on who takes something.
 func (d Dir) Create(name string, content []byte) error {
 	target := filepath.Join(d.Path, name)
-	if err := ensureDirs(d.Project, filepath.Dir(target)); err != nil {
+	if err := d.ensureDirs(filepath.Dir(target)); err != nil {
 		return err
 	}
 	content = Safe(name, content)
@@ -222,9 +227,12 @@ func (d Dir) readRaw(name string, max int64) ([]byte, fs.FileInfo, error) {
 	return b[:n], fi, nil
 }
 
-// ensureDirs creates the directories from base (which must exist) down to
-// dir, checking that each one is a real directory.
-func ensureDirs(base, dir string) error {
+// ensureDirs creates the directories from the project (which must exist)
+// down to dir, checking that each one is a real directory. The log
+// directory and those below it are made private (0700) when found
+// otherwise: they hold what the user's sessions said.
+func (d Dir) ensureDirs(dir string) error {
+	base := d.Project
 	rel, err := filepath.Rel(base, dir)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return fmt.Errorf("log directory %s is outside %s", dir, base)
@@ -243,6 +251,11 @@ func ensureDirs(base, dir string) error {
 		fi, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			if d.NoCreate != nil {
+				if why := d.NoCreate(); why != "" {
+					return fmt.Errorf("not creating %s: %s", p, why)
+				}
+			}
 			if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("cannot create %s: %w", p, unwrapPath(err))
 			}
@@ -252,9 +265,19 @@ func ensureDirs(base, dir string) error {
 			return fmt.Errorf("%s is a symbolic link; not writing logs through it", p)
 		case !fi.IsDir():
 			return fmt.Errorf("%s is a file where the log directory should be", p)
+		case fi.Mode().Perm()&0o077 != 0 && isWithin(p, d.Path):
+			if err := os.Chmod(p, 0o700); err != nil {
+				return fmt.Errorf("%s is open to other users and cannot be made private: %w", p, unwrapPath(err))
+			}
 		}
 	}
 	return nil
+}
+
+// isWithin says whether p is dir or below it.
+func isWithin(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // unwrapPath drops the path from an *fs.PathError, which the callers name

@@ -169,3 +169,41 @@ func TestWriteOnAFullDiskKeepsThePreviousLog(t *testing.T) {
 		t.Errorf("partial temporary file left behind: %v", entries)
 	}
 }
+
+func TestALogDirectoryFoundOpenToOthersIsMadePrivate(t *testing.T) {
+	project := t.TempDir()
+	d := DirFor(project)
+	os.MkdirAll(filepath.Join(d.Path, "sessions"), 0o777)
+	os.Chmod(d.Path, 0o777)
+	os.Chmod(filepath.Join(d.Path, "sessions"), 0o755)
+	if err := d.Write(SessionFile("s", EndLog), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{d.Path, filepath.Join(d.Path, "sessions"), filepath.Join(d.Path, "sessions", "s")} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: %v %v, want 0700", p, fi.Mode(), err)
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(d.Path, SessionFile("s", EndLog))); fi.Mode().Perm() != 0o600 {
+		t.Errorf("log written %v, want 0600", fi.Mode())
+	}
+	if fi, _ := os.Stat(filepath.Join(project, ".claude")); fi.Mode().Perm() == 0o700 {
+		t.Errorf(".claude is the user's, not ours: its mode is theirs")
+	}
+}
+
+func TestNoLogDirectoryIsCreatedWhereTheRunSaysNotTo(t *testing.T) {
+	d := DirFor(t.TempDir())
+	d.NoCreate = func() string { return "no project here" }
+	err := d.Write(InitLog, []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "no project here") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(d.Project, ".claude")); !os.IsNotExist(err) {
+		t.Errorf(".claude was made: %v", err)
+	}
+	os.MkdirAll(d.Path, 0o700)
+	if err := d.Write(InitLog, []byte("x")); err != nil {
+		t.Errorf("an existing log directory is written to: %v", err)
+	}
+}

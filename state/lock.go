@@ -28,7 +28,9 @@ func Lock(ctx context.Context, d logs.Dir, id string) (unlock func(), err error)
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 5*time.Millisecond) {
 		ok, err := tryLock(f)
 		if ok {
-			return func() { f.Close() }, nil
+			// Closed aside: on a file system that stalls, the close must
+			// not hold the run past its deadline.
+			return func() { go f.Close() }, nil
 		}
 		if err != nil {
 			f.Close()

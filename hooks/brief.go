@@ -94,7 +94,8 @@ func branchStanding(g facts.Git, s *facts.Start) string {
 	totals := strings.TrimSpace(stat[len(stat)-1])
 	line += " Since the merge base: " + totals + "."
 	if files := stat[:len(stat)-1]; len(files) <= briefDiffFiles {
-		line += "\n\n```text\n" + strings.Join(files, "\n") + "\n```"
+		// A file named with backticks must not close the fence early.
+		line += "\n\n" + strings.TrimSuffix(logs.Fence(files), "\n")
 	}
 	return line
 }

@@ -174,12 +174,16 @@ func ParseInput(b []byte) (Input, []string) {
 }
 
 // num reads a whole, non-negative number field; absent is nil.
+// maxCount bounds the numbers of the payload (seconds, tokens): past a
+// billion, none is true.
+const maxCount = 1_000_000_000
+
 func num(root gjson.Result, field string, notes *[]string) *int {
 	v := root.Get(field)
 	switch {
 	case !v.Exists() || v.Type == gjson.Null:
 		return nil
-	case v.Type == gjson.Number && v.Num >= 0 && v.Num == float64(int64(v.Num)) && v.Num < 1<<53:
+	case v.Type == gjson.Number && v.Num >= 0 && v.Num == float64(int64(v.Num)) && v.Num <= maxCount:
 		n := int(v.Num)
 		return &n
 	}

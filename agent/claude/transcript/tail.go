@@ -56,7 +56,9 @@ func (t *tailReader) Next() (line []byte, oversized bool, err error) {
 			t.end = 0
 		}
 		if t.pos == 0 {
-			line, t.end = t.data[:t.end], 0
+			// The file's first line: a byte-order mark an editor left is
+			// not part of its JSON.
+			line, t.end = bytes.TrimPrefix(t.data[:t.end], []byte("\xef\xbb\xbf")), 0
 			if t.skipping {
 				t.skipping = false
 				t.Oversized++

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"github.com/tidwall/gjson"
 	"io"
 	"strings"
 )
@@ -61,14 +62,37 @@ func usageOf(line []byte) (Usage, bool) {
 		if !u.Exists() || entry.sidechain {
 			return Usage{}, false
 		}
-		tokens := u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()
-		return Usage{Tokens: int(tokens), Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
+		tokens := 0
+		for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
+			n, ok := TokenCount(u.Get(k))
+			if !ok {
+				return Usage{}, false // not a count any model reports: an earlier reply may say
+			}
+			tokens += n
+		}
+		return Usage{Tokens: tokens, Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
 	case "system":
 		if entry.subtype == "compact_boundary" {
 			return Usage{}, true
 		}
 	}
 	return Usage{}, false
+}
+
+// MaxTokens bounds a token count taken as true: no model's window comes
+// near it, and a count past it (1e400, say) is not a count.
+const MaxTokens = 1_000_000_000
+
+// TokenCount is v as a token count: absent is 0; a whole number from 0 to
+// MaxTokens is itself; anything else is not a count.
+func TokenCount(v gjson.Result) (int, bool) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return 0, true
+	case v.Type == gjson.Number && v.Num >= 0 && v.Num <= MaxTokens && v.Num == float64(int64(v.Num)):
+		return int(v.Num), true
+	}
+	return 0, false
 }
 
 // Contains reports, for each needle, whether the last budget bytes of the

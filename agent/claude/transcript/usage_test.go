@@ -42,3 +42,22 @@ func TestContextUsageOfTheRecordedSession(t *testing.T) {
 		t.Errorf("got %+v, %v", got, err)
 	}
 }
+
+func TestTokenCountsNoModelReportsAreIgnored(t *testing.T) {
+	for _, u := range []string{`{"input_tokens": 1e400}`, `{"input_tokens": -900000}`, `{"input_tokens": 2e9}`, `{"input_tokens": 1.5}`, `{"input_tokens": "12"}`} {
+		lines := `{"type":"assistant","message":{"model":"m","usage":{"input_tokens":1000}}}` + "\n" +
+			`{"type":"assistant","message":{"model":"m","usage":` + u + `}}` + "\n"
+		got, _ := ContextUsage(context.Background(), writeTemp(t, []byte(lines)), DefaultOptions)
+		if !got.Known || got.Tokens != 1000 {
+			t.Errorf("usage %s: got %+v, want the earlier reply's 1000 tokens", u, got)
+		}
+	}
+}
+
+func TestATranscriptStartingWithAByteOrderMarkKeepsItsFirstLine(t *testing.T) {
+	b := []byte("\xef\xbb\xbf" + `{"type":"user","message":{"role":"user","content":"Rename the lexer"}}` + "\n")
+	f, err := Read(context.Background(), writeTemp(t, b), DefaultOptions)
+	if err != nil || f.LastPrompt != "Rename the lexer" {
+		t.Errorf("got %q, %v", f.LastPrompt, err)
+	}
+}

@@ -160,8 +160,9 @@ type Operation struct {
 
 // Worktree is a linked work tree.
 type Worktree struct {
-	Path   string `json:"path"`
-	Branch string `json:"branch"`
+	Path     string `json:"path"`
+	Branch   string `json:"branch"`
+	Prunable string `json:"prunable"` // why git would prune it (its directory is gone); "" when it stands
 }
 
 // Resume is what Claude Code says of the session it resumes or forks.

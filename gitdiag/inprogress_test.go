@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -150,6 +151,8 @@ func TestStashesAndWorktreesMatchGit(t *testing.T) {
 	}
 	f.git("worktree", "add", "-q", "-b", "wt-branch", f.dir+"-wt")
 	f.git("worktree", "add", "-q", "--detach", f.dir+"-detached")
+	f.git("worktree", "add", "-q", "-b", "gone-branch", f.dir+"-gone")
+	os.RemoveAll(f.dir + "-gone") // its gitdir now points nowhere: prunable
 	r, err := Open(f.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -162,15 +165,18 @@ func TestStashesAndWorktreesMatchGit(t *testing.T) {
 	}
 	var got []string
 	for _, w := range r.Worktrees() {
-		got = append(got, w.Path+" "+w.Branch)
+		got = append(got, w.Path+" "+w.Branch+" "+w.Prunable)
 	}
 	var wantWT []string
 	for i, block := range strings.Split(strings.TrimSpace(f.git("worktree", "list", "--porcelain")), "\n\n") {
 		if i == 0 {
 			continue // the main work tree
 		}
-		path, branch := "", ""
+		path, branch, prunable := "", "", ""
 		for _, line := range strings.Split(block, "\n") {
+			if p, ok := strings.CutPrefix(line, "prunable "); ok {
+				prunable = p
+			}
 			if p, ok := strings.CutPrefix(line, "worktree "); ok {
 				path = p
 			}
@@ -178,7 +184,7 @@ func TestStashesAndWorktreesMatchGit(t *testing.T) {
 				branch = b
 			}
 		}
-		wantWT = append(wantWT, path+" "+branch)
+		wantWT = append(wantWT, path+" "+branch+" "+prunable)
 	}
 	sort.Strings(got)
 	sort.Strings(wantWT)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
@@ -167,12 +168,17 @@ func (r *Repo) decorations(head Head) (map[plumbing.Hash][]string, error) {
 		return nil, err
 	}
 	byCommit := map[plumbing.Hash][]decoration{}
+	replaced := r.replaceBase()
 	for _, ref := range refs {
 		name, ok := decorationName(ref.name)
+		target := r.peel(ref)
+		if id, isReplace := strings.CutPrefix(ref.name, replaced); replaced != "" && isReplace && plumbing.IsHash(id) {
+			// git names the replaced object, not its replacement.
+			name, ok, target = "replaced", true, plumbing.NewHash(id)
+		}
 		if !ok {
 			continue
 		}
-		target := r.peel(ref)
 		byCommit[target] = append([]decoration{{name: name, ref: ref.name}}, byCommit[target]...)
 	}
 	out := map[plumbing.Hash][]string{}
@@ -197,6 +203,11 @@ func (r *Repo) decorations(head Head) (map[plumbing.Hash][]string, error) {
 	// they come first.
 	for h := range readShallow(filepath.Join(r.CommonDir, "shallow")) {
 		out[h] = append([]string{"grafted"}, out[h]...)
+	}
+	for h := range readGrafts(filepath.Join(r.CommonDir, "info", "grafts")) {
+		if !slices.Contains(out[h], "grafted") {
+			out[h] = append([]string{"grafted"}, out[h]...)
+		}
 	}
 	return out, nil
 }

@@ -555,6 +555,57 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write(long+"/b/g.txt", "changed")
 			return f.dir
 		}},
+		{"an untracked directory whose .git is junk is walked as any other", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.write(".gitignore", "*.log\n")
+			f.commit("first")
+			f.write("junkfile/.git", "not a repository\n")
+			f.write("junkfile/y.txt", "y")
+			f.write("ignoredonly/.git", "gitdir: /nowhere\n")
+			f.write("ignoredonly/x.log", "x")
+			os.MkdirAll(f.path("emptygit/.git"), 0o755)
+			f.write("emptygit/z.log", "z")
+			f.write("nested/w.txt", "w")
+			nested := exec.Command("git", "init", "-q", f.path("nested"))
+			if out, err := nested.CombinedOutput(); err != nil {
+				t.Fatalf("%v %s", err, out)
+			}
+			return f.dir
+		}},
+		{"the same, every untracked file shown", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.git("config", "status.showUntrackedFiles", "all")
+			f.write("junkfile/.git", "not a repository\n")
+			f.write("junkfile/y.txt", "y")
+			f.write("nested/w.txt", "w")
+			nested := exec.Command("git", "init", "-q", f.path("nested"))
+			if out, err := nested.CombinedOutput(); err != nil {
+				t.Fatalf("%v %s", err, out)
+			}
+			return f.dir
+		}},
+		{"a replace ref stands for the commit it replaces", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.write("a.txt", "b")
+			f.commit("second")
+			f.write("a.txt", "c")
+			f.commit("third")
+			f.git("replace", "HEAD~1", "HEAD~2")
+			return f.dir
+		}},
+		{"a graft gives a commit other parents", func(f *fixture) string {
+			f.write("a.txt", "a")
+			f.commit("first")
+			f.write("a.txt", "b")
+			f.commit("second")
+			f.write("a.txt", "c")
+			f.commit("third")
+			head := strings.TrimSpace(f.git("rev-parse", "HEAD"))
+			f.write(".git/info/grafts", head+"\n")
+			return f.dir
+		}},
 		{"core.fileMode false ignores the executable bit", func(f *fixture) string {
 			f.write("tool.sh", "echo\n")
 			f.write("other.txt", "o")

@@ -331,6 +331,8 @@ func (r *Repo) objects() (*objects.Store, error) {
 		return nil, fmt.Errorf("fatal: cannot read the object database: %w", err)
 	}
 	s.Shallow = readShallow(filepath.Join(r.CommonDir, "shallow"))
+	s.Grafts = readGrafts(filepath.Join(r.CommonDir, "info", "grafts"))
+	s.Replace = r.replacements()
 	r.store = s
 	return s, nil
 }
@@ -341,6 +343,62 @@ func (r *Repo) Close() {
 		r.store.Close()
 		r.store = nil
 	}
+}
+
+// readGrafts reads info/grafts: each line a commit and the parents git
+// gives it instead of its own.
+func readGrafts(path string) map[plumbing.Hash][]plumbing.Hash {
+	b, err := readFile(path)
+	if err != nil {
+		return nil
+	}
+	grafts := map[plumbing.Hash][]plumbing.Hash{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") || !plumbing.IsHash(f[0]) {
+			continue
+		}
+		parents := []plumbing.Hash{}
+		for _, p := range f[1:] {
+			if plumbing.IsHash(p) {
+				parents = append(parents, plumbing.NewHash(p))
+			}
+		}
+		grafts[plumbing.NewHash(f[0])] = parents
+	}
+	return grafts
+}
+
+// replaceBase is where replace refs live, unless the environment says
+// not to use them; "" when they are off.
+func (r *Repo) replaceBase() string {
+	if os.Getenv("GIT_NO_REPLACE_OBJECTS") != "" || !r.cfg.GetBool("core.useReplaceRefs", true) {
+		return ""
+	}
+	if b := os.Getenv("GIT_REPLACE_REF_BASE"); b != "" {
+		return strings.TrimSuffix(b, "/") + "/"
+	}
+	return "refs/replace/"
+}
+
+// replacements maps each replaced object to its replacement, as git
+// reads refs/replace/<id> unless replacing is off.
+func (r *Repo) replacements() map[plumbing.Hash]plumbing.Hash {
+	base := r.replaceBase()
+	if base == "" {
+		return nil
+	}
+	refs, err := r.allRefs()
+	if err != nil {
+		return nil
+	}
+	out := map[plumbing.Hash]plumbing.Hash{}
+	for _, ref := range refs {
+		if id, ok := strings.CutPrefix(ref.name, base); ok && plumbing.IsHash(id) {
+			out[plumbing.NewHash(id)] = ref.hash
+		}
+	}
+	return out
 }
 
 // readShallow reads the commit ids of a shallow clone's boundary.

@@ -1,6 +1,7 @@
 package gitdiag
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -50,6 +51,9 @@ func stashBranch(msg string) string {
 type Worktree struct {
 	Path   string
 	Branch string // "" when its HEAD is detached
+	// Prunable is why git would prune it, as `git worktree list` says
+	// ("gitdir file points to non-existent location"); "" when it stands.
+	Prunable string
 }
 
 // Worktrees lists the linked work trees (those `git worktree add` made;
@@ -66,6 +70,11 @@ func (r *Repo) Worktrees() []Worktree {
 			continue
 		}
 		w := Worktree{Path: filepath.Dir(strings.TrimSpace(string(gitdir)))}
+		if _, err := os.Stat(filepath.Join(dir, "locked")); err != nil {
+			if _, err := os.Stat(strings.TrimSpace(string(gitdir))); err != nil {
+				w.Prunable = "gitdir file points to non-existent location"
+			}
+		}
 		if head, err := readFile(filepath.Join(dir, "HEAD")); err == nil {
 			if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/"); ok {
 				w.Branch = ref

@@ -352,12 +352,15 @@ func (b *statusBuilder) untrackedDir(parent *dirHandle, name, p string, rules ig
 		return nil
 	}
 	defer d.close()
-	if hasEntry(entries, ".git") {
+	if hasEntry(entries, ".git") && b.repo.nestedRepo(p) {
 		return []string{p + "/"}
 	}
 	rules = withDirRules(rules, d, p, entries, b.ignoreCase)
 	var out []string
 	for _, e := range entries {
+		if e.name == ".git" {
+			continue // never a path git shows, whatever it is
+		}
 		child := joinPath(p, e.name)
 		switch kindOf(d, e) {
 		case kindDir:

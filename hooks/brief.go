@@ -61,7 +61,13 @@ func renderBrief(f facts.Init, now time.Time) string {
 			if w.Branch != "" {
 				branch = logs.Code(w.Branch)
 			}
+			if w.Prunable != "" {
+				branch += ", prunable: " + w.Prunable
+			}
 			ws = append(ws, logs.Code(w.Path)+" ("+branch+")")
+		}
+		if n > len(ws) {
+			ws = append(ws, fmt.Sprintf("and %d more", n-len(ws)))
 		}
 		fmt.Fprintf(&b, "Other worktrees: %d: %s.\n\n", n, strings.Join(ws, ", "))
 	}

@@ -67,7 +67,8 @@ func (r *Run) gatherStart() *facts.Start {
 			s.NewestStash = append(s.NewestStash, sanitize.Excerpt(st.Message, 200))
 		}
 		for _, w := range repo.Worktrees() {
-			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: sanitize.Excerpt(w.Path, 300), Branch: sanitize.Excerpt(w.Branch, 200)})
+			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: sanitize.Excerpt(w.Path, 300), Branch: sanitize.Excerpt(w.Branch, 200),
+				Prunable: w.Prunable})
 		}
 		if h != nil && !head.Unborn {
 			since := &facts.Since{}

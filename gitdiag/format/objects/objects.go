@@ -34,6 +34,11 @@ type Store struct {
 	// Shallow lists the commits of a shallow clone whose parents were not
 	// fetched: git treats them as having none, and so do we.
 	Shallow map[plumbing.Hash]bool
+	// Grafts give commits other parents (info/grafts, deprecated but
+	// still read by git); Replace reads a commit's content from another
+	// object (refs/replace/), its id staying the one asked for.
+	Grafts  map[plumbing.Hash][]plumbing.Hash
+	Replace map[plumbing.Hash]plumbing.Hash
 	mu      sync.Mutex
 	cache   map[packOffset]cachedObject // recently decoded objects
 	// mappedWindows counts the windows of all packs read through their
@@ -703,15 +708,25 @@ type Commit struct {
 }
 
 func (s *Store) Commit(h plumbing.Hash) (*Commit, error) {
-	data, err := s.ReadAs(h, TypeCommit)
+	src := h
+	if r, ok := s.Replace[h]; ok {
+		src = r
+	}
+	data, err := s.ReadAs(src, TypeCommit)
 	if err != nil {
 		return nil, err
 	}
 	c, err := parseCommit(h, data)
-	if err == nil && s.Shallow[h] {
+	if err != nil {
+		return c, err
+	}
+	if parents, ok := s.Grafts[h]; ok {
+		c.Parents = parents
+	}
+	if s.Shallow[h] {
 		c.Parents = nil
 	}
-	return c, err
+	return c, nil
 }
 
 // parseCommit reads a commit object's tree, parents, committer time and

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -39,6 +40,7 @@ func TestCLI(t *testing.T) {
 			"maxlen":     cmdMaxLen,
 			"mkfiles":    cmdMkfiles,
 			"unwritable": cmdUnwritable,
+			"safe":       cmdSafe,
 		},
 	})
 }
@@ -101,6 +103,74 @@ func cmdUnwritable(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(filepath.Join(dir, ".claude", "logs"), []byte("not a directory"), 0o644))
 }
 
+// plantedSecrets are the secrets hostile_repo.txtar plants in a
+// repository's refs, subjects, paths, files and transcript.
+var plantedSecrets = []string{"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "AKIAIOSFODNN7EXAMPLE", "xoxb-123456789012-abcdefghijkl"}
+
+// unsafeTag is a whole tag Claude Code wraps its own text in.
+var unsafeTag = regexp.MustCompile(`(?i)</?(system-reminder|system|command-name|command-message|command-args|local-command-stdout|user-prompt-submit-hook)\b[^>]*>`)
+
+// safe [-except SUBSTRING] stdout|stderr|PATH...: nothing in the last
+// command's output, or in any file below PATH, is unsafe to show a model
+// or a terminal: no control character but newline and tab, no escape
+// sequence, no format character (bidi, zero-width, tag characters), no
+// line or paragraph separator, no whole Claude Code tag, no planted
+// secret. Files whose path holds SUBSTRING are skipped (a file the test
+// itself planted).
+func cmdSafe(ts *testscript.TestScript, neg bool, args []string) {
+	except := ""
+	if len(args) > 1 && args[0] == "-except" {
+		except, args = args[1], args[2:]
+	}
+	var problems []string
+	check := func(name, s string) {
+		if bad := unsafeIn(s); bad != "" {
+			problems = append(problems, name+": "+bad)
+		}
+	}
+	for _, a := range args {
+		if a == "stdout" || a == "stderr" {
+			check(a, ts.ReadFile(a))
+			continue
+		}
+		filepath.WalkDir(ts.MkAbs(a), func(p string, d os.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() || except != "" && strings.Contains(p, except) {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			ts.Check(err)
+			check(p, string(b))
+			return nil
+		})
+	}
+	if (len(problems) > 0) != neg {
+		if neg {
+			ts.Fatalf("nothing unsafe found")
+		}
+		ts.Fatalf("unsafe output:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// unsafeIn names the first unsafe thing in s, or "".
+func unsafeIn(s string) string {
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
+		}
+	}
+	if loc := unsafeTag.FindStringIndex(s); loc != nil {
+		return fmt.Sprintf("a Claude Code tag: %q", s[max(0, loc[0]-40):min(len(s), loc[1]+40)])
+	}
+	for _, secret := range plantedSecrets {
+		if i := strings.Index(s, secret); i >= 0 {
+			return fmt.Sprintf("the secret %s: %q", secret, s[max(0, i-40):min(len(s), i+len(secret)+10)])
+		}
+	}
+	return ""
+}
+
 // TestScriptsRunEveryCommand: in a testscript file, everything after the
 // first "-- name --" line is a file of the archive, so commands written
 // there never run. No archive file may hold lines that read as commands.
@@ -113,6 +183,9 @@ func TestScriptsRunEveryCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
+			if strings.Contains(string(ar.Comment), "\nexec sh "+f.Name+"\n") {
+				continue // a shell script the test runs: its lines are its commands
+			}
 			for i, line := range strings.Split(string(f.Data), "\n") {
 				if command.MatchString(line) {
 					t.Errorf("%s: the archive file %s holds a command at its line %d, which never runs: %q", name, f.Name, i+1, line)

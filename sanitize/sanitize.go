@@ -95,10 +95,12 @@ func compilePatterns() (p redactPatterns) {
 	p.keyValue = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth|` +
 		`access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&{\[][^\s,;&]*)`)
 	// The tags Claude Code wraps its own text in: restored text holding
-	// one could pass for Claude Code's words, or close its wrapper.
+	// one could pass for Claude Code's words, or close its wrapper. The
+	// tag's start is enough: "<system-reminder" in one string and a ">"
+	// in the next would read as one tag across them.
 	p.tags = regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
 		`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
-		`task-notification|user-prompt-submit-hook|analysis|summary)\b[^>]*>)`)
+		`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_-]|$)`)
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
 	// OSC strings (ESC ] … BEL) lose their delimiters but keep their text:
@@ -149,7 +151,7 @@ func Clean(s string) string {
 	}
 	// Last, once nothing hidden can split a tag: restored text is data,
 	// and "</system-reminder>" in it must not close Claude Code's wrapper.
-	return p.tags.ReplaceAllString(s, "&lt;$1")
+	return p.tags.ReplaceAllString(s, "&lt;$1$2")
 }
 
 // mayNameSecret is a cheap test before the key=value pattern, which is

@@ -173,3 +173,18 @@ func TestJSONCleansWhatIsNotJSONAsText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestCleanNeutralisesATagsStartWithoutItsEnd(t *testing.T) {
+	// In JSON, "<system-reminder" in one string and a ">" in a later one
+	// would read as one tag across them.
+	for in, want := range map[string]string{
+		`"<system-reminder", "x>"`: `"&lt;system-reminder", "x>"`,
+		"<system-reminder":         "&lt;system-reminder",
+		"</system\n":               "&lt;/system\n",
+		"<system-x and <systems>":  "<system-x and <systems>",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -262,7 +262,8 @@ func personCommands(stdout io.Writer) []*cli.Command {
 		&cli.BoolFlag{Name: "long-running", Usage: "also wire the Stop and PostToolBatch checks (=false removes them; without it, what is wired stays)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a diff and write nothing"},
 		&cli.BoolFlag{Name: "exec", Usage: "write entries in the exec form (command + args, no shell; Windows without Git Bash needs it). Default: when the claude on PATH is 2.1.330 or later"},
-		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}, followSymlinks}
+		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}, followSymlinks,
+		&cli.BoolFlag{Name: "rewrite-strict", Usage: "rewrite a settings file Claude Code refuses (comments, trailing commas) as strict JSON before adding to it"}}
 	for _, e := range hooks.Table {
 		if e.InstallFlag != "" {
 			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command + " (=false removes it)"})
@@ -282,7 +283,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error {
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
-					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks")}
+					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks"), RewriteStrict: c.Bool("rewrite-strict")}
 				if c.IsSet("exec") {
 					on := c.Bool("exec")
 					opt.Exec = &on

@@ -68,6 +68,9 @@ type InstallOptions struct {
 	// FollowSymlinks writes through a settings file's links even when
 	// they lead outside the scope's own directory.
 	FollowSymlinks bool
+	// RewriteStrict rewrites a settings file Claude Code refuses (it has
+	// comments or trailing commas) as strict JSON before adding to it.
+	RewriteStrict bool
 }
 
 // RunInstall wires session-hooks into the scope's settings file.
@@ -104,9 +107,25 @@ func RunInstall(env Env, opt InstallOptions) error {
 	if useExec(opt) {
 		want = ExecForm(want)
 	}
-	res, err := Install(old, want, opt.Command)
+	base := old
+	// A file that is not even JSON with comments is Install's to refuse.
+	if _, perr := Parse(old); perr == nil && NotLoaded(old) != "" {
+		why := NotLoaded(old)
+		if !opt.RewriteStrict {
+			return fmt.Errorf("%s is not loaded by Claude Code (%s). Entries added to it would never run: "+
+				"fix it by hand, or pass --rewrite-strict to rewrite it as strict JSON (comments and trailing commas are dropped; --dry-run shows the change). The file is left untouched.", path, why)
+		}
+		if base, err = Strict(old); err != nil {
+			return fmt.Errorf("cannot rewrite %s as strict JSON: %v. The file is left untouched.", path, err)
+		}
+	}
+	res, err := Install(base, want, opt.Command)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", path, err)
+	}
+	if !bytes.Equal(base, old) {
+		res.Changed = true
+		res.Changes = append([]string{"~ rewritten as strict JSON (comments and trailing commas dropped)"}, res.Changes...)
 	}
 	out := env.Out
 	switch {

@@ -72,7 +72,12 @@ func RunDoctor(env Env, custom string) Doctor {
 	var all []WiredHook
 	ran := map[string]bool{}
 	self, selfErr := os.Executable()
+	var notLoaded []string
 	for _, sc := range ReadStatus(env, custom).Scopes {
+		if sc.State == "not-loaded" {
+			notLoaded = append(notLoaded, fmt.Sprintf("%s (%s) is not loaded by Claude Code: %s (session-hooks install --scope %s --rewrite-strict rewrites it as strict JSON)", sc.Scope, sc.Path, sc.Error, sc.Scope))
+			continue // Claude Code runs none of its hooks
+		}
 		all = append(all, sc.Hooks...)
 		for _, h := range sc.Hooks {
 			ours := IsOurs(h.Event, h.Command, custom)
@@ -89,7 +94,7 @@ func RunDoctor(env Env, custom string) Doctor {
 			d.Runs = append(d.Runs, r)
 		}
 	}
-	d.Wiring = wiringProblems(all, custom)
+	d.Wiring = append(notLoaded, wiringProblems(all, custom)...)
 	d.Problems += len(d.Wiring)
 	ours := 0
 	for _, r := range d.Runs {

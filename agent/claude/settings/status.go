@@ -23,8 +23,8 @@ type Status struct {
 type ScopeStatus struct {
 	Scope string      `json:"scope"`
 	Path  string      `json:"path"`
-	State string      `json:"state"` // present, absent, unreadable
-	Error string      `json:"error"` // why it is unreadable
+	State string      `json:"state"` // present, absent, unreadable, not-loaded (Claude Code refuses it)
+	Error string      `json:"error"` // why it is unreadable or not loaded
 	Hooks []WiredHook `json:"hooks"`
 }
 
@@ -46,7 +46,12 @@ type wired struct {
 // ReadStatus reads every scope's settings and checks them.
 func ReadStatus(env Env, custom string) Status {
 	st, all := readScopes(env)
-	st.Warnings = checkWired(all, custom)
+	for _, s := range st.Scopes {
+		if s.State == "not-loaded" {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s (%s) is not loaded by Claude Code: %s. Run session-hooks install --scope %s --rewrite-strict to rewrite it as strict JSON", s.Scope, s.Path, s.Error, s.Scope))
+		}
+	}
+	st.Warnings = append(st.Warnings, checkWired(all, custom)...)
 	return st
 }
 
@@ -66,9 +71,20 @@ func readScopes(env Env) (Status, []wired) {
 		if err == nil && existed {
 			js, err = Parse(b)
 		}
+		why := ""
+		if err == nil && existed {
+			why = NotLoaded(b)
+		}
 		switch {
 		case err != nil:
 			s.State, s.Error = "unreadable", err.Error()
+		case why != "":
+			// Its hooks are listed, but none counts as wired: Claude Code
+			// runs none of them.
+			s.State, s.Error = "not-loaded", why
+			for _, h := range Wired(js) {
+				s.Hooks = append(s.Hooks, WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec})
+			}
 		case existed:
 			s.State = "present"
 			for _, h := range Wired(js) {
@@ -128,6 +144,8 @@ func (st Status) Text() string {
 		switch s.State {
 		case "unreadable":
 			fmt.Fprintf(&b, "%s (%s): unreadable: %s\n", s.Scope, s.Path, s.Error)
+		case "not-loaded":
+			fmt.Fprintf(&b, "%s (%s): NOT LOADED by Claude Code (%s)\n", s.Scope, s.Path, s.Error)
 		case "absent":
 			fmt.Fprintf(&b, "%s (%s): not present\n", s.Scope, s.Path)
 		default:

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
@@ -227,7 +228,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 	}
 	return &cli.Command{
 		Name: name, Usage: plain.Usage, Description: plain.Description, Flags: flags,
-		OnUsageError: usageError(term),
+		OnUsageError: usageError(term, stdin),
 		Action: func(c *cli.Context) error {
 			began := time.Now()
 			e, _ := hooks.Lookup(name, c.Bool)
@@ -427,8 +428,15 @@ func fail(err error) error {
 	return cli.Exit("session-hooks: "+err.Error(), 1)
 }
 
-func usageError(stdout io.Writer) cli.OnUsageErrorFunc {
-	return func(c *cli.Context, err error, _ bool) error {
+// usageError answers a hook subcommand's bad flag: run by Claude Code
+// (a payload on stdin) it keeps the hook contract, exit 0 and the problem
+// on stdout; typed by a person (stdin a terminal) it fails as any typo
+// does, on stderr with exit 2 and the flag meant.
+func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
+	return func(c *cli.Context, err error, sub bool) error {
+		if claude.IsTerminal(stdin) {
+			return personUsageError(c, err, sub)
+		}
 		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
 		return nil
 	}

@@ -43,15 +43,25 @@ type Input struct {
 // bytes, and a hook must not be made to hold an arbitrary stream.
 const maxInput = 16 << 20
 
+// IsTerminal says whether stdin is a terminal (or another character
+// device, /dev/null say): a person ran the command, not Claude Code, which
+// always pipes a payload.
+func IsTerminal(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
 // ReadInput reads stdin unless it is a terminal, waiting at most wait for
 // the payload. A payload that is whole (one complete JSON value) is used
 // at once, even when stdin stays open after it. Empty input is no input,
 // as in the Node script; input that cannot be used gives a note saying so.
 func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
-	if f, ok := stdin.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return Input{}, nil
-		}
+	if IsTerminal(stdin) {
+		return Input{}, nil
 	}
 	type result struct {
 		b   []byte

@@ -7,6 +7,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/sanitize"
 )
 
 // The brief is what a session start injects by default: only what Claude
@@ -162,7 +163,8 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	}
 	b.WriteString(ended + ".\n\n")
 	if h.LastPrompt != "" {
-		b.WriteString("Its last request:\n\n" + quoteBlock(h.LastPrompt))
+		// Whole in handoff.json; the brief keeps its beginning and its end.
+		b.WriteString("Its last request:\n\n" + logs.Quote(sanitize.Middle(h.LastPrompt, handoffPromptRunes)))
 	}
 	if len(h.OpenTasks) > 0 {
 		b.WriteString("Tasks it left open:\n\n")
@@ -172,10 +174,14 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 		b.WriteString("\n")
 	}
 	if e := h.OpenError; e != nil {
-		fmt.Fprintf(&b, "Its last tool call had failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), quoteBlock(e.Error))
+		fmt.Fprintf(&b, "Its last tool call had failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), logs.Quote(e.Error))
 	}
-	if len(h.Uncommitted) > 0 {
-		fmt.Fprintf(&b, "It left %d uncommitted change(s): %s.\n\n", len(h.Uncommitted), codes(firstN(h.Uncommitted, 8)))
+	if n := len(h.Uncommitted); n > 0 {
+		shown := codes(firstN(h.Uncommitted, 8))
+		if n > 8 {
+			shown += fmt.Sprintf(" and %d more", n-8)
+		}
+		fmt.Fprintf(&b, "It left %d uncommitted change(s): %s.\n\n", n, shown)
 	}
 	var changes []string
 	if since != nil && len(since.Commits) > 0 {
@@ -191,5 +197,8 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	}
 	return b.String()
 }
+
+// handoffPromptRunes bounds the previous session's request in the brief.
+const handoffPromptRunes = 2000
 
 func firstN[T any](list []T, n int) []T { return list[:min(len(list), n)] }

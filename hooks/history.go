@@ -39,12 +39,12 @@ func renderHistory(r facts.Recovery, budget int) string {
 	fmt.Fprintf(&b, "---\n\n## Pre-Compaction Context\n\n_(%s) Captured %s at %s, just before the compaction. This is history: the request and the tasks are as they stood then; check them against the repository before acting on them._\n\n",
 		receiptStart(r.Nonce), ago(r.AgeMS), s.Time)
 	if s.LastPrompt != "" {
-		b.WriteString("**The user's last request, before the compaction:**\n\n" + quoteBlock(s.LastPrompt))
+		b.WriteString("**The user's last request, before the compaction:**\n\n" + logs.Quote(s.LastPrompt))
 		if s.PreviousPrompt != "" {
-			b.WriteString("It answered this earlier request:\n\n" + quoteBlock(s.PreviousPrompt))
+			b.WriteString("It answered this earlier request:\n\n" + logs.Quote(s.PreviousPrompt))
 		}
 		for _, f := range s.FollowUps {
-			b.WriteString("Then the user said:\n\n" + quoteBlock(f))
+			b.WriteString("Then the user said:\n\n" + logs.Quote(f))
 		}
 	}
 	if r.Since != nil && (len(r.Since.Commits) > 0 || len(r.Since.NowClean) > 0) {
@@ -58,7 +58,7 @@ func renderHistory(r facts.Recovery, budget int) string {
 		b.WriteString("\n")
 	}
 	if e := s.OpenError; e != nil {
-		fmt.Fprintf(&b, "**Open error:** the last tool call failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), quoteBlock(e.Error))
+		fmt.Fprintf(&b, "**Open error:** the last tool call failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), logs.Quote(e.Error))
 	}
 	if c := s.InFlight; c != nil {
 		fmt.Fprintf(&b, "**In flight:** %s %s was called and had no result yet.\n\n", logs.Code(c.Tool), logs.Code(c.Input))
@@ -71,11 +71,11 @@ func renderHistory(r facts.Recovery, budget int) string {
 		b.WriteString("\n")
 	}
 	if n := len(s.AssistantTexts); n > 0 {
-		b.WriteString("**What the agent said last:**\n\n" + quoteBlock(s.AssistantTexts[n-1]))
+		b.WriteString("**What the agent said last:**\n\n" + logs.Quote(s.AssistantTexts[n-1]))
 		if n > 1 {
 			b.WriteString("Before that:\n\n")
 			for _, t := range s.AssistantTexts[:n-1] {
-				b.WriteString(quoteBlock(t))
+				b.WriteString(logs.Quote(t))
 			}
 		}
 	}
@@ -104,13 +104,6 @@ func renderHistory(r facts.Recovery, budget int) string {
 }
 
 // quoteBlock quotes text as a markdown block quote, one paragraph.
-func quoteBlock(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
-	}
-	return b.String() + "\n"
-}
 
 func codes(list []string) string {
 	out := make([]string, len(list))

@@ -38,7 +38,10 @@ func RenderSnapshot(s facts.Snapshot, l Limits) string {
 		fmt.Fprintf(&b, "_%s_\n\n", oneLine(n, l.MaxLineLen))
 	}
 	if s.LastPrompt != "" {
-		fmt.Fprintf(&b, "### Last user prompt\n\n> %s\n\n", s.LastPrompt)
+		// Quoted line by line: the request keeps its lines and its own
+		// code blocks (a fence inside a quote stays inside it), and is
+		// prose, which fitting the snapshot to a budget never shortens.
+		b.WriteString("### Last user prompt\n\n" + Quote(s.LastPrompt))
 	}
 	if len(s.Tasks) > 0 {
 		b.WriteString("### Task list\n\n")
@@ -55,6 +58,16 @@ func RenderSnapshot(s facts.Snapshot, l Limits) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// Quote is s as a markdown blockquote, every line of it, then a blank
+// line.
+func Quote(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+	}
+	return b.String() + "\n"
 }
 
 func orError(lines []string, err, empty string, l Limits) []string {

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -247,6 +248,20 @@ func Excerpt(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "..."
+}
+
+// Middle is s whole when it has at most n runes, else its beginning and
+// its end (where a request's ask usually is, after a pasted log) around a
+// line that says how much was cut: about n runes in all, lines kept.
+func Middle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head, tail := n/2, n/2-100
+	return strings.TrimRight(string(r[:head]), " \t") +
+		fmt.Sprintf("\n\n[… %d characters cut from the middle …]\n\n", len(r)-head-tail) +
+		strings.TrimLeft(string(r[len(r)-tail:]), " \t")
 }
 
 // Path is Clean for a file path, on one line and at most n runes: a longer

@@ -375,7 +375,7 @@ const (
 // command output and caveats, interruptions, notifications, hook feedback,
 // bash-mode echoes.
 var noisePrefixes = []string{"<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
-	"Caveat: The messages below were generated", "[Request interrupted by user", "<system-reminder>",
+	"Caveat: The messages below were generated", interrupted, "<system-reminder>",
 	"<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
 	"Operation stopped by hook", "Stop hook feedback", "PreToolUse:", "PostToolUse:"}
 
@@ -411,7 +411,9 @@ func promptOf(content gjson.Result) (int, string) {
 	if s == "" {
 		return promptNoise, ""
 	}
-	if m := commandName().FindStringSubmatch(s); m != nil {
+	// Claude Code writes a slash command as its own tags, first thing in
+	// the entry; a request that mentions <command-name> is a request.
+	if m := commandName().FindStringSubmatch(s); m != nil && strings.HasPrefix(s, "<command-") {
 		name, args := strings.TrimSpace(m[1]), ""
 		if a := commandArgs().FindStringSubmatch(s); a != nil {
 			args = strings.TrimSpace(a[1])
@@ -419,14 +421,31 @@ func promptOf(content gjson.Result) (int, string) {
 		if builtins[name] && args == "" {
 			return promptBuiltin, ""
 		}
-		return promptCommand, sanitize.Excerpt(strings.TrimSpace(name+" "+args), PromptRunes)
+		return promptCommand, Request(strings.TrimSpace(name + " " + args))
+	}
+	// "[Request interrupted by user]" followed by words is the request
+	// the user typed after interrupting.
+	if rest, ok := strings.CutPrefix(s, interrupted); ok {
+		if _, after, closed := strings.Cut(rest, "]"); closed && strings.TrimSpace(after) != "" {
+			return promptReal, Request(after)
+		}
 	}
 	for _, p := range noisePrefixes {
 		if strings.HasPrefix(s, p) {
 			return promptNoise, ""
 		}
 	}
-	return promptReal, sanitize.Excerpt(s, PromptRunes)
+	return promptReal, Request(s)
+}
+
+const interrupted = "[Request interrupted by user"
+
+// Request is a user's request as they wrote it, line breaks and all,
+// cleaned: whole up to RequestRunes, else its beginning and its end (the
+// ask usually comes last, after a pasted log) around a marker that says
+// how much was cut.
+func Request(s string) string {
+	return sanitize.Middle(sanitize.Clean(strings.TrimSpace(s)), RequestRunes)
 }
 
 // terse says whether a request means little alone: a word or two, a

@@ -97,6 +97,13 @@ func TestLastRequestIsWhatAPersonLastAsked(t *testing.T) {
 			`{"type":"user","isMeta":true,"message":{"content":"expanded skill text"}}`,
 			`{"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"}}`}, "fix the parser"},
 		{"a subagent's prompt never stands as the user's", []string{user("fix the parser"), side(user("Search the code for lexer uses"))}, "fix the parser"},
+		{"a request that mentions <command-name> is a request", []string{user("fix the parser"),
+			user("why does the parser choke on <command-name>/x</command-name> in a prompt?")},
+			"why does the parser choke on &lt;command-name>/x&lt;/command-name> in a prompt?"}, // its tags neutralised, as any
+		{"an interruption followed by words is the request typed after it", []string{user("fix the parser"),
+			user("[Request interrupted by user]\nno, fix the lexer instead")}, "no, fix the lexer instead"},
+		{"a request keeps its line breaks and its code blocks", []string{user("fix this:\n```go\nx := 1 // why\nreturn x\n```\nplease")},
+			"fix this:\n```go\nx := 1 // why\nreturn x\n```\nplease"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -249,5 +256,24 @@ func TestASubagentsOwnTranscriptIsReadAsAMainChain(t *testing.T) {
 	f := read(t, side(user("Find the callers of Lex")), side(say("Lex is called from parse.go")), side(usage(40)))
 	if f.LastPrompt != "Find the callers of Lex" || !reflect.DeepEqual(f.Texts, []string{"Lex is called from parse.go"}) || f.Usage != (Usage{Tokens: 40, Known: true}) {
 		t.Errorf("got %+v", f)
+	}
+}
+
+func TestALongRequestKeepsItsBeginningAndItsAsk(t *testing.T) {
+	log := strings.Repeat("2026-11-24 ERROR something failed at step 42\n", 600) // a pasted log, ~27,000 characters
+	ask := "Why does step 42 fail? Fix it without touching the retry logic."
+	got := read(t, user("Here is the log:\n"+log+ask)).LastPrompt
+	if !strings.HasPrefix(got, "Here is the log:\n2026-11-24 ERROR") || !strings.HasSuffix(got, ask) {
+		t.Errorf("lost the beginning or the ask: %.80q … %.80q", got, got[max(0, len(got)-80):])
+	}
+	if !strings.Contains(got, "characters cut from the middle") {
+		t.Errorf("no marker says what was cut")
+	}
+	if n := len([]rune(got)); n > RequestRunes+100 {
+		t.Errorf("%d runes, over %d", n, RequestRunes)
+	}
+	whole := strings.Repeat("word ", 1100) + "end"
+	if got := read(t, user(whole)).LastPrompt; got != whole {
+		t.Errorf("a request of %d runes was cut", len(whole))
 	}
 }

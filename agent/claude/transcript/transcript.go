@@ -94,7 +94,10 @@ type Options struct {
 const (
 	LatestRunes  = 1500
 	ExcerptRunes = 500
-	PromptRunes  = 1000
+	PromptRunes  = 1000 // what the user said after the request
+	// RequestRunes bounds a request kept whole; a longer one keeps its
+	// beginning and its end (see Request).
+	RequestRunes = 6000
 	TaskRunes    = 200
 	ErrorRunes   = 600
 	InputRunes   = 200

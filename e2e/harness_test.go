@@ -145,6 +145,11 @@ func newSession(t *testing.T, replies ...fakeapi.Reply) *session {
 	}
 	s.git("init", "-q", "-b", "main")
 	s.git("commit", "-q", "--allow-empty", "-m", "Add the parser skeleton")
+	// Pushed, as most projects are: the brief has something to say
+	// (where the branch stands against its upstream).
+	s.git("update-ref", "refs/remotes/origin/main", "HEAD")
+	s.git("config", "branch.main.remote", "origin")
+	s.git("config", "branch.main.merge", "refs/heads/main")
 	s.settings = filepath.Join(s.project, ".claude", "settings.json")
 	s.writeSettings(true)
 	return s

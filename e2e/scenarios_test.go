@@ -100,13 +100,28 @@ func repeatsNothing(t *testing.T, ours, theirs string) {
 
 func TestStartupContextReachesTheFirstRequest(t *testing.T) {
 	s := newSession(t)
-	id := s.claude(s.project, "-p", "hello")
+	// With nothing Claude Code's own context leaves out (no upstream), the
+	// brief is empty and nothing of ours is injected.
+	s.git("config", "--unset", "branch.main.remote")
+	s.claude(s.project, "-p", "hello")
 	reqs := s.mainRequests()
 	if len(reqs) == 0 {
 		t.Fatal("no request reached the API")
 	}
+	if strings.Contains(messagesText(reqs[0]), briefHeader) {
+		t.Errorf("an empty brief was injected:\n%s", clip(messagesText(reqs[0]), 3000))
+	}
+	// With an upstream, where the branch stands against it is.
+	s.git("config", "branch.main.remote", "origin")
+	s.git("commit", "-q", "--allow-empty", "-m", "Not pushed yet")
+	first := len(s.mainRequests())
+	id := s.claude(s.project, "-p", "hello again")
+	reqs = s.mainRequests()[first:]
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the API")
+	}
 	ctx := ownOutput(injected(t, reqs[0], "startup"))
-	contains(t, "the injected context", ctx, briefHeader, "No upstream to compare with.")
+	contains(t, "the injected context", ctx, briefHeader, "1 commit ahead and 0 commits behind `origin/main`.")
 	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
 	contains(t, "session-init.md", s.log("session-init.md"), "# Session Init", "Add the parser skeleton",
 		"| **Session** | `"+id+"` |", "| **Source** | `startup` |")

@@ -24,10 +24,21 @@ import (
 // it, only the totals.
 const briefDiffFiles = 5
 
-// renderBrief lays the facts out as the brief; now dates the handoff.
+// briefHeading opens a brief that has something to say.
+const briefHeading = "## session-hooks: what Claude Code's git context leaves out\n\n"
+
+// renderBrief lays the facts out as the brief; now dates the handoff. A
+// brief with nothing to say is empty: no heading, no "nothing to report".
 func renderBrief(f facts.Init, now time.Time) string {
+	body := briefBody(f, now)
+	if body == "" {
+		return ""
+	}
+	return briefHeading + body
+}
+
+func briefBody(f facts.Init, now time.Time) string {
 	var b strings.Builder
-	b.WriteString("## session-hooks: what Claude Code's git context leaves out\n\n")
 	s := f.Start
 	if s == nil {
 		s = &facts.Start{}
@@ -48,7 +59,9 @@ func renderBrief(f facts.Init, now time.Time) string {
 	if s.Detached != "" {
 		fmt.Fprintf(&b, "**HEAD is detached** at %s: new commits belong to no branch.\n\n", logs.Code(s.Detached))
 	}
-	b.WriteString(branchStanding(f.Git, s) + "\n\n")
+	if line := branchStanding(f.Git, s); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	if r := s.Resume; r != nil {
 		b.WriteString(resumeLine(r) + "\n\n")
 	}
@@ -79,14 +92,15 @@ func renderBrief(f facts.Init, now time.Time) string {
 }
 
 // branchStanding says where the branch stands against its upstream, with
-// the diff stat's totals (and its files when they are few).
+// the diff stat's totals (and its files when they are few); nothing
+// without an upstream.
 func branchStanding(g facts.Git, s *facts.Start) string {
 	var line string
 	switch {
 	case s.UpstreamGone != "":
 		line = fmt.Sprintf("The upstream %s is gone: its remote branch no longer exists.", logs.Code(s.UpstreamGone))
 	case g.Upstream == "":
-		line = "No upstream to compare with."
+		return ""
 	case g.Ahead != nil && g.Behind != nil && *g.Ahead == 0 && *g.Behind == 0:
 		line = fmt.Sprintf("Up to date with %s.", logs.Code(g.Upstream))
 	case g.Ahead != nil && g.Behind != nil:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
 )
 
 func intp(n int) *int    { return &n }
@@ -50,7 +51,7 @@ func TestBranchStandingAgainstTheUpstream(t *testing.T) {
 		s    facts.Start
 		want string
 	}{
-		{"no upstream", facts.Git{}, facts.Start{}, "No upstream to compare with."},
+		{"no upstream: nothing to say", facts.Git{}, facts.Start{}, ""},
 		{"gone", facts.Git{}, facts.Start{UpstreamGone: "origin/x"}, "The upstream `origin/x` is gone: its remote branch no longer exists."},
 		{"even", facts.Git{Upstream: "origin/main", Ahead: intp(0), Behind: intp(0)}, facts.Start{}, "Up to date with `origin/main`."},
 		{"diverged, with a short diff stat listed", facts.Git{Upstream: "origin/main", Ahead: intp(1), Behind: intp(3), DiffStat: stat}, facts.Start{},
@@ -101,5 +102,14 @@ func TestBriefPutsOperationsFirstAndStaysShort(t *testing.T) {
 	}
 	if len(got) > 1500 {
 		t.Errorf("%d characters", len(got))
+	}
+}
+
+func TestABriefWithNothingToSayIsEmpty(t *testing.T) {
+	if got := renderBrief(facts.Init{Git: facts.Git{Branch: "main"}, Start: &facts.Start{}}, clock); got != "" {
+		t.Errorf("got %q, want nothing: no heading, no \"no upstream\"", got)
+	}
+	if got := renderBriefOutput(facts.Init{Start: &facts.Start{}}, logs.Report{}, clock); got != "" {
+		t.Errorf("the hook would print %q", got)
 	}
 }

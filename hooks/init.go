@@ -64,9 +64,9 @@ func gatherInit(r *Run, recovery bool) facts.Init {
 	}
 	f := facts.Init{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("init")}
 	f.Git = r.gitFacts(probes)
-	if !recovery {
-		r.upstreamFacts(&f.Git)
-	}
+	// The recovery says where the branch stands too: "no upstream" on a
+	// branch 2 ahead and 1 behind was false.
+	r.upstreamFacts(&f.Git)
 	f.Start = r.gatherStart()
 	r.observe(false)
 	if recovery {

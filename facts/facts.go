@@ -145,7 +145,8 @@ type Start struct {
 	Conflicted   []string    `json:"conflicted"`    // unmerged paths
 	Stashes      int         `json:"stashes"`
 	NewestStash  []string    `json:"newest_stashes"` // their messages, newest first
-	Worktrees    []Worktree  `json:"worktrees"`      // linked work trees
+	Worktree     *Worktree   `json:"worktree"`       // the linked work tree the session is in; null in the main one
+	Worktrees    []Worktree  `json:"worktrees"`      // the other work trees, the main one included
 	Resume       *Resume     `json:"resume"`         // resume and fork only
 	Handoff      *Handoff    `json:"handoff"`        // startup and clear, when a previous session left one
 	HandoffSince *Since      `json:"handoff_since"`  // what git says changed after it
@@ -163,6 +164,7 @@ type Worktree struct {
 	Path     string `json:"path"`
 	Branch   string `json:"branch"`
 	Prunable string `json:"prunable"` // why git would prune it (its directory is gone); "" when it stands
+	Main     bool   `json:"main"`     // the repository's main work tree
 }
 
 // Resume is what Claude Code says of the session it resumes or forks.

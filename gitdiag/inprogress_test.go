@@ -191,6 +191,21 @@ func TestStashesAndWorktreesMatchGit(t *testing.T) {
 	if strings.Join(got, ";") != strings.Join(wantWT, ";") {
 		t.Errorf("worktrees %q, git says %q", got, wantWT)
 	}
+	if _, ok := r.MainWorktree(); ok {
+		t.Errorf("the main worktree has no main worktree apart from itself")
+	}
+	linked, err := Open(f.dir + "-wt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer linked.Close()
+	main, ok := linked.MainWorktree()
+	if !ok || !linked.IsRoot(f.dir+"-wt") || linked.IsRoot(f.dir) {
+		t.Fatalf("from the linked worktree: main %+v %v", main, ok)
+	}
+	if fi, _ := os.Stat(main.Path); fi == nil || main.Branch != "main" {
+		t.Errorf("main worktree %+v, want %s on main", main, f.dir)
+	}
 }
 
 func TestUpstreamGoneMatchesGitStatus(t *testing.T) {

@@ -85,6 +85,29 @@ func (r *Repo) Worktrees() []Worktree {
 	return out
 }
 
+// MainWorktree is the main work tree of a repository opened from one of
+// its linked worktrees ("", false from the main one, or when the common
+// directory is bare): where `git worktree list` puts it first.
+func (r *Repo) MainWorktree() (Worktree, bool) {
+	if filepath.Clean(r.GitDir) == filepath.Clean(r.CommonDir) || filepath.Base(r.CommonDir) != ".git" {
+		return Worktree{}, false
+	}
+	w := Worktree{Path: filepath.Dir(r.CommonDir)}
+	if head, err := readFile(filepath.Join(r.CommonDir, "HEAD")); err == nil {
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/"); ok {
+			w.Branch = ref
+		}
+	}
+	return w, true
+}
+
+// IsRoot says whether path is the top of this work tree.
+func (r *Repo) IsRoot(path string) bool {
+	a, err1 := os.Stat(path)
+	b, err2 := os.Stat(r.Root)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
 // UpstreamGone says whether the branch has an upstream configured whose
 // remote branch no longer exists (`git status -sb` shows "[gone]"), and
 // names it.

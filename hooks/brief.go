@@ -56,7 +56,7 @@ func briefBody(f facts.Init, now time.Time) string {
 	if err := probeError(f.Git); err != "" {
 		fmt.Fprintf(&b, "**git could not be read:** %s\n\n", err)
 	}
-	if s.Detached != "" {
+	if s.Detached != "" && !detachedByOperation(s.Operations) {
 		fmt.Fprintf(&b, "**HEAD is detached** at %s: new commits belong to no branch.\n\n", logs.Code(s.Detached))
 	}
 	if line := branchStanding(f.Git, s); line != "" {
@@ -68,12 +68,15 @@ func briefBody(f facts.Init, now time.Time) string {
 	if s.Stashes > 0 {
 		fmt.Fprintf(&b, "Stashes: %d; the newest: %s.\n\n", s.Stashes, codes(s.NewestStash))
 	}
+	if w := s.Worktree; w != nil {
+		fmt.Fprintf(&b, "This session is in the linked worktree %s (%s).\n\n", logs.Code(w.Path), branchOf(*w))
+	}
 	if n := len(s.Worktrees); n > 0 {
 		var ws []string
 		for _, w := range firstN(s.Worktrees, 3) {
-			branch := "detached"
-			if w.Branch != "" {
-				branch = logs.Code(w.Branch)
+			branch := branchOf(w)
+			if w.Main {
+				branch += ", the main worktree"
 			}
 			if w.Prunable != "" {
 				branch += ", prunable: " + w.Prunable
@@ -89,6 +92,25 @@ func briefBody(f facts.Init, now time.Time) string {
 		b.WriteString(renderHandoff(*h, s.HandoffSince, s.UpstreamMove, now))
 	}
 	return b.String()
+}
+
+func branchOf(w facts.Worktree) string {
+	if w.Branch == "" {
+		return "detached"
+	}
+	return logs.Code(w.Branch)
+}
+
+// detachedByOperation: a rebase or a bisect detaches HEAD as it goes, and
+// the line saying it is in progress says so; "new commits belong to no
+// branch" would be false (the rebase puts them on its branch).
+func detachedByOperation(ops []facts.Operation) bool {
+	for _, o := range ops {
+		if o.Kind == "rebase" || o.Kind == "bisect" {
+			return true
+		}
+	}
+	return false
 }
 
 // branchStanding says where the branch stands against its upstream, with

@@ -66,10 +66,7 @@ func (r *Run) gatherStart() *facts.Start {
 		for _, st := range stashes {
 			s.NewestStash = append(s.NewestStash, sanitize.Excerpt(st.Message, 200))
 		}
-		for _, w := range repo.Worktrees() {
-			s.Worktrees = append(s.Worktrees, facts.Worktree{Path: sanitize.Excerpt(w.Path, 300), Branch: sanitize.Excerpt(w.Branch, 200),
-				Prunable: w.Prunable})
-		}
+		s.Worktree, s.Worktrees = worktreesOf(repo)
 		if h != nil && !head.Unborn {
 			since := &facts.Since{}
 			if commits, err := repo.LogUntil(r.Ctx, plumbing.NewHash(handoffHead), 10); err == nil {
@@ -91,6 +88,30 @@ func (r *Run) gatherStart() *facts.Start {
 		r.contextUsage() // seeds the session's usage, recorded in the event line
 	}
 	return s
+}
+
+// worktreesOf names the linked worktree the session is in (nil in the
+// main one) and lists the others, the main one first when the session is
+// in a linked one: from a linked worktree, "other worktrees" listed the
+// session's own and left the main one out.
+func worktreesOf(repo *gitdiag.Repo) (*facts.Worktree, []facts.Worktree) {
+	fact := func(w gitdiag.Worktree, main bool) facts.Worktree {
+		return facts.Worktree{Path: sanitize.Excerpt(w.Path, 300), Branch: sanitize.Excerpt(w.Branch, 200), Prunable: w.Prunable, Main: main}
+	}
+	var here *facts.Worktree
+	var others []facts.Worktree
+	if m, ok := repo.MainWorktree(); ok {
+		others = append(others, fact(m, true))
+	}
+	for _, w := range repo.Worktrees() {
+		if here == nil && repo.IsRoot(w.Path) {
+			f := fact(w, false)
+			here = &f
+			continue
+		}
+		others = append(others, fact(w, false))
+	}
+	return here, others
 }
 
 // previousHandoff is the handoff the latest other session of the project

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -212,12 +213,26 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	if e := h.OpenError; e != nil {
 		fmt.Fprintf(&b, "Its last tool call had failed: %s %s\n\n%s", logs.Code(e.Tool), logs.Code(e.Input), logs.Quote(e.Error))
 	}
-	if n := len(h.Uncommitted); n > 0 {
-		shown := codes(firstN(h.Uncommitted, 8))
-		if n > 8 {
-			shown += fmt.Sprintf(" and %d more", n-8)
+	var clean []string
+	if since != nil {
+		clean = since.NowClean
+	}
+	if left := without(h.Uncommitted, clean); len(left) > 0 || len(clean) > 0 {
+		line := fmt.Sprintf("It left %d uncommitted change(s)", len(h.Uncommitted))
+		if len(clean) > 0 {
+			line += fmt.Sprintf("; %d committed or undone since", len(clean))
+			if len(left) > 0 {
+				line += "; still uncommitted"
+			}
 		}
-		fmt.Fprintf(&b, "It left %d uncommitted change(s): %s.\n\n", n, shown)
+		if n := len(left); n > 0 {
+			shown := codes(firstN(left, 8))
+			if n > 8 {
+				shown += fmt.Sprintf(" and %d more", n-8)
+			}
+			line += ": " + shown
+		}
+		b.WriteString(line + ".\n\n")
 	}
 	var changes []string
 	if since != nil && len(since.Commits) > 0 {
@@ -236,5 +251,34 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 
 // handoffPromptRunes bounds the previous session's request in the brief.
 const handoffPromptRunes = 2000
+
+// cleanSince lists the handoff's uncommitted lines (git status --short)
+// whose path the status now does not show: committed or undone since.
+func cleanSince(then, now []string) []string {
+	dirty := map[string]bool{}
+	for _, l := range now {
+		if len(l) > 3 {
+			dirty[l[3:]] = true
+		}
+	}
+	var out []string
+	for _, l := range then {
+		if len(l) > 3 && !dirty[l[3:]] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// without is list less the items of drop.
+func without(list, drop []string) []string {
+	var out []string
+	for _, x := range list {
+		if !slices.Contains(drop, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 func firstN[T any](list []T, n int) []T { return list[:min(len(list), n)] }

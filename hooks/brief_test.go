@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +138,21 @@ func TestFromALinkedWorktreeTheBriefNamesItAndListsTheMainOne(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Errorf("no %q in:\n%s", w, got)
 		}
+	}
+}
+
+func TestAHandoffsUncommittedFilesCommittedSinceAreNotCalledUncommitted(t *testing.T) {
+	h := facts.Handoff{Uncommitted: []string{" M a.go", "?? b.go", " M c.go"}}
+	since := &facts.Since{NowClean: cleanSince(h.Uncommitted, []string{" M c.go", "?? new.go"})}
+	got := renderHandoff(h, since, false, clock)
+	if want := "It left 3 uncommitted change(s); 2 committed or undone since; still uncommitted: ` M c.go`."; !strings.Contains(got, want) {
+		t.Errorf("no %q in:\n%s", want, got)
+	}
+	many := facts.Handoff{}
+	for i := range 33 {
+		many.Uncommitted = append(many.Uncommitted, fmt.Sprintf("?? f%02d.go", i))
+	}
+	if got := renderHandoff(many, nil, false, clock); !strings.Contains(got, "It left 33 uncommitted change(s): ") || !strings.Contains(got, "and 25 more.") {
+		t.Errorf("a shortened list does not say how many it left out:\n%s", got)
 	}
 }

@@ -68,6 +68,9 @@ func gatherInit(r *Run, recovery bool) facts.Init {
 	// branch 2 ahead and 1 behind was false.
 	r.upstreamFacts(&f.Git)
 	f.Start = r.gatherStart()
+	if s := f.Start; s.Handoff != nil && s.HandoffSince != nil {
+		s.HandoffSince.NowClean = cleanSince(s.Handoff.Uncommitted, f.Git.Status)
+	}
 	r.observe(false)
 	if recovery {
 		rec := r.recoverSnapshot()

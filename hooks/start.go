@@ -208,7 +208,9 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 	tf, err := r.readTranscript(path, transcript.Options{Budget: handoffBudget, MaxLine: transcript.DefaultOptions.MaxLine})
 	if err == nil {
 		h.LastPrompt = tf.LastPrompt
-		if e := tf.OpenError; e != nil {
+		// An error the user asked something after is not what the
+		// session left open.
+		if e := tf.OpenError; e != nil && !tf.ErrorBeforeRequest {
 			h.OpenError = &facts.ToolError{Tool: e.Tool, Input: e.Input, Error: e.Error}
 		}
 		for _, list := range [][]transcript.Todo{tf.Tasks, tf.Todos} {

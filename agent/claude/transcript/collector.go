@@ -37,9 +37,11 @@ type collector struct {
 
 	errorDecided bool
 	openError    *ToolError
-	errorCall    string // the call id whose name and input the error needs
-	inFlight     *ToolCall
-	newerSeen    bool // a main-chain block newer than any call met so far
+	// errorBeforeRequest: the request is newer than the open error.
+	errorBeforeRequest bool
+	errorCall          string // the call id whose name and input the error needs
+	inFlight           *ToolCall
+	newerSeen          bool // a main-chain block newer than any call met so far
 
 	usage        Usage
 	usageDecided bool
@@ -310,6 +312,7 @@ func (c *collector) toolResult(entry entry, b toolResultBlock) {
 		if b.isError && !isRejection(text) {
 			c.openError = &ToolError{Error: sanitize.Excerpt(stripReminders(text), ErrorRunes)}
 			c.errorCall = strings.Clone(b.id)
+			c.errorBeforeRequest = c.promptFound // newest first: the request met already is newer
 		}
 	}
 	if c.promptFound || len(c.followUps) >= maxFollowUps {
@@ -456,7 +459,7 @@ func terse(s string) bool {
 
 // finish returns the facts, oldest first where order matters.
 func (c *collector) finish() *Facts {
-	f := &Facts{LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError,
+	f := &Facts{LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError, ErrorBeforeRequest: c.errorBeforeRequest,
 		InFlight: c.inFlight, Usage: c.usage, Notes: c.notes}
 	for i := len(c.texts) - 1; i >= 0; i-- {
 		f.Texts = append(f.Texts, c.texts[i])

@@ -277,3 +277,13 @@ func TestALongRequestKeepsItsBeginningAndItsAsk(t *testing.T) {
 		t.Errorf("a request of %d runes was cut", len(whole))
 	}
 }
+
+func TestAnErrorTheUserAskedSomethingAfterIsSaidToComeBeforeTheRequest(t *testing.T) {
+	failed := []string{user("run the tests"), call("t1", "Bash", `{"command":"go test"}`), answer("t1", "FAIL: TestX", true, "")}
+	if f := read(t, failed...); f.OpenError == nil || f.ErrorBeforeRequest {
+		t.Errorf("an error after the request: %+v, before: %v", f.OpenError, f.ErrorBeforeRequest)
+	}
+	if f := read(t, append(failed, user("never mind, write the docs"))...); f.OpenError == nil || !f.ErrorBeforeRequest {
+		t.Errorf("an error the user moved on from: %+v, before: %v", f.OpenError, f.ErrorBeforeRequest)
+	}
+}

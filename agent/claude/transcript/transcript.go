@@ -36,7 +36,7 @@ type Facts struct {
 	// where cut.
 	Texts []string
 	// LastPrompt is the user's latest request as a person gave it: a typed
-	// prompt, or a slash command with its arguments; cut to PromptRunes.
+	// prompt, or a slash command with its arguments (see Request).
 	LastPrompt string
 	// PreviousPrompt is the request before it, when the last one is terse
 	// ("yes", "3", "continue") and means nothing alone.
@@ -56,7 +56,10 @@ type Facts struct {
 	// their latest change.
 	FilesTouched []string
 	// OpenError is the newest tool result, when it is an error.
-	OpenError *ToolError
+	// ErrorBeforeRequest says that OpenError came before LastPrompt: the
+	// user asked something after it, so it is no longer what is open.
+	ErrorBeforeRequest bool
+	OpenError          *ToolError
 	// InFlight is a tool call at the very end with no result yet.
 	InFlight *ToolCall
 	// Usage is the context in use, as the latest main-chain reply after

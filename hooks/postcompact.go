@@ -77,8 +77,8 @@ func (r *Run) savedSnapshot() (facts.Snapshot, bool) {
 func lostInSummary(s facts.Snapshot, summary string) []string {
 	text := fold(summary)
 	mentioned := func(fact string) bool {
-		f := []rune(fold(fact))
-		return len(f) == 0 || containsWords(text, string(f[:min(len(f), 60)]))
+		lead := leadingWords(fold(fact), 60)
+		return lead == "" || containsWords(text, lead)
 	}
 	var lost []string
 	if b := s.Branch; b != "" && !strings.HasPrefix(b, "(") && !mentioned(b) {
@@ -98,6 +98,24 @@ func lostInSummary(s facts.Snapshot, summary string) []string {
 		}
 	}
 	return lost
+}
+
+// leadingWords is s's first words, as many as fit in n runes (one at
+// least): a fact is looked for by its start, never cut mid-word (a cut
+// word is no word of the summary, and the fact read as lost).
+func leadingWords(s string, n int) string {
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return ""
+	}
+	out := words[0]
+	for _, w := range words[1:] {
+		if utf8.RuneCountInString(out)+1+utf8.RuneCountInString(w) > n {
+			break
+		}
+		out += " " + w
+	}
+	return out
 }
 
 // containsWords says whether words occur in text as whole words: "main"

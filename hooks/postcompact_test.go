@@ -121,8 +121,8 @@ func projectEnv(dir string) func(string) string {
 // A request longer than 60 characters was looked for by its first 60,
 // cut mid-word, and read as lost from a summary that held it word for word.
 func TestALongRequestTheSummaryHoldsIsNotLost(t *testing.T) {
-	snap := facts.Snapshot{LastPrompt: "Please refactor the configuration loader so that environment overrides win over files"}
-	summary := "The user asked: please refactor the configuration loader so that environment overrides win over files. Work began."
+	snap := facts.Snapshot{LastPrompt: "Please refactor the configuration loaders so that environment overrides win over files"}
+	summary := "The user asked: please refactor the configuration loaders so that environment overrides win over files. Work began."
 	if got := lostInSummary(snap, summary); len(got) != 0 {
 		t.Errorf("lost %q from a summary that holds the request", got)
 	}

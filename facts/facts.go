@@ -86,6 +86,11 @@ type Snapshot struct {
 	UncommitError  string     `json:"uncommitted_error"`
 	AssistantTexts []string   `json:"assistant_texts"` // the latest, oldest first
 	LastPrompt     string     `json:"last_prompt"`
+	LastPromptAt   string     `json:"last_prompt_at"`   // the request's transcript timestamp; "" when unknown
+	TasksChangedAt string     `json:"tasks_changed_at"` // the newest TodoWrite, TaskCreate or TaskUpdate call's; "" when none
+	TasksStale     bool       `json:"tasks_stale"`      // the task list predates the request
+	PermissionMode string     `json:"permission_mode"`  // the newest the transcript records; "" when none
+	Plan           *Plan      `json:"plan"`             // the latest ExitPlanMode since the last compaction; null when none
 	PreviousPrompt string     `json:"previous_prompt"` // the request before a terse one
 	FollowUps      []string   `json:"follow_ups"`      // what the user said after the last request
 	Tasks          []Task     `json:"tasks"`
@@ -94,6 +99,13 @@ type Snapshot struct {
 	InFlight       *ToolCall  `json:"in_flight"`     // a call at the end with no result yet
 	ContextTokens  *int       `json:"context_tokens"`
 	Notes          []string   `json:"notes"` // what the transcript could not tell
+}
+
+// Plan is a plan the agent proposed (ExitPlanMode), and whether the user
+// approved it.
+type Plan struct {
+	Text     string `json:"text"`
+	Approved bool   `json:"approved"`
 }
 
 // Feature is one entry of a long-running project's feature list.

@@ -63,8 +63,21 @@ func renderHistory(r facts.Recovery, budget int) string {
 	if c := s.InFlight; c != nil {
 		fmt.Fprintf(&b, "**In flight:** %s %s was called and had no result yet.\n\n", logs.Code(c.Tool), logs.Code(c.Input))
 	}
+	if p := s.Plan; p != nil {
+		state := "proposed, not approved"
+		if p.Approved {
+			state = "approved by the user"
+		}
+		b.WriteString("**The plan (" + state + "):**\n\n" + logs.Quote(p.Text))
+	}
+	if s.PermissionMode == "plan" {
+		b.WriteString("**Plan mode** was on: the user wanted a plan before any change.\n\n")
+	}
 	if len(s.Tasks) > 0 {
 		b.WriteString("**Task list, before the compaction:**\n\n")
+		if s.TasksStale {
+			b.WriteString("_Last changed before the user's last request: it may not reflect that request._\n\n")
+		}
 		for _, t := range s.Tasks {
 			b.WriteString(logs.TaskLine(t) + "\n")
 		}

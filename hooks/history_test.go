@@ -106,3 +106,35 @@ func TestTheNextRunRecordsTheRecoverysReceipt(t *testing.T) {
 		t.Errorf("the receipt was recorded twice: %+v", all[1].Receipt)
 	}
 }
+
+func TestRecoverySaysTheTaskListIsOlderThanTheRequestAndGivesThePlan(t *testing.T) {
+	r := sampleRecovery()
+	r.Facts.TasksStale, r.Facts.PermissionMode = true, "plan"
+	r.Facts.Plan = &facts.Plan{Text: "1. lexer\n2. parser", Approved: true}
+	got := renderRecovered(r, 9000)
+	for _, w := range []string{"**The plan (approved by the user):**\n\n> 1. lexer\n> 2. parser\n", "**Plan mode** was on",
+		"**Task list, before the compaction:**\n\n_Last changed before the user's last request: it may not reflect that request._"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q in:\n%s", w, got)
+		}
+	}
+	if got := renderRecovered(sampleRecovery(), 9000); strings.Contains(got, "may not reflect") || strings.Contains(got, "plan") {
+		t.Errorf("a current task list, and no plan, were qualified:\n%s", got)
+	}
+}
+
+func TestBeforeComparesTranscriptTimestamps(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2026-11-24T10:01:00.000Z", "2026-11-24T10:05:00.000Z", true},
+		{"2026-11-24T10:05:00.000Z", "2026-11-24T10:01:00.000Z", false},
+		{"", "2026-11-24T10:05:00.000Z", false},
+		{"2026-11-24T10:01:00.000Z", "not a time", false},
+	} {
+		if got := before(tt.a, tt.b); got != tt.want {
+			t.Errorf("before(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}

@@ -88,6 +88,14 @@ func renderSnapshot(f facts.PreCompact, r *Run) string {
 	return logs.FitMarkdown(text, logs.LogBudget)
 }
 
+// before says whether the timestamp a is before b; false when either is
+// unknown.
+func before(a, b string) bool {
+	ta, err1 := time.Parse(time.RFC3339Nano, a)
+	tb, err2 := time.Parse(time.RFC3339Nano, b)
+	return err1 == nil && err2 == nil && ta.Before(tb)
+}
+
 func probeLines(p facts.Probe) ([]string, string) {
 	if !p.OK {
 		return nil, p.Error
@@ -120,6 +128,11 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 		return
 	}
 	snap.AssistantTexts, snap.LastPrompt, snap.PreviousPrompt = tf.Texts, tf.LastPrompt, tf.PreviousPrompt
+	snap.LastPromptAt, snap.TasksChangedAt, snap.PermissionMode = tf.LastPromptAt, tf.TasksChangedAt, tf.PermissionMode
+	snap.TasksStale = before(tf.TasksChangedAt, tf.LastPromptAt)
+	if p := tf.Plan; p != nil {
+		snap.Plan = &facts.Plan{Text: p.Text, Approved: p.Approved}
+	}
 	snap.FollowUps = tf.FollowUps
 	snap.Notes = append(snap.Notes, tf.Notes...)
 	// Claude Code's task directory is the list as it stands; without it

@@ -37,6 +37,10 @@ type collector struct {
 
 	errorDecided bool
 	openError    *ToolError
+	// at is the timestamp of the entry being read; promptAt, tasksAt and
+	// permissionMode the newest ones found of each.
+	at, promptAt, tasksAt, permissionMode string
+	plan                                  *Plan
 	// errorBeforeRequest: the request is newer than the open error.
 	errorBeforeRequest bool
 	errorCall          string // the call id whose name and input the error needs
@@ -50,8 +54,9 @@ type collector struct {
 
 // result is what a tool result says of its call.
 type result struct {
-	isError bool
-	taskID  string // TaskCreate: the id Claude Code gave the task
+	isError  bool
+	taskID   string // TaskCreate: the id Claude Code gave the task
+	approved bool   // ExitPlanMode: the user approved the plan
 }
 
 // taskCall is one TaskCreate or TaskUpdate whose result succeeded.
@@ -89,6 +94,10 @@ func (c *collector) add(line []byte, newest bool) {
 		return // torn (being written) or foreign
 	}
 	entry := entryOf(parse(line))
+	c.at = entry.timestamp
+	if c.permissionMode == "" && entry.permissionMode != "" && !entry.sidechain {
+		c.permissionMode = strings.Clone(sanitize.Excerpt(entry.permissionMode, 40))
+	}
 	switch entry.typ {
 	case "system":
 		if entry.subtype == "compact_boundary" {
@@ -108,6 +117,8 @@ func (c *collector) add(line []byte, newest bool) {
 type entry struct {
 	typ, subtype                    string
 	sidechain, meta, compactSummary bool
+	apiError                        bool   // isApiErrorMessage: Claude Code's, not the model's
+	timestamp, permissionMode       string // as the entry records them
 	message, toolUseResult          gjson.Result
 }
 
@@ -129,10 +140,41 @@ func entryOf(root gjson.Result) entry {
 			e.message = v
 		case "toolUseResult":
 			e.toolUseResult = v
+		case "isApiErrorMessage":
+			e.apiError = v.Bool()
+		case "timestamp":
+			e.timestamp = v.Str
+		case "permissionMode":
+			e.permissionMode = v.Str
 		}
 		return true
 	})
 	return e
+}
+
+// approvesPlan says whether a tool result is the user's approval of a
+// plan (ExitPlanMode), looking at the start of its text only.
+func approvesPlan(b toolResultBlock) bool {
+	raw := b.block.Get("content").Raw
+	return strings.Contains(raw[:min(len(raw), 120)], "User has approved your plan")
+}
+
+// usageIn is a reply's context size; false when it has none, or counts
+// no model reports.
+func usageIn(message gjson.Result) (Usage, bool) {
+	u := message.Get("usage")
+	if !u.Exists() {
+		return Usage{}, false
+	}
+	tokens := 0
+	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
+		n, ok := TokenCount(u.Get(k))
+		if !ok {
+			return Usage{}, false
+		}
+		tokens += n
+	}
+	return Usage{Known: true, Tokens: tokens, Model: strings.Clone(message.Get("model").String())}, true
 }
 
 // side says whether an entry is a subagent's, counting chat entries.
@@ -147,12 +189,14 @@ func (c *collector) side(entry entry) bool {
 
 func (c *collector) assistantEntry(entry entry) {
 	side := c.side(entry)
+	// Claude Code's own texts in the agent's place: "No response
+	// requested.", API errors. They are never the agent's words.
+	if entry.apiError || entry.message.Get("model").Str == "<synthetic>" {
+		return
+	}
 	if !side && !c.usageDecided && !c.pastBoundary {
-		if u := entry.message.Get("usage"); u.Exists() {
-			c.usage = Usage{Known: true, Tokens: int(u.Get("input_tokens").Int() +
-				u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int()),
-				Model: strings.Clone(entry.message.Get("model").String())}
-			c.usageDecided = true
+		if u, ok := usageIn(entry.message); ok {
+			c.usage, c.usageDecided = u, true
 		}
 	}
 	blocks := entry.message.Get("content").Array()
@@ -193,7 +237,16 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			c.openError.Tool, c.openError.Input = sanitize.Excerpt(name, 80), callInput(name, input)
 		}
 	}
+	if !side && c.tasksAt == "" && (name == "TodoWrite" || name == "TaskCreate" || name == "TaskUpdate") {
+		c.tasksAt = strings.Clone(c.at)
+	}
 	switch name {
+	case "ExitPlanMode":
+		if !side && c.plan == nil && !c.pastBoundary {
+			if text := input.Get("plan").Str; text != "" {
+				c.plan = &Plan{Text: sanitize.Middle(sanitize.Clean(strings.TrimSpace(text)), RequestRunes), Approved: answered && res.approved}
+			}
+		}
 	case "TodoWrite":
 		if !side && !c.todosFound {
 			c.todosFound = true
@@ -253,7 +306,8 @@ func (c *collector) userEntry(entry entry) {
 				// Clone: a substring would keep the whole line, a large
 				// tool result, alive for the rest of the walk.
 				c.results[strings.Clone(r.id)] = result{isError: r.isError,
-					taskID: strings.Clone(entry.toolUseResult.Get("task.id").String())}
+					taskID:   strings.Clone(entry.toolUseResult.Get("task.id").String()),
+					approved: approvesPlan(*r)}
 			}
 			return true
 		})
@@ -275,6 +329,7 @@ func (c *collector) userEntry(entry entry) {
 	switch {
 	case !c.promptFound:
 		c.prompt, c.promptFound = text, true
+		c.promptAt = strings.Clone(entry.timestamp)
 		c.wantPrevious = terse(text)
 	case c.wantPrevious:
 		c.previous, c.wantPrevious = text, false
@@ -459,7 +514,7 @@ func terse(s string) bool {
 
 // finish returns the facts, oldest first where order matters.
 func (c *collector) finish() *Facts {
-	f := &Facts{LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError, ErrorBeforeRequest: c.errorBeforeRequest,
+	f := &Facts{LastPromptAt: c.promptAt, TasksChangedAt: c.tasksAt, PermissionMode: c.permissionMode, Plan: c.plan, LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError, ErrorBeforeRequest: c.errorBeforeRequest,
 		InFlight: c.inFlight, Usage: c.usage, Notes: c.notes}
 	for i := len(c.texts) - 1; i >= 0; i-- {
 		f.Texts = append(f.Texts, c.texts[i])

@@ -287,3 +287,51 @@ func TestAnErrorTheUserAskedSomethingAfterIsSaidToComeBeforeTheRequest(t *testin
 		t.Errorf("an error the user moved on from: %+v, before: %v", f.OpenError, f.ErrorBeforeRequest)
 	}
 }
+
+// at stamps a transcript line with a time, as Claude Code writes it.
+func at(line, ts string) string {
+	return strings.Replace(line, `{"type":`, `{"timestamp":"`+ts+`","type":`, 1)
+}
+
+func TestTheRequestAndTheTaskListSayWhenTheyWereMade(t *testing.T) {
+	todo := call("w1", "TodoWrite", `{"todos":[{"content":"Ship it","status":"pending"}]}`)
+	f := read(t, at(user("fix the parser"), "2026-11-24T10:00:00.000Z"), at(todo, "2026-11-24T10:01:00.000Z"),
+		at(user("now do the docs"), "2026-11-24T10:05:00.000Z"))
+	if f.LastPromptAt != "2026-11-24T10:05:00.000Z" || f.TasksChangedAt != "2026-11-24T10:01:00.000Z" {
+		t.Errorf("request at %q, tasks at %q", f.LastPromptAt, f.TasksChangedAt)
+	}
+}
+
+func TestThePermissionModeIsTheNewestRecorded(t *testing.T) {
+	mode := func(line, m string) string {
+		return strings.Replace(line, `{"type":`, `{"permissionMode":"`+m+`","type":`, 1)
+	}
+	f := read(t, mode(user("plan the parser"), "plan"), say("Here is a plan."), mode(user("go ahead"), "acceptEdits"))
+	if f.PermissionMode != "acceptEdits" {
+		t.Errorf("got %q", f.PermissionMode)
+	}
+}
+
+func TestThePlanIsTheLatestProposedAndSaysWhetherItWasApproved(t *testing.T) {
+	plan := call("p1", "ExitPlanMode", `{"plan":"# Plan\n1. lexer\n2. parser"}`)
+	approved := answer("p1", "User has approved your plan. You can now start coding.", false, "")
+	rejected := answer("p1", "The user doesn't want to proceed with this tool use.", true, "")
+	if f := read(t, user("plan it"), plan, approved); f.Plan == nil || !f.Plan.Approved || f.Plan.Text != "# Plan\n1. lexer\n2. parser" {
+		t.Errorf("approved plan: %+v", f.Plan)
+	}
+	if f := read(t, user("plan it"), plan, rejected); f.Plan == nil || f.Plan.Approved {
+		t.Errorf("rejected plan: %+v", f.Plan)
+	}
+	if f := read(t, user("plan it"), plan, approved, boundary, user("carry on")); f.Plan != nil {
+		t.Errorf("a plan from before the last compaction: %+v", f.Plan)
+	}
+}
+
+func TestClaudeCodesSyntheticTextsAreNotTheAgents(t *testing.T) {
+	synthetic := `{"type":"assistant","message":{"id":"s","model":"<synthetic>","content":[{"type":"text","text":"No response requested."}]}}`
+	apiError := `{"type":"assistant","isApiErrorMessage":true,"message":{"id":"e","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529 overloaded"}]}}`
+	f := read(t, user("fix the parser"), say("The parser is fixed."), synthetic, apiError)
+	if len(f.Texts) != 1 || f.Texts[0] != "The parser is fixed." {
+		t.Errorf("texts %q", f.Texts)
+	}
+}

@@ -38,6 +38,16 @@ type Facts struct {
 	// LastPrompt is the user's latest request as a person gave it: a typed
 	// prompt, or a slash command with its arguments (see Request).
 	LastPrompt string
+	// LastPromptAt and TasksChangedAt are the transcript's timestamps of
+	// the request and of the newest TodoWrite, TaskCreate or TaskUpdate
+	// call; "" when unknown.
+	LastPromptAt, TasksChangedAt string
+	// PermissionMode is the newest the transcript records (default,
+	// plan, acceptEdits…); "" when none.
+	PermissionMode string
+	// Plan is the latest plan the agent proposed (ExitPlanMode) since the
+	// last compaction, and whether the user approved it; nil when none.
+	Plan *Plan
 	// PreviousPrompt is the request before it, when the last one is terse
 	// ("yes", "3", "continue") and means nothing alone.
 	PreviousPrompt string
@@ -85,6 +95,12 @@ type ToolCall struct {
 type ToolError struct {
 	ToolCall
 	Error string // the first lines of the error, folded to one line
+}
+
+// Plan is a plan proposed with ExitPlanMode.
+type Plan struct {
+	Text     string
+	Approved bool
 }
 
 // Options bound the work of Read.

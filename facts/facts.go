@@ -91,8 +91,8 @@ type Snapshot struct {
 	TasksStale     bool       `json:"tasks_stale"`      // the task list predates the request
 	PermissionMode string     `json:"permission_mode"`  // the newest the transcript records; "" when none
 	Plan           *Plan      `json:"plan"`             // the latest ExitPlanMode since the last compaction; null when none
-	PreviousPrompt string     `json:"previous_prompt"` // the request before a terse one
-	FollowUps      []string   `json:"follow_ups"`      // what the user said after the last request
+	PreviousPrompt string     `json:"previous_prompt"`  // the request before a terse one
+	FollowUps      []string   `json:"follow_ups"`       // what the user said after the last request
 	Tasks          []Task     `json:"tasks"`
 	FilesTouched   []string   `json:"files_touched"` // since the last compaction
 	OpenError      *ToolError `json:"open_error"`    // the newest tool result, when it failed

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,31 @@ func TestBeforeComparesTranscriptTimestamps(t *testing.T) {
 		if got := before(tt.a, tt.b); got != tt.want {
 			t.Errorf("before(%q, %q) = %v", tt.a, tt.b, got)
 		}
+	}
+}
+
+func TestPreCompactPrintsAShortListNotTheSnapshotAgain(t *testing.T) {
+	s := *sampleRecovery().Facts
+	s.LastPrompt = strings.Repeat("please refactor the loader ", 60)
+	for i := range 40 {
+		s.Tasks = append(s.Tasks, facts.Task{Content: fmt.Sprintf("task %d", i), Status: "pending"})
+		s.FilesTouched = append(s.FilesTouched, fmt.Sprintf("src/file%d.go", i))
+	}
+	got := renderKeepList(s, []string{"log not written: disk full"})
+	if logs.Len(got) > keepBudget {
+		t.Errorf("%d characters, over %d:\n%s", logs.Len(got), keepBudget, got)
+	}
+	for _, w := range []string{"When you write the summary, keep these facts", "- the user's last request: “please refactor the loader",
+		"- open tasks: Rewrite the lexer; task 0; task 1; task 2 (and 37 more)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q in:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "I chose design 3") {
+		t.Errorf("the agent's texts are the recovery's, not the summariser's:\n%s", got)
+	}
+	short := renderKeepList(facts.Snapshot{Branch: "main", Uncommitted: []string{"a"}, Notes: []string{"Transcript not read: x."}}, nil)
+	if want := summaryInstruction + "\n- branch `main`, 1 uncommitted file(s)\n- (session-hooks: Transcript not read: x.)\n"; short != want {
+		t.Errorf("got %q\nwant %q", short, want)
 	}
 }

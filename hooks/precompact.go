@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -14,9 +16,14 @@ import (
 )
 
 // summaryInstruction starts PreCompact's stdout: Claude Code hands that
-// output to the summariser as additional instructions, not to the agent.
-const summaryInstruction = "When you write the summary, keep these facts recorded by session-hooks just before compaction: " +
-	"the branch, the uncommitted files, the task list, the user's last request and what was being worked on."
+// output to the summariser as additional instructions, and for a manual
+// /compact also records it in the transcript, where the model reads it
+// again beside the recovery. So it is a short list of what the summary
+// must keep (keepBudget), never a second copy of the snapshot.
+const summaryInstruction = "When you write the summary, keep these facts, which session-hooks recorded just before this compaction:"
+
+// keepBudget bounds PreCompact's stdout.
+const keepBudget = 800
 
 // A snapshot reads the transcript once it has been still for
 // transcriptQuiet, waiting at most transcriptSettleMax: Claude Code may
@@ -45,11 +52,70 @@ func handlePreCompact(r *Run) string {
 	if r.JSON {
 		return facts.JSON(f)
 	}
-	head := summaryInstruction + "\n\n"
-	for _, n := range f.HookNotes {
-		head += "_Note: " + n + "_\n\n"
+	return renderKeepList(f.Snapshot, f.HookNotes)
+}
+
+// renderKeepList is what the summary must keep, most important first, in
+// at most keepBudget characters: the request, the plan, the open tasks,
+// the open error, the files written, the branch. A fact that does not fit
+// is left to the recovery, which gives the whole snapshot back.
+func renderKeepList(s facts.Snapshot, notes []string) string {
+	var items []string
+	if s.LastPrompt != "" {
+		items = append(items, "the user's last request: “"+sanitize.Excerpt(s.LastPrompt, 220)+"”")
 	}
-	return head + logs.FitMarkdown(text, claude.Budget-logs.Len(head))
+	if p := s.Plan; p != nil {
+		state := "proposed"
+		if p.Approved {
+			state = "approved"
+		}
+		items = append(items, "the "+state+" plan: "+sanitize.Excerpt(p.Text, 120))
+	}
+	var open []string
+	for _, t := range s.Tasks {
+		if t.Status != "completed" {
+			open = append(open, sanitize.Excerpt(t.Content, 80))
+		}
+	}
+	if len(open) > 0 {
+		items = append(items, "open tasks: "+listOf(open, 4))
+	}
+	if e := s.OpenError; e != nil {
+		items = append(items, "the last tool call failed: "+e.Tool+" "+sanitize.Excerpt(e.Input, 60))
+	}
+	if len(s.FilesTouched) > 0 {
+		items = append(items, "files written: "+listOf(s.FilesTouched, 5))
+	}
+	if s.Branch != "" {
+		line := "branch " + logs.Code(s.Branch)
+		if n := len(s.Uncommitted); n > 0 {
+			line += fmt.Sprintf(", %d uncommitted file(s)", n)
+		}
+		items = append(items, line)
+	}
+	// What could not be read or written is said, in one line each: the
+	// hook's contract.
+	for _, n := range append(append([]string(nil), s.Notes...), notes...) {
+		items = append(items, "(session-hooks: "+sanitize.Excerpt(n, 200)+")")
+	}
+	out := summaryInstruction + "\n"
+	for _, it := range items {
+		line := "- " + it + "\n"
+		if logs.Len(out+line) > keepBudget {
+			break
+		}
+		out += line
+	}
+	return out
+}
+
+// listOf joins the first n items, saying how many more there are.
+func listOf(items []string, n int) string {
+	out := strings.Join(firstN(items, n), "; ")
+	if len(items) > n {
+		out += fmt.Sprintf(" (and %d more)", len(items)-n)
+	}
+	return out
 }
 
 func gatherPreCompact(r *Run) facts.PreCompact {

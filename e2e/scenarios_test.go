@@ -137,7 +137,12 @@ func TestResumeInjectsTheBrief(t *testing.T) {
 		t.Fatal("the resumed session sent no request")
 	}
 	ctx := ownOutput(injected(t, reqs[0], "resume"))
-	contains(t, "the resumed context", ctx, briefHeader, "Resumed: the last reply was ", "the context holds ")
+	// The context still holds the startup's brief: the resume adds what it
+	// does not, without a second heading.
+	contains(t, "the resumed context", ctx, "Resumed: the last reply was ", "the context holds ")
+	if n := strings.Count(messagesText(reqs[0]), briefHeader); n != 1 {
+		t.Errorf("the resumed request holds the brief's heading %d times", n)
+	}
 	if strings.Contains(ctx, "previous session") {
 		t.Error("a resumed session got a handoff")
 	}
@@ -615,5 +620,80 @@ func TestStopNudgeAddsContextOnce(t *testing.T) {
 	contains(t, "the continuation", text, "Before you stop, consider (long-running agent checks)", "commit your work: 1 uncommitted change(s)")
 	if strings.Contains(text, "Stop hook feedback") {
 		t.Error("the nudge came as Stop hook feedback, as a block does")
+	}
+}
+
+// ourSegments are the outputs of ours a request holds: each SessionStart
+// hook's, and PreCompact's as Claude Code records it after a manual
+// /compact.
+func ourSegments(text string) []string {
+	markers := []string{"SessionStart:startup hook success: ", "SessionStart:resume hook success: ",
+		"SessionStart:compact hook success: ", "completed successfully: When you write the summary"}
+	var starts []int
+	for _, m := range markers {
+		for at := 0; ; {
+			i := strings.Index(text[at:], m)
+			if i < 0 {
+				break
+			}
+			start := at + i + len(m)
+			if strings.HasPrefix(m, "completed") {
+				start = at + i + len("completed successfully: ")
+			}
+			starts = append(starts, start)
+			at = start
+		}
+	}
+	var out []string
+	for _, s := range starts {
+		seg := ownOutput(text[s:])
+		for _, m := range markers { // up to the next hook's output, if any
+			if i := strings.Index(seg, m); i >= 0 {
+				seg = seg[:i]
+			}
+		}
+		if i := strings.Index(seg, "</local-command-stdout>"); i >= 0 {
+			seg = seg[:i]
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+// A conversation as a user drives it: a start, a resume, /compact, a
+// resume after it. No request holds a line of ours twice: a resume adds
+// only what its context does not hold, PreCompact's recorded output is a
+// short list, and the snapshot comes once, in the recovery.
+func TestAConversationHearsEachThingOnce(t *testing.T) {
+	s := newSession(t)
+	s.git("commit", "-q", "--allow-empty", "-m", "Not pushed yet") // the brief has something to say
+	s.api.Push(work(s.project)...)
+	id := s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+	s.claude(s.project, "-p", "And one more thing.", "--resume", id)
+	s.claude(s.project, "-p", "/compact", "--resume", id)
+	s.claude(s.project, "-p", "Carry on.", "--resume", id)
+	reqs := s.mainRequests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, req := range reqs {
+		text := messagesText(req)
+		segs := ourSegments(text)
+		seen := map[string]int{}
+		chars := 0
+		for _, seg := range segs {
+			chars += len([]rune(seg))
+			for _, line := range strings.Split(seg, "\n") {
+				if line = strings.TrimSpace(line); len(line) >= 8 {
+					seen[line]++
+				}
+			}
+		}
+		for line, n := range seen {
+			if n > 1 {
+				t.Errorf("request %d holds our line %d times: %q", i, n, line)
+			}
+		}
+		t.Logf("request %d: %d output(s) of ours, %d characters", i, len(segs), chars)
 	}
 }

@@ -138,8 +138,10 @@ func branchStanding(g facts.Git, s *facts.Start) string {
 	totals := strings.TrimSpace(stat[len(stat)-1])
 	line += " Since the merge base: " + totals + "."
 	if files := stat[:len(stat)-1]; len(files) <= briefDiffFiles {
-		// A file named with backticks must not close the fence early.
-		line += "\n\n" + strings.TrimSuffix(logs.Fence(files), "\n")
+		// A file named with backticks must not close the fence early; no
+		// blank line before it, so that the standing and its files are
+		// one block (the ledger's unit).
+		line += "\n" + strings.TrimSuffix(logs.Fence(files), "\n")
 	}
 	return line
 }

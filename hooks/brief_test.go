@@ -56,7 +56,7 @@ func TestBranchStandingAgainstTheUpstream(t *testing.T) {
 		{"gone", facts.Git{}, facts.Start{UpstreamGone: "origin/x"}, "The upstream `origin/x` is gone: its remote branch no longer exists."},
 		{"even", facts.Git{Upstream: "origin/main", Ahead: intp(0), Behind: intp(0)}, facts.Start{}, "Up to date with `origin/main`."},
 		{"diverged, with a short diff stat listed", facts.Git{Upstream: "origin/main", Ahead: intp(1), Behind: intp(3), DiffStat: stat}, facts.Start{},
-			"1 commit ahead and 3 commits behind `origin/main`. Since the merge base: 2 files changed, 5 insertions(+), 1 deletion(-).\n\n```text\n a.go | 2 +-\n b.go | 4 ++++\n```"},
+			"1 commit ahead and 3 commits behind `origin/main`. Since the merge base: 2 files changed, 5 insertions(+), 1 deletion(-).\n```text\n a.go | 2 +-\n b.go | 4 ++++\n```"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,5 +154,22 @@ func TestAHandoffsUncommittedFilesCommittedSinceAreNotCalledUncommitted(t *testi
 	}
 	if got := renderHandoff(many, nil, false, clock); !strings.Contains(got, "It left 33 uncommitted change(s): ") || !strings.Contains(got, "and 25 more.") {
 		t.Errorf("a shortened list does not say how many it left out:\n%s", got)
+	}
+}
+
+func TestAResumeInjectsOnlyWhatTheContextDoesNotHold(t *testing.T) {
+	start := briefHeading + "Up to date with `origin/main`.\n\nStashes: 1; the newest: `On main: wip`.\n\n"
+	out, held := onlyNew(start, nil)
+	if out != start || len(held) != 3 {
+		t.Fatalf("a new context got %q (%d recorded)", out, len(held))
+	}
+	resumed := briefHeading + "Up to date with `origin/main`.\n\nResumed: the last reply was 2.0h ago.\n\nStashes: 2; the newest: `On main: x`, `On main: wip`.\n\n"
+	got, more := onlyNew(resumed, held)
+	want := "Resumed: the last reply was 2.0h ago.\n\nStashes: 2; the newest: `On main: x`, `On main: wip`.\n\n"
+	if got != want || len(more) != 2 {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, kept := onlyNew(start, held); got != "" || kept != nil {
+		t.Errorf("nothing new still printed %q", got)
 	}
 }

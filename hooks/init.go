@@ -44,7 +44,12 @@ func initStory(r *Run, recovery bool) string {
 	if r.Cfg.Output == "full" {
 		return logs.Fit(shown.Render, claude.Budget)
 	}
-	return renderBriefOutput(f, shown, r.Now())
+	out := renderBriefOutput(f, shown, r.Now())
+	if recovery {
+		r.newContext(out)
+		return out
+	}
+	return r.injectOnlyNew(out)
 }
 
 // renderBriefOutput is the brief, then the long-running section and the

@@ -43,6 +43,9 @@ type Session struct {
 	// PendingReceipt is the nonce of a recovery injected and not yet
 	// looked for in the transcript.
 	PendingReceipt string `json:"pending_receipt,omitempty"`
+	// Injected hashes each paragraph of ours the session's context holds
+	// now (hooks' ledger): a compaction replaces it, a resume keeps it.
+	Injected []string `json:"injected,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

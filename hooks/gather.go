@@ -121,13 +121,24 @@ func (r *Run) session() *state.Session {
 	}
 	if s == nil {
 		var head string
+		var untracked []string
 		r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
 			if hd, err := repo.Head(); err == nil && !hd.Unborn {
 				head = hd.Hash.String()
 			}
+			// What is untracked when the session starts is the user's: the
+			// stop check must not ask the agent to commit it.
+			if st, err := repo.Status(r.Ctx); err == nil && st.Incomplete == "" {
+				for _, f := range st.Files {
+					if f.X == '?' && len(untracked) < state.MaxStartUntracked {
+						untracked = append(untracked, f.Path)
+					}
+				}
+			}
 			return nil
 		})
 		s = state.Start(r.Logs, id, head, r.Start)
+		s.StartUntracked = untracked
 		if !r.NoLog {
 			claimed := *s
 			err, ok := within(r, "claiming a session number", func() error { return claimed.Claim(r.Logs) })

@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -73,6 +74,7 @@ func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherE
 func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	lr := r.Cfg.LongRunning
 	f := longrun.StopFacts{ProgressFile: lr.ProgressFile, ProgressTouched: true}
+	s := r.session() // read before the repository is taken: it may read it too
 	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
 		st, err := repo.Status(r.Ctx)
 		if err != nil {
@@ -81,11 +83,21 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 		if st.Incomplete != "" {
 			return fmt.Errorf("%s", st.Incomplete)
 		}
-		for i, line := range st.Short(repo.Prefix) {
-			if !longrun.Ignored(st.Files[i].Path, lr.IgnorePaths) {
-				f.Uncommitted = append(f.Uncommitted, line)
+		var before []string
+		if s != nil {
+			before = s.StartUntracked
+			if h, err := repo.Head(); err == nil && !h.Unborn && h.Hash.String() != s.StartHead {
+				f.Changed = true // committed since the session started
 			}
 		}
+		for i, line := range st.Short(repo.Prefix) {
+			file := st.Files[i]
+			if longrun.Ignored(file.Path, lr.IgnorePaths) || file.X == '?' && slices.Contains(before, file.Path) {
+				continue
+			}
+			f.Uncommitted = append(f.Uncommitted, line)
+		}
+		f.Changed = f.Changed || len(f.Uncommitted) > 0
 		return nil
 	})
 	if err != nil {
@@ -100,7 +112,7 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 		}
 		return missing
 	})
-	if s := r.session(); s != nil {
+	if s != nil {
 		started := s.StartedAt
 		f.ProgressTouched, _ = within(r, "looking at the progress file", func() bool {
 			fi, err := os.Stat(r.path(lr.ProgressFile))

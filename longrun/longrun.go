@@ -232,9 +232,13 @@ var LevelAdvice = map[string]string{
 
 // StopFacts are what the stop rule looks at.
 type StopFacts struct {
-	Uncommitted     []string // status lines, ignored paths left out
+	Uncommitted     []string // status lines, ignored paths and what was untracked at the start left out
 	ProgressFile    string
 	ProgressTouched bool // modified since the session started
+	// Changed says the session changed something: a commit since it
+	// started, or uncommitted work of its own. A session that only read
+	// and answered owes no progress entry.
+	Changed         bool
 	MissingRequired []string
 }
 
@@ -245,7 +249,7 @@ func StopReasons(f StopFacts) []string {
 	if n := len(f.Uncommitted); n > 0 {
 		out = append(out, fmt.Sprintf("commit your work: %d uncommitted change(s), starting with %s", n, strings.Join(f.Uncommitted[:min(n, 3)], ", ")))
 	}
-	if !f.ProgressTouched {
+	if !f.ProgressTouched && f.Changed {
 		out = append(out, fmt.Sprintf("add an entry to %s saying what this session did and what comes next", f.ProgressFile))
 	}
 	if len(f.MissingRequired) > 0 {

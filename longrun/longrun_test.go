@@ -97,7 +97,7 @@ func TestStopReasons(t *testing.T) {
 		t.Errorf("clean state blocked: %q", r)
 	}
 	r := StopReasons(StopFacts{Uncommitted: []string{" M a.go", "?? b.go", "?? c.go", "?? d.go"}, ProgressFile: "claude-progress.txt",
-		MissingRequired: []string{"init.sh"}})
+		MissingRequired: []string{"init.sh"}, Changed: true})
 	want := []string{
 		"commit your work: 4 uncommitted change(s), starting with  M a.go, ?? b.go, ?? c.go",
 		"add an entry to claude-progress.txt saying what this session did and what comes next",
@@ -105,6 +105,15 @@ func TestStopReasons(t *testing.T) {
 	}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got %q", r)
+	}
+}
+
+func TestATurnThatChangedNothingOwesNoProgressEntry(t *testing.T) {
+	if r := StopReasons(StopFacts{ProgressFile: "claude-progress.txt", Changed: false}); len(r) != 0 {
+		t.Errorf("a read-only turn in a clean tree was asked for %q", r)
+	}
+	if r := StopReasons(StopFacts{ProgressFile: "claude-progress.txt", Changed: true}); len(r) != 1 {
+		t.Errorf("a session that committed owes its entry: %q", r)
 	}
 }
 

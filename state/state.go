@@ -31,8 +31,11 @@ type Session struct {
 	// StartHead is the commit HEAD pointed to when the session started
 	// (empty on an unborn branch): commits and files since are this
 	// session's work.
-	StartHead string   `json:"start_head,omitempty"`
-	Announced []string `json:"announced,omitempty"` // context thresholds already announced
+	StartHead string `json:"start_head,omitempty"`
+	// StartUntracked are the paths untracked when the session started
+	// (up to MaxStartUntracked): the user's, not the agent's work.
+	StartUntracked []string `json:"start_untracked,omitempty"`
+	Announced      []string `json:"announced,omitempty"` // context thresholds already announced
 	// Models are the models the session's events named, in order of
 	// appearance; Memory maps each memory file (CLAUDE.md…) to the sha256
 	// it had when the session started ("" when absent).
@@ -79,6 +82,9 @@ func Load(d logs.Dir, id string) (*Session, string) {
 	}
 	return &s, ""
 }
+
+// MaxStartUntracked bounds the untracked paths a state remembers.
+const MaxStartUntracked = 2000
 
 // Start makes the state of a session seen for the first time: its number
 // follows the highest number any session of the project has.

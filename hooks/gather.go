@@ -355,7 +355,7 @@ func (r *Run) context() config.Context {
 	if s := r.sess; model == "" && s != nil && len(s.Models) > 0 {
 		model = s.Models[len(s.Models)-1]
 	}
-	return r.Cfg.ContextFor(claude.ContextWindow(model))
+	return r.Cfg.ContextFor(claude.ContextWindow(model, r.Getenv))
 }
 
 func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Feature) {

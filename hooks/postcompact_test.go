@@ -130,3 +130,36 @@ func TestALongRequestTheSummaryHoldsIsNotLost(t *testing.T) {
 		t.Errorf("got %q from a summary that does not hold it", got)
 	}
 }
+
+func TestAModelSwitchSaysTheNewWindowAndWhereTheContextStands(t *testing.T) {
+	dir := t.TempDir()
+	env := func(k string) string {
+		switch k {
+		case "CLAUDE_PROJECT_DIR":
+			return dir
+		case "SESSION_HOOKS_LONG_RUNNING":
+			return "1"
+		}
+		return ""
+	}
+	var out strings.Builder
+	Execute(payload(dir, "PostModelSwitch", `,"from_model":"claude-opus-5-5","to_model":"claude-opus-4-1","context_tokens":180000`), &out,
+		rowOf(t, "model-switch"), Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: env})
+	got := out.String()
+	for _, w := range []string{`"hookEventName":"PostModelSwitch"`, "The model is now `claude-opus-4-1` (was `claude-opus-5-5`): its context window is 200000 tokens.",
+		"context 180,000 tokens: **"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q in %s", w, got)
+		}
+	}
+	s, _ := state.Load(logs.DirFor(dir), "s1")
+	if s == nil || len(s.Announced) == 0 {
+		t.Errorf("the thresholds the new window passed were not recorded: %+v", s)
+	}
+	out.Reset()
+	Execute(payload(dir, "PostModelSwitch", `,"from_model":"a","to_model":"claude-opus-4-1"`), &out,
+		rowOf(t, "model-switch"), Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: projectEnv(dir)})
+	if out.Len() != 0 {
+		t.Errorf("without the long-running checks it said %q", out.String())
+	}
+}

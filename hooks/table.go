@@ -96,6 +96,11 @@ var Table = []Event{
 		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
 			"batch of parallel tool calls; each context threshold is announced once per session.",
 		Handle: handlePostTool},
+	{Command: "model-switch", Claude: claude.PostModelSwitch, Timeout: 30, Deadline: 5 * time.Second, LongRunning: true,
+		Usage: "PostModelSwitch: with the long-running checks on, say the new model's context window and where the context stands in it",
+		Description: "Prints hookSpecificOutput.additionalContext with the new window and the context level, and records\n" +
+			"the thresholds the new window has passed as announced. Silent without the long-running checks.",
+		Handle: handleModelSwitch},
 	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
 		Deadline: 5 * time.Second, LongRunning: true, InstallFlag: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},

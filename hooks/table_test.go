@@ -74,7 +74,7 @@ func TestEveryRowHasAHandlerATimeoutAndADeadline(t *testing.T) {
 }
 
 func TestUsageLineNamesEverySubcommand(t *testing.T) {
-	want := "Usage: session-hooks <init|pre-compact|post-compact|end|stop|post-tool> [--compact-recovery]"
+	want := "Usage: session-hooks <init|pre-compact|post-compact|end|stop|post-tool|model-switch> [--compact-recovery]"
 	if got := UsageLine(); got != want {
 		t.Errorf("got %q", got)
 	}

@@ -23,6 +23,7 @@ type Input struct {
 	Trigger        string // PreCompact, PostCompact: manual, auto
 	Reason         string // SessionEnd
 	Model          string
+	FromModel      string // PostModelSwitch: the model before (Model is the one after)
 	StopHookActive bool // Stop: a stop hook already blocked once in this turn
 	// Stop: background tasks and session crons that will wake the session
 	// again (2.1.330 passes both lists).
@@ -179,6 +180,9 @@ func ParseInput(b []byte) (Input, []string) {
 		in.Model = m.Get("id").String()
 	} else {
 		in.Model = str("model")
+	}
+	if to := str("to_model"); to != "" {
+		in.Model, in.FromModel = to, str("from_model")
 	}
 	return in, notes
 }

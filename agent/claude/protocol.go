@@ -17,6 +17,9 @@ const (
 	// PostToolBatch fires once after a batch of parallel tool calls
 	// (2.1.330 has it), with every call in tool_calls.
 	PostToolBatch = "PostToolBatch"
+	// PostModelSwitch fires after the model changes (payload from_model,
+	// to_model, context_tokens); it may return additionalContext.
+	PostModelSwitch = "PostModelSwitch"
 )
 
 // SessionStart sources (the matcher compares them): fork is reported
@@ -41,6 +44,8 @@ const (
 const (
 	EnvProjectDir = "CLAUDE_PROJECT_DIR" // the directory Claude Code was launched in
 	EnvConfigDir  = "CLAUDE_CONFIG_DIR"  // its configuration directory, when not ~/.claude
+	// EnvDisable1M, set, holds every 1M-token model at 200,000 tokens.
+	EnvDisable1M = "CLAUDE_CODE_DISABLE_1M_CONTEXT"
 	EnvRemote     = "CLAUDE_CODE_REMOTE" // "true" in Claude Code on the web
 )
 
@@ -96,13 +101,17 @@ func SamplePayload(event, matcher, sessionID, cwd string) map[string]any {
 // in tokens; 0 when the name says nothing. A "[1m]" suffix asks for the
 // 1M-token window; the Claude 5 models Claude Code 2.1.330 runs by
 // default have it (its auto-compaction starts near 1,000,000 tokens);
-// other Claude models have 200,000.
-func ContextWindow(model string) int {
+// other Claude models have 200,000. With CLAUDE_CODE_DISABLE_1M_CONTEXT set
+// (getenv reads it), Claude Code holds every model at 200,000.
+func ContextWindow(model string, getenv func(string) string) int {
 	m := strings.ToLower(model)
 	switch {
 	case m == "":
 		return 0
 	case strings.Contains(m, "[1m]"), strings.HasPrefix(m, "claude-opus-5"), strings.HasPrefix(m, "claude-sonnet-5"):
+		if v := getenv(EnvDisable1M); v != "" && v != "0" && !strings.EqualFold(v, "false") {
+			return 200_000
+		}
 		return 1_000_000
 	case strings.HasPrefix(m, "claude-"):
 		return 200_000

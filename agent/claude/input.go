@@ -24,7 +24,7 @@ type Input struct {
 	Reason         string // SessionEnd
 	Model          string
 	FromModel      string // PostModelSwitch: the model before (Model is the one after)
-	StopHookActive bool // Stop: a stop hook already blocked once in this turn
+	StopHookActive bool   // Stop: a stop hook already blocked once in this turn
 	// Stop: background tasks and session crons that will wake the session
 	// again (2.1.330 passes both lists).
 	BackgroundTasks, SessionCrons int

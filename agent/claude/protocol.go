@@ -46,7 +46,7 @@ const (
 	EnvConfigDir  = "CLAUDE_CONFIG_DIR"  // its configuration directory, when not ~/.claude
 	// EnvDisable1M, set, holds every 1M-token model at 200,000 tokens.
 	EnvDisable1M = "CLAUDE_CODE_DISABLE_1M_CONTEXT"
-	EnvRemote     = "CLAUDE_CODE_REMOTE" // "true" in Claude Code on the web
+	EnvRemote    = "CLAUDE_CODE_REMOTE" // "true" in Claude Code on the web
 )
 
 // Block is a Stop hook's reply that makes the agent go on, with reason as

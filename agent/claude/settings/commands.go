@@ -135,15 +135,16 @@ func RunInstall(env Env, opt InstallOptions) error {
 		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, UnifiedDiff(path, old, res.JSON))
 		return nil
 	default:
-		if err := saveSettings(path, fence, old, existed, res.JSON); err != nil {
+		backup, err := saveSettings(path, fence, old, existed, res.JSON)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "Installed session-hooks (%s) into %s.\n", cmd, path)
 		for _, c := range res.Changes {
 			fmt.Fprintln(out, "  "+c)
 		}
-		if existed {
-			fmt.Fprintf(out, "The previous version is kept as %s.bak.\n", path)
+		if backup != "" {
+			fmt.Fprintf(out, "The previous version is kept as %s.\n", backup)
 		}
 		if res.Migrated > 0 {
 			fmt.Fprintf(out, "Replaced %d entr%s of the Node script (session-hooks.mjs).\n", res.Migrated, plural(res.Migrated, "y", "ies"))
@@ -226,11 +227,26 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		fmt.Fprintf(env.Out, "No session-hooks entries in %s; nothing changed.\n", path)
 		return nil
 	}
-	if err := saveSettings(path, env.fenceFor(opt.Scope, opt.FollowSymlinks), old, existed, res.JSON); err != nil {
+	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
+	if target, err := writeTarget(path); err == nil && holdsNothing(res.JSON) && createdByInstall(target) {
+		// install made this file, and it now holds nothing: it goes.
+		if real, ok := fence.allows(path); !ok {
+			return fmt.Errorf("%s leads to %s, outside %s; not removing it through the link (pass --follow-symlinks)", path, real, fence.root)
+		}
+		if err := os.Remove(target); err != nil {
+			return fmt.Errorf("cannot remove %s: %v", target, err)
+		}
+		unmarkCreated(target)
+		fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s, and %s, which install had created and which now held nothing.\n",
+			res.Removed, plural(res.Removed, "y", "ies"), path)
+		return nil
+	}
+	backup, err := saveSettings(path, fence, old, existed, res.JSON)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s from %s (the previous version is kept as %s.bak).\n",
-		res.Removed, plural(res.Removed, "y", "ies"), path, path)
+	fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s from %s (the previous version is kept as %s).\n",
+		res.Removed, plural(res.Removed, "y", "ies"), path, backup)
 	return nil
 }
 
@@ -345,36 +361,39 @@ func realPath(path string) string {
 	return filepath.Join(realPath(dir), base)
 }
 
-// saveSettings keeps the old file as .bak, then replaces it atomically,
-// keeping its permissions. A settings file that is a symbolic link (kept
+// saveSettings keeps the old file as a backup outside the repository
+// (backup.go) and returns where, then replaces it atomically, keeping its
+// permissions. A settings file that is a symbolic link (kept
 // in a dotfiles repository) is written through when its target stays in
 // the scope's directory (the fence), or with --follow-symlinks: a cloned
 // repository's committed link must not make install write into any JSON
 // file the user can write.
-func saveSettings(path string, f fence, old []byte, existed bool, js []byte) error {
+func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (backup string, err error) {
 	if real, ok := f.allows(path); !ok {
-		return fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.root)
+		return "", fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.root)
 	}
 	target, err := writeTarget(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
+		return "", err
 	}
 	if existed {
-		if err := atomicfile.Write(target+".bak", old, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
-			return fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
+		if backup, err = keepBackup(target, old, mode); err != nil {
+			return "", fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
 		}
+	} else {
+		markCreated(target)
 	}
 	if err := atomicfile.Write(target, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
-		return fmt.Errorf("cannot write %s: %v", target, err)
+		return "", fmt.Errorf("cannot write %s: %v", target, err)
 	}
-	return nil
+	return backup, nil
 }
 
 // writeTarget is the file a write of path replaces: path, or the file its

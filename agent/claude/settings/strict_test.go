@@ -39,3 +39,12 @@ func TestStrictDropsCommentsAndTrailingCommasAndKeepsTheRest(t *testing.T) {
 		t.Errorf("not strict JSON: %q", got)
 	}
 }
+
+func TestOnlyAFileHoldingNothingIsOneUninstallMayRemove(t *testing.T) {
+	for doc, want := range map[string]bool{"{}": true, "{\n  \"hooks\": {}\n}\n": true, `{"hooks":{"Stop":[]}}`: false,
+		`{"model":"opus"}`: false, "": true} {
+		if got := holdsNothing([]byte(doc)); got != want {
+			t.Errorf("holdsNothing(%q) = %v", doc, got)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package settings
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/atomicfile"
+)
+
+// A settings file's previous version is kept outside any repository: a
+// settings.json.bak beside .claude/settings.json is one `git add .` away
+// from being committed with whatever the file held. It goes to
+// session-hooks/backups/<file's name>-<hash of its path>/ in the user's
+// cache directory, with a mark when install created the file, so that
+// uninstall can remove a file that holds nothing but what it added.
+
+// backupDir is where the backups of the settings file target live.
+func backupDir(target string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	name := filepath.Base(filepath.Dir(filepath.Dir(abs))) + "-" + filepath.Base(abs)
+	return filepath.Join(cache, "session-hooks", "backups", name+"-"+hex.EncodeToString(sum[:6])), nil
+}
+
+// keepBackup saves the previous version of target and says where.
+func keepBackup(target string, old []byte, mode fs.FileMode) (string, error) {
+	dir, err := backupDir(target)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, filepath.Base(target)+".bak")
+	return p, atomicfile.Write(p, old, atomicfile.Options{Perm: mode &^ 0o077, Durable: true})
+}
+
+const createdMark = "created-by-install"
+
+// markCreated records that install created target; unmarkCreated forgets
+// it, and says whether it was so.
+func markCreated(target string) {
+	if dir, err := backupDir(target); err == nil && os.MkdirAll(dir, 0o700) == nil {
+		os.WriteFile(filepath.Join(dir, createdMark), []byte(target+"\n"), 0o600)
+	}
+}
+
+func createdByInstall(target string) bool {
+	dir, err := backupDir(target)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dir, createdMark))
+	return err == nil
+}
+
+func unmarkCreated(target string) {
+	if dir, err := backupDir(target); err == nil {
+		if err := os.Remove(filepath.Join(dir, createdMark)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
+}
+
+// holdsNothing says whether settings hold nothing but an empty hooks
+// object (what uninstall leaves of a file install created).
+func holdsNothing(js []byte) bool {
+	compact := strings.Join(strings.Fields(string(js)), "")
+	return compact == "{}" || compact == `{"hooks":{}}` || compact == ""
+}

@@ -697,3 +697,27 @@ func TestAConversationHearsEachThingOnce(t *testing.T) {
 		t.Logf("request %d: %d output(s) of ours, %d characters", i, len(segs), chars)
 	}
 }
+
+// A settings file with one comment is refused whole by the real Claude
+// Code: none of its hooks run. status and doctor say it is not loaded.
+func TestACommentedSettingsFileIsReportedAsNotLoaded(t *testing.T) {
+	s := newSession(t)
+	s.git("commit", "-q", "--allow-empty", "-m", "Not pushed yet") // the brief would have something to say
+	entries := hookEntries(hooksBin, true)
+	commented := "{\n  // wired by hand\n" + strings.TrimPrefix(strings.TrimSpace(entries), "{") + "\n"
+	if err := os.WriteFile(s.settings, []byte(commented), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.claude(s.project, "-p", "hello")
+	if reqs := s.mainRequests(); len(reqs) == 0 || strings.Contains(messagesText(reqs[0]), briefHeader) {
+		t.Fatalf("Claude Code ran the hooks of a commented settings.json, or sent nothing")
+	}
+	for _, cmd := range []string{"status", "doctor"} {
+		c := exec.Command(hooksBin, cmd)
+		c.Dir = s.project
+		out, err := c.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "not loaded by Claude Code") || !strings.Contains(string(out), "line 2: a comment") {
+			t.Errorf("%s (%v) does not say the file is not loaded:\n%s", cmd, err, out)
+		}
+	}
+}

@@ -427,10 +427,19 @@ func TestForkedSessionGetsTheStartupContext(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("the forked session sent no request")
 	}
+	// The fork keeps its parent's context, brief included: it adds only
+	// what that context does not hold.
 	ctx := ownOutput(injected(t, reqs[0], "fork"))
-	contains(t, "the forked session's context", ctx, briefHeader)
+	contains(t, "the forked session's context", ctx, "Resumed: the last reply was ")
 	if strings.Contains(ctx, "previous session") {
 		t.Error("a forked session got a handoff")
+	}
+	text := messagesText(reqs[0])
+	if n := strings.Count(text, briefHeader); n != 1 {
+		t.Errorf("the fork's first request holds the brief's heading %d times", n)
+	}
+	if n := strings.Count(text, "Up to date with `origin/main`."); n != 1 {
+		t.Errorf("the fork's first request holds the branch's standing %d times", n)
 	}
 	repeatsNothing(t, ctx, sessionContext(t, reqs[0]))
 	contains(t, "session-init.md", s.log("session-init.md"), "| **Source** | `fork` |", "| **Session** | `"+forked+"` |")

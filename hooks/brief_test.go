@@ -1,7 +1,10 @@
 package hooks
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +174,26 @@ func TestAResumeInjectsOnlyWhatTheContextDoesNotHold(t *testing.T) {
 	}
 	if got, kept := onlyNew(start, held); got != "" || kept != nil {
 		t.Errorf("nothing new still printed %q", got)
+	}
+}
+
+func TestAForksParentIsTheTranscriptWhoseLastReplyHadItsContext(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, input, output int, age time.Duration) string {
+		p := filepath.Join(dir, name)
+		line := fmt.Sprintf(`{"type":"assistant","message":{"model":"m","usage":{"input_tokens":%d,"output_tokens":%d}}}`+"\n", input, output)
+		os.WriteFile(p, []byte(line), 0o600)
+		at := time.Now().Add(-age)
+		os.Chtimes(p, at, at)
+		return p
+	}
+	parent := write("parent.jsonl", 1000, 20, time.Hour)
+	write("newer-other.jsonl", 5000, 10, time.Minute)
+	own := filepath.Join(dir, "fork.jsonl") // not written yet, as at a fork's start
+	if got := forkParent(context.Background(), own, 1020); got != parent {
+		t.Errorf("got %q, want the parent %q", got, parent)
+	}
+	if got := forkParent(context.Background(), own, 777); got != "" {
+		t.Errorf("no transcript had that context, yet %q was taken", got)
 	}
 }

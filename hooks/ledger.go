@@ -1,10 +1,17 @@
 package hooks
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"os"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
+	"time"
 )
 
 // The ledger is what of ours the session's context holds now. A resumed
@@ -71,13 +78,78 @@ func (r *Run) injectOnlyNew(out string) string {
 	if s == nil || r.NoLog {
 		return out // without state, nothing is known of the context
 	}
-	out, kept := onlyNew(out, s.Injected)
+	held := s.Injected
+	if r.In.Source == claude.SourceFork {
+		// A fork keeps its parent's context under a new session id: what
+		// the parent's starts injected is in its transcript.
+		held = append(held, r.heldByTranscript()...)
+	}
+	out, kept := onlyNew(out, held)
 	if len(kept) > 0 {
 		s.Injected = append(s.Injected, kept...)
 		s.Injected = s.Injected[max(0, len(s.Injected)-maxLedger):]
 		r.saveState(s)
 	}
 	return out
+}
+
+// heldByTranscript hashes the paragraphs of what the transcript says
+// SessionStart hooks injected into the context it ends in.
+func (r *Run) heldByTranscript() []string {
+	if r.In.TranscriptPath == "" {
+		return nil
+	}
+	texts, _ := within(r, "reading what the context holds", func() []string {
+		path := r.In.TranscriptPath
+		if _, err := os.Stat(path); err != nil && r.In.ContextTokens != nil {
+			// At a fork's start its own transcript is not written yet:
+			// the parent's, in the same directory, holds the context.
+			path = forkParent(r.Ctx, path, *r.In.ContextTokens)
+		}
+		if path == "" {
+			return nil
+		}
+		t, _ := transcript.Injected(r.Ctx, path, transcript.DefaultOptions)
+		return t
+	})
+	var held []string
+	for _, t := range texts {
+		_, hashes := paragraphs(t)
+		held = append(held, hashes...)
+	}
+	return held
+}
+
+// forkParent finds the transcript a fork was made from: among the newest
+// few of the directory, the one whose last reply reported the context
+// size Claude Code gives the fork (its parent's). "" when none does: the
+// fork then injects all, as a new context would.
+func forkParent(ctx context.Context, own string, tokens int) string {
+	dir := filepath.Dir(own)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	type candidate struct {
+		path string
+		at   time.Time
+	}
+	var all []candidate
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".jsonl") || filepath.Join(dir, e.Name()) == own {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+			all = append(all, candidate{filepath.Join(dir, e.Name()), fi.ModTime()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
+	for _, c := range firstN(all, 5) {
+		if u, err := transcript.ContextUsage(ctx, c.path, transcript.DefaultOptions); err == nil && u.Known && (u.Tokens+u.Output == tokens || u.Tokens == tokens) {
+			return c.path
+		}
+	}
+	return ""
 }
 
 // newContext records a compaction's recovery as all the new context

@@ -11,6 +11,7 @@ import (
 // Usage is the context an agent is using, as its latest reply reported it.
 type Usage struct {
 	Tokens int    // input + cache creation + cache read tokens of the latest reply
+	Output int    // its output tokens: Claude Code's context_tokens on resume and fork counts them too
 	Model  string // the model of that reply
 	// Known is false when no reply has reported usage since the last
 	// compaction (or at all): the context size is then not known.
@@ -70,7 +71,8 @@ func usageOf(line []byte) (Usage, bool) {
 			}
 			tokens += n
 		}
-		return Usage{Tokens: tokens, Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
+		out, _ := TokenCount(u.Get("output_tokens"))
+		return Usage{Tokens: tokens, Output: out, Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
 	case "system":
 		if entry.subtype == "compact_boundary" {
 			return Usage{}, true

@@ -3,6 +3,7 @@ package transcript
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -15,12 +16,12 @@ func TestContextUsage(t *testing.T) {
 		name, content string
 		want          Usage
 	}{
-		{"latest reply, all three input counts", reply("a", 10, 0, 0) + reply("b", 100, 2000, 50000), Usage{Tokens: 52100, Known: true}},
-		{"one message over several lines counts once", reply("b", 100, 0, 900) + reply("b", 100, 0, 900), Usage{Tokens: 1000, Known: true}},
-		{"bookkeeping after the reply", reply("a", 5, 5, 5) + `{"type":"attachment"}` + "\n" + `{"type":"user","message":{"content":"x"}}` + "\n", Usage{Tokens: 15, Known: true}},
+		{"latest reply, all three input counts", reply("a", 10, 0, 0) + reply("b", 100, 2000, 50000), Usage{Tokens: 52100, Output: 9, Known: true}},
+		{"one message over several lines counts once", reply("b", 100, 0, 900) + reply("b", 100, 0, 900), Usage{Tokens: 1000, Output: 9, Known: true}},
+		{"bookkeeping after the reply", reply("a", 5, 5, 5) + `{"type":"attachment"}` + "\n" + `{"type":"user","message":{"content":"x"}}` + "\n", Usage{Tokens: 15, Output: 9, Known: true}},
 		{"compacted since: unknown", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":900000}}` + "\n", Usage{}},
 		{"compacted: unknown until the next reply, whatever the boundary estimates", reply("a", 900000, 0, 0) + `{"type":"system","subtype":"compact_boundary","compactMetadata":{"postTokens":12000}}` + "\n", Usage{}},
-		{"a subagent's reply is not the agent's context", reply("a", 10, 0, 0) + `{"type":"assistant","isSidechain":true,"message":{"id":"s","usage":{"input_tokens":99999}}}` + "\n", Usage{Tokens: 10, Known: true}},
+		{"a subagent's reply is not the agent's context", reply("a", 10, 0, 0) + `{"type":"assistant","isSidechain":true,"message":{"id":"s","usage":{"input_tokens":99999}}}` + "\n", Usage{Tokens: 10, Output: 9, Known: true}},
 		{"no reply yet", `{"type":"user","message":{"content":"hi"}}` + "\n", Usage{}},
 	}
 	for _, tt := range tests {
@@ -38,7 +39,7 @@ func TestContextUsage(t *testing.T) {
 
 func TestContextUsageOfTheRecordedSession(t *testing.T) {
 	got, err := ContextUsage(context.Background(), writeTemp(t, untilCompaction(t, fixture(t))), DefaultOptions)
-	if err != nil || got != (Usage{Tokens: 1000, Known: true, Model: "claude-opus-5-5"}) {
+	if err != nil || got != (Usage{Tokens: 1000, Output: 20, Known: true, Model: "claude-opus-5-5"}) {
 		t.Errorf("got %+v, %v", got, err)
 	}
 }
@@ -59,5 +60,18 @@ func TestATranscriptStartingWithAByteOrderMarkKeepsItsFirstLine(t *testing.T) {
 	f, err := Read(context.Background(), writeTemp(t, b), DefaultOptions)
 	if err != nil || f.LastPrompt != "Rename the lexer" {
 		t.Errorf("got %q, %v", f.LastPrompt, err)
+	}
+}
+
+func TestInjectedIsWhatSessionStartHooksPutInTheCurrentContext(t *testing.T) {
+	hook := func(name, text string) string {
+		return `{"attachment":{"type":"hook_success","hookName":"` + name + `","stdout":` + quote(text) + `},"type":"attachment"}`
+	}
+	lines := []string{hook("SessionStart:startup", "before the compaction"), boundary,
+		hook("SessionStart:compact", "the recovery"), user("go on"), hook("PostToolUse:Bash", "not a start"),
+		hook("SessionStart:resume", "Resumed: 2s ago")}
+	got, err := Injected(context.Background(), writeTemp(t, []byte(strings.Join(lines, "\n")+"\n")), DefaultOptions)
+	if err != nil || len(got) != 2 || got[0] != "Resumed: 2s ago" || got[1] != "the recovery" {
+		t.Errorf("got %q, %v", got, err)
 	}
 }

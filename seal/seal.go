@@ -134,14 +134,17 @@ var jsonSeal = regexp.MustCompile(`,\s*"seal": "` + scheme + `([0-9a-f]{64})"`)
 
 // OpenJSON returns a sealed JSON object as it was before sealing, or
 // ErrNotSealed.
+//
+// The last match is the seal: the object's own strings may hold text that
+// looks like one.
 func OpenJSON(name string, b []byte) ([]byte, error) {
-	locs := jsonSeal.FindAllIndex(b, -1)
+	locs := jsonSeal.FindAllSubmatchIndex(b, -1)
 	if locs == nil {
 		return nil, ErrNotSealed
 	}
 	loc := locs[len(locs)-1]
 	body := append(append([]byte(nil), b[:loc[0]]...), b[loc[1]:]...)
-	return verify(name, body, b[loc[0]:loc[1]])
+	return verify(name, body, scheme+string(b[loc[2]:loc[3]]))
 }
 
 const textPrefix = "<!-- session-hooks seal "
@@ -163,29 +166,24 @@ func Text(name string, body []byte) ([]byte, error) {
 // ErrNotSealed.
 func OpenText(name string, b []byte) ([]byte, error) {
 	i := bytes.LastIndex(b, []byte(textPrefix))
-	if i < 0 || (i > 0 && b[i-1] != '\n') {
+	if i < 0 {
 		return nil, ErrNotSealed
 	}
-	body := b[:i]
-	k, err := key()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotSealed, err)
+	body, rest := b[:i], b[i+len(textPrefix):]
+	sealed, ok := bytes.CutSuffix(rest, []byte(" -->\n"))
+	if !ok {
+		return nil, ErrNotSealed // a line after the seal
 	}
-	if !hmac.Equal(b[i:], []byte(textPrefix+mac(k, name, body)+" -->\n")) {
-		return nil, ErrNotSealed
-	}
-	return body, nil
+	return verify(name, body, string(sealed))
 }
 
-// verify checks that seal, the bytes that held the MAC, holds body's.
-func verify(name string, body, seal []byte) ([]byte, error) {
+// verify checks that sealed (scheme and MAC) is body's MAC.
+func verify(name string, body []byte, sealed string) ([]byte, error) {
 	k, err := key()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotSealed, err)
 	}
-	want := mac(k, name, body)
-	i := bytes.Index(seal, []byte(scheme))
-	if i < 0 || len(seal) < i+len(want) || !hmac.Equal(seal[i:i+len(want)], []byte(want)) {
+	if !hmac.Equal([]byte(sealed), []byte(mac(k, name, body))) {
 		return nil, ErrNotSealed
 	}
 	return body, nil

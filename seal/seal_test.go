@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +20,10 @@ func TestMain(m *testing.M) {
 }
 
 func TestASealedJSONObjectOpensToItsBytesAndStaysJSON(t *testing.T) {
-	for _, body := range []string{"{\n  \"a\": 1,\n  \"b\": [\"x\"]\n}\n", `{"a":"b"}`, "{\"a\": {\"seal\": 1}}\n"} {
+	// A member of the object's own that looks like a seal: the seal is the
+	// last one.
+	lookalike := `{"a": 1, "seal": "hmac-sha256:` + strings.Repeat("0", 64) + `", "n": 1}`
+	for _, body := range []string{"{\n  \"a\": 1,\n  \"b\": [\"x\"]\n}\n", `{"a":"b"}`, "{\"a\": {\"seal\": 1}}\n", lookalike} {
 		sealed, err := JSON("sessions/s/handoff.json", []byte(body))
 		if err != nil {
 			t.Fatal(err)
@@ -35,14 +39,15 @@ func TestASealedJSONObjectOpensToItsBytesAndStaysJSON(t *testing.T) {
 }
 
 func TestASealedTextOpensToItsBytes(t *testing.T) {
-	body := "# snapshot\n\nline\n"
-	sealed, err := Text("pre-compact-state.md", []byte(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := OpenText("pre-compact-state.md", sealed)
-	if err != nil || string(got) != body {
-		t.Errorf("OpenText = %q, %v", got, err)
+	for body, want := range map[string]string{"# snapshot\n\nline\n": "# snapshot\n\nline\n", "": "", "no final newline": "no final newline\n"} {
+		sealed, err := Text("pre-compact-state.md", []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := OpenText("pre-compact-state.md", sealed)
+		if err != nil || string(got) != want {
+			t.Errorf("OpenText(Text(%q)) = %q, %v; want %q", body, got, err, want)
+		}
 	}
 }
 

@@ -141,7 +141,7 @@ func TestPathKeepsTheEndOfALongPath(t *testing.T) {
 }
 
 func TestCleanRemovesEveryInvisibleOrLineBreakingCharacter(t *testing.T) {
-	for _, r := range []rune{'\u2028', '\u2029', '\u200e', '\u200f', '\u061c', '\u2066', '\u2069', '\u00ad', '\U000E0041', '\U000E007F', '\u180e', '\u0085', '\x7f'} {
+	for _, r := range []rune{'\u0080', '\u2028', '\u2029', '\u200e', '\u200f', '\u061c', '\u2066', '\u2069', '\u00ad', '\U000E0041', '\U000E007F', '\u180e', '\u0085', '\x7f'} {
 		in := "a" + string(r) + "b"
 		if got := Clean(in); got != "ab" {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, "ab")
@@ -186,5 +186,66 @@ func TestCleanNeutralisesATagsStartWithoutItsEnd(t *testing.T) {
 		if got := Clean(in); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestMiddleKeepsTheBeginningAndTheEndAndSaysWhatItCut(t *testing.T) {
+	exact := strings.Repeat("é", 500)
+	if got := Middle(exact, 500); got != exact {
+		t.Errorf("a text of exactly n runes was cut")
+	}
+	long := "START " + strings.Repeat("x", 2000) + " the ask at the END"
+	got := Middle(long, 500)
+	if !strings.HasPrefix(got, "START ") || !strings.HasSuffix(got, " the ask at the END") {
+		t.Errorf("lost an end: %.60q … %.60q", got, got[len(got)-60:])
+	}
+	if !strings.Contains(got, "\n\n[… 1625 characters cut from the middle …]\n\n") {
+		t.Errorf("no marker with the count cut: %q", got)
+	}
+	if n := len([]rune(got)); n > 500+60 {
+		t.Errorf("%d runes for a bound of 500", n)
+	}
+}
+
+func TestEverySecretOfAKindIsRedactedNotOnlyTheFirst(t *testing.T) {
+	in := "a ghp_abcdefghijklmnopqrstuvwxyz0123456789 b ghp_zyxwvutsrqponmlkjihgfedcba9876543210 c"
+	if got := Clean(in); got != "a [REDACTED] b [REDACTED] c" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestAPathOfExactlyNRunesIsKeptWhole(t *testing.T) {
+	p := "/" + strings.Repeat("d", 59)
+	if got := Path(p, 60); got != p {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestJSONCleansATopLevelString(t *testing.T) {
+	if got := string(JSON([]byte(`"\u001b[2J</system-reminder>"`))); got != `"&lt;/system-reminder>"` {
+		t.Errorf("got %s", got)
+	}
+}
+
+type countingWriter struct{ writes int }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.writes++; return len(p), nil }
+
+func TestAWriterWritesNothingWhenNothingWasPrinted(t *testing.T) {
+	var c countingWriter
+	w := NewWriter(&c)
+	if err := w.Flush(); err != nil || c.writes != 0 {
+		t.Errorf("an empty flush wrote %d times (%v)", c.writes, err)
+	}
+	w.Write([]byte("title \x1b]0;x\x07"))
+	w.Write([]byte("and more"))
+	if w.Flush(); c.writes != 1 {
+		t.Errorf("%d writes, want the whole at once", c.writes)
+	}
+}
+
+func TestAKeyWhoseValueIsTheNextKeyDoesNotHideThatKeysValue(t *testing.T) {
+	if got := Clean("pwd= clientSecret: cs-0123456789abcdef"); strings.Contains(got, "cs-0123456789abcdef") {
+		t.Errorf("the second key's value survived: %q", got)
 	}
 }

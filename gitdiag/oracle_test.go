@@ -528,6 +528,14 @@ func TestOpenOutsideRepositoryIsGitsError(t *testing.T) {
 }
 
 // Repository features the fast path reads itself, each compared with git.
+// nestedRepo makes a repository of its own at dir, holding one file.
+func (f *fixture) nestedRepo(dir string) {
+	f.write(dir+"/w.txt", "w")
+	if out, err := exec.Command("git", "init", "-q", f.path(dir)).CombinedOutput(); err != nil {
+		f.t.Fatalf("%v %s", err, out)
+	}
+}
+
 func TestRepositoryFeaturesMatchGit(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -565,11 +573,7 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write("ignoredonly/x.log", "x")
 			os.MkdirAll(f.path("emptygit/.git"), 0o755)
 			f.write("emptygit/z.log", "z")
-			f.write("nested/w.txt", "w")
-			nested := exec.Command("git", "init", "-q", f.path("nested"))
-			if out, err := nested.CombinedOutput(); err != nil {
-				t.Fatalf("%v %s", err, out)
-			}
+			f.nestedRepo("nested")
 			return f.dir
 		}},
 		{"the same, every untracked file shown", func(f *fixture) string {
@@ -578,11 +582,7 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.git("config", "status.showUntrackedFiles", "all")
 			f.write("junkfile/.git", "not a repository\n")
 			f.write("junkfile/y.txt", "y")
-			f.write("nested/w.txt", "w")
-			nested := exec.Command("git", "init", "-q", f.path("nested"))
-			if out, err := nested.CombinedOutput(); err != nil {
-				t.Fatalf("%v %s", err, out)
-			}
+			f.nestedRepo("nested")
 			return f.dir
 		}},
 		{"a replace ref stands for the commit it replaces", func(f *fixture) string {

@@ -1,19 +1,9 @@
 package state
 
 import (
-	"os"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/seal/sealtest"
 )
 
-// TestMain gives the tests a configuration directory of their own: the
-// sealing key (package seal) is made there, not in the user's.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "session-hooks-config-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CONFIG_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { sealtest.Main(m) }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,10 @@ func Lock(ctx context.Context, d logs.Dir, id string) (unlock func(), err error)
 	}
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 5*time.Millisecond) {
 		ok, err := tryLock(f)
+		if errors.Is(err, errors.ErrUnsupported) {
+			f.Close()
+			return func() {}, nil // no flock here: unguarded, as before locks
+		}
 		if ok {
 			// Closed aside: on a file system that stalls, the close must
 			// not hold the run past its deadline.

@@ -79,3 +79,28 @@ func relink(t *testing.T, path, target string) {
 		t.Fatal(err)
 	}
 }
+
+// A linked worktree whose gitdir was removed names nothing: git says it is
+// not a repository, and so do we (we said HEAD could not be read).
+func TestAWorktreeWhoseGitdirIsGoneIsNotARepositoryAsInGit(t *testing.T) {
+	f := newFixture(t)
+	f.commit("first")
+	wt := filepath.Join(t.TempDir(), "wt")
+	f.git("worktree", "add", "-q", "-b", "side", wt)
+	gitdir := strings.TrimSpace(strings.TrimPrefix(readString(t, filepath.Join(wt, ".git")), "gitdir: "))
+	os.RemoveAll(gitdir)
+	want := strings.TrimSpace(gitOutput(wt, "status", "--short"))
+	_, err := Open(wt)
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, git says %q", err, want)
+	}
+}
+
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -257,7 +257,13 @@ func readGitFile(path, dir string) (string, error) {
 	if !strings.HasPrefix(line, "gitdir: ") {
 		return "", fmt.Errorf("fatal: invalid gitfile format: %s", path)
 	}
-	return absFrom(dir, strings.TrimPrefix(line, "gitdir: ")), nil
+	target := absFrom(dir, strings.TrimPrefix(line, "gitdir: "))
+	// As git's read_gitfile: what the file names must be a git directory
+	// (a worktree whose gitdir was pruned names nothing).
+	if !isGitDirectory(target) {
+		return "", fmt.Errorf("fatal: not a git repository: %s", target)
+	}
+	return target, nil
 }
 
 func newRepo(root, dir, gitDir string) (*Repo, error) {

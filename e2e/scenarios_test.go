@@ -351,15 +351,16 @@ func TestTwoSessionsAtOnceInOneProject(t *testing.T) {
 func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
 	s := newSession(t)
 	s.longRunningProject()
-	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
-	s.api.Push(fakeapi.Text("I think I am done."), fakeapi.Text("Understood; stopping now."))
+	// The agent writes the file during the session: a file untracked
+	// before it started would be the user's, not work to commit.
+	s.api.Push(writeNotes(s.project), fakeapi.Text("I think I am done."), fakeapi.Text("Understood; stopping now."))
 
 	s.claude(s.project, "-p", "Write the notes.")
 	reqs := s.mainRequests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests: want the first turn and one continuation after the block", len(reqs))
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests: want the turn (a tool call and its result) and one continuation after the block", len(reqs))
 	}
-	contains(t, "the continuation", messagesText(reqs[1]), "Stop hook feedback", "Before you stop (long-running agent checks)",
+	contains(t, "the continuation", messagesText(reqs[2]), "Stop hook feedback", "Before you stop (long-running agent checks)",
 		"commit your work: 1 uncommitted change(s), starting with ?? notes.txt")
 	contains(t, "session-stop.md", s.log("session-stop.md"), "**Decision:** `allow`", "a stop hook already blocked once this turn")
 	contains(t, "the first request", injected(t, reqs[0], "startup"), "## Long-running agent", "features passing **0/1**", "1. core: Write the notes")
@@ -565,8 +566,7 @@ func TestAutoCompactionInALongRunningProjectCarriesNoStaleContext(t *testing.T) 
 func TestStopWithABackgroundTaskIsLetThrough(t *testing.T) {
 	s := newSession(t)
 	s.longRunningProject()
-	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
-	s.api.Push(
+	s.api.Push(writeNotes(s.project),
 		fakeapi.Tool("Bash", map[string]any{"command": "sleep 3", "description": "Wait in the background", "run_in_background": true}),
 		fakeapi.Text("The build runs in the background; I will look at it when it is done."),
 		fakeapi.Text("Done."),
@@ -618,14 +618,13 @@ func TestStopNudgeAddsContextOnce(t *testing.T) {
 	os.WriteFile(filepath.Join(s.project, ".claude", "session-hooks.json"), []byte(`{"longRunning":{"stopMode":"nudge"}}`), 0o644)
 	s.git("add", ".claude/session-hooks.json")
 	s.git("commit", "-q", "-m", "Nudge, do not block")
-	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("uncommitted work\n"), 0o644)
-	s.api.Push(fakeapi.Text("I think I am done."), fakeapi.Text("Understood; committing next time."))
+	s.api.Push(writeNotes(s.project), fakeapi.Text("I think I am done."), fakeapi.Text("Understood; committing next time."))
 	s.claude(s.project, "-p", "Write the notes.")
 	reqs := s.mainRequests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests: want the turn and one continuation with the nudge", len(reqs))
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests: want the turn (a tool call and its result) and one continuation with the nudge", len(reqs))
 	}
-	text := messagesText(reqs[1])
+	text := messagesText(reqs[2])
 	contains(t, "the continuation", text, "Before you stop, consider (long-running agent checks)", "commit your work: 1 uncommitted change(s)")
 	if strings.Contains(text, "Stop hook feedback") {
 		t.Error("the nudge came as Stop hook feedback, as a block does")
@@ -729,4 +728,9 @@ func TestACommentedSettingsFileIsReportedAsNotLoaded(t *testing.T) {
 			t.Errorf("%s (%v) does not say the file is not loaded:\n%s", cmd, err, out)
 		}
 	}
+}
+
+// writeNotes is the agent writing notes.txt: work of the session's own.
+func writeNotes(project string) fakeapi.Reply {
+	return fakeapi.Tool("Write", map[string]any{"file_path": filepath.Join(project, "notes.txt"), "content": "uncommitted work\n"})
 }

@@ -73,6 +73,7 @@ func RunDoctor(env Env, custom string) Doctor {
 	ran := map[string]bool{}
 	self, selfErr := os.Executable()
 	var notLoaded []string
+	bySettings := map[string]bool{} // rows a settings file wires: the plugin stands down for them
 	for _, sc := range ReadStatus(env, custom).Scopes {
 		if sc.State == "not-loaded" {
 			notLoaded = append(notLoaded, fmt.Sprintf("%s (%s) is not loaded by Claude Code: %s (session-hooks install --scope %s --rewrite-strict rewrites it as strict JSON)", sc.Scope, sc.Path, sc.Error, sc.Scope))
@@ -85,8 +86,13 @@ func RunDoctor(env Env, custom string) Doctor {
 			if !ours && startup && !slices.Contains(d.NotRun, h.Command) {
 				d.NotRun = append(d.NotRun, h.Command)
 			}
-			if !ours || ran[h.Command] {
+			row, _ := rowFor(h.Event, h.Command)
+			rowKey := row.Claude + " " + strings.Join(row.Args(), " ")
+			if !ours || ran[h.Command] || isPlugin(sc.Scope) && bySettings[rowKey] {
 				continue
+			}
+			if !isPlugin(sc.Scope) {
+				bySettings[rowKey] = true
 			}
 			ran[h.Command] = true
 			r := rehearse(env.Dir, h, self, selfErr, custom)

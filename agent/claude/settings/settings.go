@@ -152,7 +152,9 @@ func rowFor(event, cmd string) (hooks.Event, bool) {
 
 func isOurProgram(word, custom string) bool {
 	base := strings.TrimSuffix(word[strings.LastIndexAny(word, `/\`)+1:], ".exe")
-	return base == "session-hooks" || custom != "" && word == Program(custom)
+	// session-hooks-bridge is what the plugin's hooks run: it runs this
+	// program from PATH.
+	return base == "session-hooks" || base == "session-hooks-bridge" || custom != "" && word == Program(custom)
 }
 
 // shellWords splits a command as /bin/sh would into words, for

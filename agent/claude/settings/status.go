@@ -59,6 +59,7 @@ func ReadStatus(env Env, custom string) Status {
 func readScopes(env Env) (Status, []wired) {
 	st := Status{SchemaVersion: facts.SchemaVersion}
 	var all []wired
+	byScope := map[string][]byte{}
 	for _, scope := range claude.Scopes {
 		s := ScopeStatus{Scope: scope, State: "absent"}
 		path, err := env.settingsPath(scope)
@@ -86,6 +87,7 @@ func readScopes(env Env) (Status, []wired) {
 				s.Hooks = append(s.Hooks, WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec})
 			}
 		case existed:
+			byScope[scope] = js
 			s.State = "present"
 			for _, h := range Wired(js) {
 				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec}
@@ -99,8 +101,20 @@ func readScopes(env Env) (Status, []wired) {
 		}
 		st.Scopes = append(st.Scopes, s)
 	}
+	for _, s := range pluginScopes(env, byScope) {
+		st.Scopes = append(st.Scopes, s)
+		for _, h := range s.Hooks {
+			hook := Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec, HasTimeout: h.Timeout != nil}
+			if h.Timeout != nil {
+				hook.Timeout = *h.Timeout
+			}
+			all = append(all, wired{hook, s.Scope})
+		}
+	}
 	return st, all
 }
+
+func isPlugin(scope string) bool { return strings.HasPrefix(scope, "plugin ") }
 
 // checkWired lists what is wrong with the hooks of every scope together.
 func checkWired(all []wired, custom string) []string {
@@ -113,7 +127,8 @@ func checkWired(all []wired, custom string) []string {
 			warnings = append(warnings, fmt.Sprintf("%s still runs the Node script (%s): run session-hooks install --scope %s to replace it", h.scope, h.Command, h.scope))
 		case IsOurs(h.Event, h.Command, custom):
 			key := h.Event + " " + h.Command
-			if where, dup := seen[key]; dup {
+			// A plugin stands down for what a settings file wires: not twice.
+			if where, dup := seen[key]; dup && !isPlugin(where) && !isPlugin(h.scope) {
 				warnings = append(warnings, fmt.Sprintf("%s → %s is wired twice (%s and %s)", h.Event, h.Command, where, h.scope))
 			}
 			seen[key] = h.scope

@@ -1,0 +1,60 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// installPlugin lays the repository's plugin out as Claude Code 2.1.330
+// installs it from a marketplace (observed with a local one): the hooks
+// under the cache, the registry, and the user's enabledPlugins.
+func installPlugin(t *testing.T, config string) string {
+	t.Helper()
+	root := filepath.Join(config, "plugins", "cache", "session-hooks", "session-hooks", "0.1.0")
+	hooks, err := os.ReadFile(filepath.Join("..", "..", "..", "plugin", "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(root, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(root, "hooks", "hooks.json"), hooks, 0o644)
+	os.WriteFile(filepath.Join(config, "plugins", "installed_plugins.json"), []byte(`{"version": 2, "plugins": {"session-hooks@session-hooks": [
+		{"scope": "user", "installPath": "`+root+`", "version": "0.1.0"}]}}`), 0o644)
+	os.WriteFile(filepath.Join(config, "settings.json"), []byte(`{"enabledPlugins": {"session-hooks@session-hooks": true}}`), 0o644)
+	return root
+}
+
+func TestStatusSeesTheHooksAnEnabledPluginProvides(t *testing.T) {
+	config, project := t.TempDir(), t.TempDir()
+	root := installPlugin(t, config)
+	env := Env{Dir: project, Getenv: func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return config
+		}
+		return ""
+	}, Home: func() (string, error) { return t.TempDir(), nil }}
+	st := ReadStatus(env, "")
+	var plugin *ScopeStatus
+	for i := range st.Scopes {
+		if st.Scopes[i].Scope == "plugin session-hooks@session-hooks" {
+			plugin = &st.Scopes[i]
+		}
+	}
+	if plugin == nil || plugin.State != "present" || len(plugin.Hooks) == 0 {
+		t.Fatalf("no plugin scope: %+v", st.Scopes)
+	}
+	if !strings.Contains(plugin.Hooks[0].Command, root+"/bin/session-hooks-bridge") {
+		t.Errorf("${CLAUDE_PLUGIN_ROOT} not expanded: %q", plugin.Hooks[0].Command)
+	}
+	for _, w := range st.Warnings {
+		if strings.Contains(w, "no scope wires") {
+			t.Errorf("the plugin's hooks were not counted as wired: %q", w)
+		}
+	}
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.local.json"), []byte(`{"enabledPlugins": {"session-hooks@session-hooks": false}}`), 0o644)
+	if st := ReadStatus(env, ""); len(st.Scopes) != 3 {
+		t.Errorf("a plugin disabled in local scope still counted: %+v", st.Scopes)
+	}
+}

@@ -734,3 +734,15 @@ func TestACommentedSettingsFileIsReportedAsNotLoaded(t *testing.T) {
 func writeNotes(project string) fakeapi.Reply {
 	return fakeapi.Tool("Write", map[string]any{"file_path": filepath.Join(project, "notes.txt"), "content": "uncommitted work\n"})
 }
+
+// A fork has no task directory of its own (Claude Code keeps the parent's
+// under the parent's id): its handoff still carries the parent's open
+// tasks, from the task calls its transcript inherited.
+func TestAForkInheritsItsParentsOpenTasks(t *testing.T) {
+	s := newSession(t)
+	s.api.Push(work(s.project)...)
+	id := s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+	forked := s.claude(s.project, "-p", "and in a fork", "--resume", id, "--fork-session")
+	handoff := s.log("sessions/" + forked + "/handoff.json")
+	contains(t, "the fork's handoff", handoff, `"open_tasks": [`, `"content": "Write notes.txt"`)
+}

@@ -190,10 +190,16 @@ func TestAForksParentIsTheTranscriptWhoseLastReplyHadItsContext(t *testing.T) {
 	parent := write("parent.jsonl", 1000, 20, time.Hour)
 	write("newer-other.jsonl", 5000, 10, time.Minute)
 	own := filepath.Join(dir, "fork.jsonl") // not written yet, as at a fork's start
-	if got := forkParent(context.Background(), own, 1020); got != parent {
+	if got := forkParent(context.Background(), own, nil, 1020); got != parent {
 		t.Errorf("got %q, want the parent %q", got, parent)
 	}
-	if got := forkParent(context.Background(), own, 777); got != "" {
+	if got := forkParent(context.Background(), own, nil, 777); got != "" {
 		t.Errorf("no transcript had that context, yet %q was taken", got)
+	}
+	// /fork runs the fork in a worktree of its own, whose transcripts are
+	// in another directory: the parent is found in the other worktrees'.
+	elsewhere := filepath.Join(t.TempDir(), "fork-in-a-worktree.jsonl")
+	if got := forkParent(context.Background(), elsewhere, []string{dir}, 1020); got != parent {
+		t.Errorf("from another worktree's directory: got %q, want %q", got, parent)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/gitdiag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,7 @@ func (r *Run) heldByTranscript() []string {
 		if _, err := os.Stat(path); err != nil && r.In.ContextTokens != nil {
 			// At a fork's start its own transcript is not written yet:
 			// the parent's, in the same directory, holds the context.
-			path = forkParent(r.Ctx, path, *r.In.ContextTokens)
+			path = forkParent(r.Ctx, path, r.worktreeTranscriptDirs(path), *r.In.ContextTokens)
 		}
 		if path == "" {
 			return nil
@@ -124,23 +125,25 @@ func (r *Run) heldByTranscript() []string {
 // few of the directory, the one whose last reply reported the context
 // size Claude Code gives the fork (its parent's). "" when none does: the
 // fork then injects all, as a new context would.
-func forkParent(ctx context.Context, own string, tokens int) string {
-	dir := filepath.Dir(own)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
+//
+// Claude Code keeps transcripts per directory it runs in, and /fork starts
+// the fork in a worktree of its own: the other worktrees' directories
+// (dirs) are looked in too.
+func forkParent(ctx context.Context, own string, dirs []string, tokens int) string {
 	type candidate struct {
 		path string
 		at   time.Time
 	}
 	var all []candidate
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".jsonl") || filepath.Join(dir, e.Name()) == own {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
-			all = append(all, candidate{filepath.Join(dir, e.Name()), fi.ModTime()})
+	for _, dir := range append([]string{filepath.Dir(own)}, dirs...) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".jsonl") || filepath.Join(dir, e.Name()) == own {
+				continue
+			}
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				all = append(all, candidate{filepath.Join(dir, e.Name()), fi.ModTime()})
+			}
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
@@ -150,6 +153,27 @@ func forkParent(ctx context.Context, own string, tokens int) string {
 		}
 	}
 	return ""
+}
+
+// worktreeTranscriptDirs are the transcript directories of the
+// repository's other worktrees (the main one included), beside the one
+// of the transcript at own.
+func (r *Run) worktreeTranscriptDirs(own string) []string {
+	config := claude.ConfigDirOf(own)
+	if config == "" {
+		return nil
+	}
+	var dirs []string
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		if m, ok := repo.MainWorktree(); ok {
+			dirs = append(dirs, claude.TranscriptsDir(config, m.Path))
+		}
+		for _, w := range repo.Worktrees() {
+			dirs = append(dirs, claude.TranscriptsDir(config, w.Path))
+		}
+		return nil
+	})
+	return dirs
 }
 
 // newContext records a compaction's recovery as all the new context

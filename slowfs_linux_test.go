@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,9 +66,8 @@ var _ = (fs.NodeLookuper)((*slowNode)(nil))
 // mountSlow mounts dir at a new mount point with every call delayed.
 func mountSlow(t *testing.T, dir string, delay time.Duration) string {
 	t.Helper()
-	if _, err := os.Stat("/dev/fuse"); err != nil {
-		t.Skip("no /dev/fuse on this machine: the slow file system cannot be mounted")
-	}
+	_, err := os.Stat("/dev/fuse")
+	testenv.Need(t, "/dev/fuse (to mount the slow file system)", err)
 	root := &fs.LoopbackRoot{Path: dir}
 	root.NewNode = func(r *fs.LoopbackRoot, _ *fs.Inode, _ string, _ *syscall.Stat_t) fs.InodeEmbedder {
 		return &slowNode{LoopbackNode: fs.LoopbackNode{RootData: r}, delay: delay}

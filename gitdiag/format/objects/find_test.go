@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 	"io"
 	"math/rand"
 	"os"
@@ -126,9 +127,8 @@ func TestChunkReaderReadsWhatAMappingReads(t *testing.T) {
 // a budget of one window, and with none mapped; each must be what git
 // prints.
 func TestObjectsPastTheMappedBudgetReadAsWithin(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	_, err := exec.LookPath("git")
+	testenv.Need(t, "the git CLI (the oracle)", err)
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()

@@ -186,15 +186,14 @@ type ref struct {
 
 // allRefs lists every ref under refs/, loose ones overriding packed ones,
 // sorted by name as git iterates them.
+//
+// As git, it lists the loose refs first and reads packed-refs after, and
+// afresh: git pack-refs writes packed-refs before it deletes the loose
+// refs, so a ref moving into packed-refs is seen in one or the other. A
+// packed-refs read earlier in the run (and cached) could miss a ref whose
+// loose file is gone by the listing.
 func (r *Repo) allRefs() ([]ref, error) {
-	packed, err := r.packedRefs()
-	if err != nil {
-		return nil, err
-	}
 	byName := map[string]ref{}
-	for name, p := range packed {
-		byName[name] = ref{name: name, hash: p.hash, peeled: p.peeled}
-	}
 	bases := []string{r.CommonDir}
 	if r.GitDir != r.CommonDir {
 		bases = append(bases, r.GitDir) // a linked worktree's own refs
@@ -224,6 +223,15 @@ func (r *Repo) allRefs() ([]ref, error) {
 			}
 			return nil
 		})
+	}
+	packed, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil {
+		return nil, err
+	}
+	for name, p := range packed {
+		if _, loose := byName[name]; !loose {
+			byName[name] = ref{name: name, hash: p.hash, peeled: p.peeled}
+		}
 	}
 	refs := make([]ref, 0, len(byName))
 	for _, ref := range byName {

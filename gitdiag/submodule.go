@@ -128,7 +128,7 @@ func (b *statusBuilder) gitmodules() *config.Config {
 
 // blobAt reads the index's version of path, or HEAD's.
 func (b *statusBuilder) blobAt(path string) ([]byte, error) {
-	id := plumbing.ZeroHash
+	var id plumbing.Hash
 	if e := b.tracked(path); e != nil {
 		id = e.Hash
 	} else if h, ok := b.head[path]; ok {

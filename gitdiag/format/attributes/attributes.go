@@ -60,7 +60,6 @@ type Stack struct {
 	fold    bool                            // core.ignoreCase
 	base    *attrFrame                      // built-in, system, global: below the work tree's files
 	info    *attrFrame                      // .git/info/attributes: above them
-	macros  map[string]*attrLine            // the winning definition of each macro
 	mu      sync.Mutex                      // guards dirs
 	dirs    map[string]*attrFrame           // "" or "a/b" → the chain up to that directory
 }

@@ -97,7 +97,7 @@ func ParsePattern(s, base string, fold bool) (Pattern, bool) {
 	if p.literal < 0 {
 		p.literal = len(s)
 	}
-	p.endsWith = s[0] == '*' && strings.IndexAny(s[1:], "*?[\\") < 0
+	p.endsWith = s[0] == '*' && !strings.ContainsAny(s[1:], "*?[\\")
 	p.pattern = s
 	return p, true
 }

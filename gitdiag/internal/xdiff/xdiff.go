@@ -180,9 +180,9 @@ func count(b []bool) int {
 // kv holds the forward and backward furthest-reaching paths by diagonal,
 // which may be negative: index d+base.
 type kv struct {
-	f, b           []int
-	base           int
-	mxcost, snakes int
+	f, b   []int
+	base   int
+	mxcost int
 }
 
 func newKV(n1, n2 int) *kv {

@@ -210,6 +210,9 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 		for _, t := range firstN(h.OpenTasks, 10) {
 			b.WriteString(logs.TaskLine(t) + "\n")
 		}
+		if n := len(h.OpenTasks) - 10; n > 0 {
+			fmt.Fprintf(&b, "- … and %d more\n", n)
+		}
 		b.WriteString("\n")
 	}
 	if e := h.OpenError; e != nil {

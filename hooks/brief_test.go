@@ -203,3 +203,13 @@ func TestAForksParentIsTheTranscriptWhoseLastReplyHadItsContext(t *testing.T) {
 		t.Errorf("from another worktree's directory: got %q, want %q", got, parent)
 	}
 }
+
+func TestAHandoffsOpenTasksSayHowManyTheyLeaveOut(t *testing.T) {
+	var h facts.Handoff
+	for i := range 14 {
+		h.OpenTasks = append(h.OpenTasks, facts.Task{Content: fmt.Sprintf("task %d", i), Status: "pending"})
+	}
+	if got := renderHandoff(h, nil, false, clock); !strings.Contains(got, "- [ ] task 9\n- … and 4 more\n") {
+		t.Errorf("got:\n%s", got)
+	}
+}

@@ -124,7 +124,8 @@ func (r *Run) previousHandoff() *facts.Handoff {
 	if r.logsTracked() {
 		return nil
 	}
-	found, _ := within(r, "reading the previous session's handoff", r.readPreviousHandoff)
+	others := r.otherWorktreeLogs()
+	found, _ := within(r, "reading the previous session's handoff", func() handoffRead { return r.readPreviousHandoff(others) })
 	if found.note != "" {
 		r.note(found.note)
 	}
@@ -137,30 +138,31 @@ type handoffRead struct {
 }
 
 // readPreviousHandoff reads the newest handoff another session left
-// that this user's session-hooks wrote; a newer one that is not is named
-// in the note.
-func (r *Run) readPreviousHandoff() (out handoffRead) {
-	dirs, err := os.ReadDir(filepath.Join(r.Logs.Path, "sessions"))
-	if err != nil {
-		return out
-	}
+// that this user's session-hooks wrote, in this worktree's logs or another
+// worktree's of the repository (a /fork runs in a worktree of its own); a
+// newer one that is not is named in the note.
+func (r *Run) readPreviousHandoff(others []logs.Dir) (out handoffRead) {
 	type found struct {
+		dir  logs.Dir
 		name string
 		at   time.Time
 	}
 	var all []found
-	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
-			continue
-		}
-		if fi, err := os.Lstat(filepath.Join(r.Logs.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
-			all = append(all, found{d.Name(), fi.ModTime()})
+	for _, dir := range append([]logs.Dir{r.Logs}, others...) {
+		dirs, _ := os.ReadDir(filepath.Join(dir.Path, "sessions"))
+		for _, d := range dirs {
+			if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
+				continue
+			}
+			if fi, err := os.Lstat(filepath.Join(dir.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
+				all = append(all, found{dir, d.Name(), fi.ModTime()})
+			}
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
 	for _, f := range all {
 		name := filepath.Join("sessions", f.name, HandoffFile)
-		b, _, err := r.Logs.Read(name, 1<<20)
+		b, _, err := f.dir.Read(name, 1<<20)
 		if n := refusedNote("the handoff", filepath.ToSlash(name), err); n != "" && out.note == "" {
 			out.note = n
 		}
@@ -170,6 +172,30 @@ func (r *Run) readPreviousHandoff() (out handoffRead) {
 			return out
 		}
 	}
+	return out
+}
+
+// otherWorktreeLogs are the log directories of the repository's other
+// worktrees, the main one included: found through its common directory.
+func (r *Run) otherWorktreeLogs() []logs.Dir {
+	var out []logs.Dir
+	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		var paths []string
+		if m, ok := repo.MainWorktree(); ok {
+			paths = append(paths, m.Path)
+		}
+		for _, w := range repo.Worktrees() {
+			if w.Prunable == "" && !repo.IsRoot(w.Path) {
+				paths = append(paths, w.Path)
+			}
+		}
+		for _, p := range paths {
+			d := logs.DirFor(p)
+			d.NoCreate = func() string { return "another worktree's logs are only read" }
+			out = append(out, d)
+		}
+		return nil
+	})
 	return out
 }
 

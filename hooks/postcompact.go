@@ -56,15 +56,20 @@ func handlePostCompact(r *Run) string {
 
 // savedSnapshot reads the facts pre-compact saved for this session.
 func (r *Run) savedSnapshot() (facts.Snapshot, bool) {
+	snap, found, ok := within2(r, "reading the snapshot's facts", func() (facts.Snapshot, bool) {
+		return savedSnapshot(r.Logs, r.In.SessionID)
+	})
+	return snap, ok && found
+}
+
+// savedSnapshot reads the facts pre-compact saved for session id in dir.
+func savedSnapshot(dir logs.Dir, id string) (facts.Snapshot, bool) {
 	var snap facts.Snapshot
-	if r.In.SessionID == "" {
+	if id == "" {
 		return snap, false
 	}
-	b, ok := within(r, "reading the snapshot's facts", func() []byte {
-		b, _, _ := r.Logs.Read(logs.SessionFile(r.In.SessionID, SnapshotFacts), logs.LogBudget)
-		return b
-	})
-	if !ok || b == nil || json.Unmarshal(b, &snap) != nil {
+	b, _, err := dir.Read(logs.SessionFile(id, SnapshotFacts), logs.LogBudget)
+	if err != nil || json.Unmarshal(b, &snap) != nil {
 		return snap, false
 	}
 	return snap, true

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,7 +33,8 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 	if r.logsTracked() {
 		return facts.Recovery{Reason: "Snapshot not read: git tracks files in .claude/logs, so they are the repository's, not this session's."}
 	}
-	rec, ok := within(r, "reading the snapshot", r.readSnapshot)
+	others := r.otherWorktreeLogs()
+	rec, ok := within(r, "reading the snapshot", func() facts.Recovery { return r.readSnapshot(r.sessionLogs(others)) })
 	if !ok {
 		return facts.Recovery{Reason: "Snapshot not read: the hook's deadline passed."}
 	}
@@ -41,14 +44,31 @@ func (r *Run) recoverSnapshot() facts.Recovery {
 	return rec
 }
 
-// readSnapshot reads the snapshot files; what git says changed since is
-// added by the caller, which may use the repository.
-func (r *Run) readSnapshot() facts.Recovery {
+// sessionLogs is the log directory that holds this session's snapshot:
+// this worktree's, else another worktree's of the repository that has it
+// (the session ran there before).
+func (r *Run) sessionLogs(others []logs.Dir) logs.Dir {
+	id := r.In.SessionID
+	if id == "" {
+		return r.Logs
+	}
+	for _, d := range append([]logs.Dir{r.Logs}, others...) {
+		if _, err := os.Lstat(filepath.Join(d.Path, logs.SessionFile(id, logs.SnapshotLog))); err == nil {
+			return d
+		}
+	}
+	return r.Logs
+}
+
+// readSnapshot reads the snapshot files (the session's own from dir);
+// what git says changed since is added by the caller, which may use the
+// repository.
+func (r *Run) readSnapshot(dir logs.Dir) facts.Recovery {
 	id := r.In.SessionID
 	if id != "" {
-		if b, _, err := r.Logs.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogBudget); err == nil {
+		if b, _, err := dir.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogBudget); err == nil {
 			rec := facts.Recovery{Found: true, Snapshot: string(b), Nonce: newNonce()}
-			if snap, ok := r.savedSnapshot(); ok {
+			if snap, ok := savedSnapshot(dir, id); ok {
 				rec.Facts = &snap
 				if at, err := time.Parse(logs.TimeFormat, snap.Time); err == nil {
 					rec.AgeMS = float64(r.Now().Sub(at).Milliseconds())

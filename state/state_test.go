@@ -1,10 +1,12 @@
 package state
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,5 +104,80 @@ func TestSessionIDsCannotEscapeTheStateDirectory(t *testing.T) {
 	}
 	if got, _ := Load(d, "../../escape"); got == nil || got.Number != 1 {
 		t.Errorf("got %+v", got)
+	}
+}
+
+func TestOneRunAtATimeHoldsASessionsState(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	unlock, err := Lock(context.Background(), d, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := Lock(ctx, d, "s1"); err == nil || !strings.Contains(err.Error(), "stayed locked") {
+		t.Fatalf("a second run took the held state: %v", err)
+	}
+	other, err := Lock(context.Background(), d, "s2")
+	if err != nil {
+		t.Fatalf("another session's state is not this one's lock: %v", err)
+	}
+	other()
+	got := make(chan error, 1)
+	go func() {
+		u, err := Lock(context.Background(), d, "s1")
+		if err == nil {
+			u()
+		}
+		got <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	unlock()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Errorf("the waiting run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the lock was not handed on when let go")
+	}
+}
+
+func TestAModelChangeIsSeenOnceAndSaysTheModelBefore(t *testing.T) {
+	var s Session
+	for _, step := range []struct {
+		model, prev string
+		changed     bool
+	}{{"", "", false}, {"opus", "", false}, {"opus", "", false}, {"sonnet", "opus", true}, {"opus", "sonnet", true}} {
+		prev, changed := s.SeeModel(step.model)
+		if prev != step.prev || changed != step.changed {
+			t.Errorf("SeeModel(%q) = %q, %v; want %q, %v", step.model, prev, changed, step.prev, step.changed)
+		}
+	}
+	if strings.Join(s.Models, ",") != "opus,sonnet,opus" {
+		t.Errorf("models %q", s.Models)
+	}
+}
+
+func TestTheNextNumberFollowsTheHighestClaimOrState(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	if n := highest(d); n != 0 {
+		t.Errorf("an empty project: %d", n)
+	}
+	os.MkdirAll(filepath.Join(d.Path, Dir, numbersDir), 0o700)
+	for _, name := range []string{"3", "12", "not-a-number"} {
+		os.WriteFile(filepath.Join(d.Path, Dir, numbersDir, name), []byte("x"), 0o600)
+	}
+	if n := highest(d); n != 12 {
+		t.Errorf("claims 3 and 12: %d", n)
+	}
+	s := Start(d, "old", "", time.Now())
+	s.Number = 40
+	if err := s.Save(d); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d.Path, Dir, "planted.json"), []byte(`{"session_id":"planted","session_number":999}`), 0o600)
+	if n := highest(d); n != 40 {
+		t.Errorf("a state of 40 and an unsealed one of 999: %d, want 40", n)
 	}
 }

@@ -17,7 +17,27 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"session-hooks": main})
+	testscript.Main(cleanUp{m}, map[string]func(){"session-hooks": main})
+}
+
+// cleanUp runs the tests with a configuration directory of their own (the
+// hooks they run make their sealing key there, not in the user's), then
+// removes it and the binary the fault tests built (10 MB a run, left in
+// the temporary directory before).
+type cleanUp struct{ m *testing.M }
+
+func (c cleanUp) Run() int {
+	config, err := os.MkdirTemp("", "session-hooks-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", config)
+	code := c.m.Run()
+	os.RemoveAll(config)
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	return code
 }
 
 // TestCLI runs the scripts in testdata/script against the built binary:

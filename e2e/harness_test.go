@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	hooksBin = filepath.Join(tmp, "session-hooks")
+	// The hooks Claude Code runs make their sealing key here, not in the
+	// user's configuration directory.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
 	build := exec.Command("go", "build", "-o", hooksBin, "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {

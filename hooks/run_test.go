@@ -89,3 +89,70 @@ func TestStuckReadsAreAbandonedAndListedInOneNote(t *testing.T) {
 		t.Errorf("notes: %q", r.notes)
 	}
 }
+
+func TestTheDeadlineIsReadAsAPersonWritesIt(t *testing.T) {
+	def := 10 * time.Second
+	tests := []struct {
+		flag, env string
+		want      time.Duration
+		note      bool
+	}{
+		{"", "", def, false},
+		{"800ms", "", 800 * time.Millisecond, false},
+		{"2.5", "", 2500 * time.Millisecond, false}, // plain seconds, not milliseconds
+		{"", "3", 3 * time.Second, false},
+		{"5s", "1s", 5 * time.Second, false}, // the flag wins
+		{"0", "", def, true},                 // no deadline at all is no deadline
+		{"-1s", "", def, true},
+		{"soon", "", def, true},
+		{"", "0s", def, true},
+	}
+	for _, tt := range tests {
+		got, notes := DeadlineFor(tt.flag, tt.env, def)
+		if got != tt.want || (len(notes) > 0) != tt.note {
+			t.Errorf("DeadlineFor(%q, %q) = %s %q, want %s (a note: %v)", tt.flag, tt.env, got, notes, tt.want, tt.note)
+		}
+	}
+}
+
+func TestACutOutputIsRecordedAsCutAndAJSONReplyIsNeverCut(t *testing.T) {
+	dir := t.TempDir()
+	run := func(out string) events.Event {
+		var b strings.Builder
+		Execute(strings.NewReader(""), &b, Event{Command: "init", Handle: func(*Run) string { return out }},
+			Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
+		all, err := events.Read(logs.DirFor(dir))
+		if err != nil || len(all) == 0 {
+			t.Fatalf("no event: %v", err)
+		}
+		return all[len(all)-1]
+	}
+	if e := run(strings.Repeat("line of output\n", 5000)); !e.Truncated || e.Bytes > claude.Budget {
+		t.Errorf("a long text: truncated %v, %d bytes", e.Truncated, e.Bytes)
+	}
+	if e := run("short"); e.Truncated {
+		t.Errorf("a short text was recorded as cut")
+	}
+	reply := claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x", claude.Budget+500))
+	if e := run(reply); e.Truncated || e.Bytes != len(reply) {
+		t.Errorf("a JSON reply was cut (it would no longer be JSON): %d of %d bytes", e.Bytes, len(reply))
+	}
+}
+
+func TestTheProjectIsThePayloadsCwdElseClaudesProjectDir(t *testing.T) {
+	env := func(k string) string {
+		if k == claude.EnvProjectDir {
+			return "/from/env"
+		}
+		return ""
+	}
+	if got := projectDir(claude.Input{Cwd: "/from/payload"}, env); got != "/from/payload" {
+		t.Errorf("got %q", got)
+	}
+	if got := projectDir(claude.Input{}, env); got != "/from/env" {
+		t.Errorf("got %q, want $CLAUDE_PROJECT_DIR", got)
+	}
+	if got := projectDir(claude.Input{}, func(string) string { return "" }); got == "" || got == "/from/env" {
+		t.Errorf("without either: %q, want the process's directory", got)
+	}
+}

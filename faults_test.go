@@ -43,6 +43,7 @@ func hookBinary(t *testing.T) string {
 	builtOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "session-hooks-bin-")
 		if err == nil {
+			afterTests = append(afterTests, func() { os.RemoveAll(dir) })
 			os.Chmod(dir, 0o755)
 			builtBin = filepath.Join(dir, "session-hooks")
 			out, err2 := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()

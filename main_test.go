@@ -34,11 +34,14 @@ func (c cleanUp) Run() int {
 	os.Setenv("XDG_CONFIG_HOME", config)
 	code := c.m.Run()
 	os.RemoveAll(config)
-	if builtBin != "" {
-		os.RemoveAll(filepath.Dir(builtBin))
+	for _, f := range afterTests {
+		f()
 	}
 	return code
 }
+
+// afterTests are what the tests ask to be removed once they all ran.
+var afterTests []func()
 
 // TestCLI runs the scripts in testdata/script against the built binary:
 // every subcommand and every bad input must exit 0 with a useful output.

@@ -17,6 +17,12 @@ func TestCheckRefusesDeepNestingOnly(t *testing.T) {
 		{"brackets in strings do not count", `{"a":"[[[[[[[[[[{{{{{{"}`, true},
 		{"an escaped quote does not end a string", `{"a":"\"[[[[[[[["}`, true},
 		{"eight million brackets", strings.Repeat("[", 8<<20), false},
+		// What lets deep nesting past the guard, the stack overflow back:
+		{"closing brackets close: many siblings at one level", "[" + strings.Repeat("[],{},", 20) + "[]]", true},
+		{"closers inside a string do not lower the depth", `[[[["]]]]",[`, false},
+		{"an escaped backslash ends in a real closing quote", `["\\",[[[[`, false},
+		{"a string's end is not missed after an escaped quote", `["a\"b",[[[[`, false},
+		{"a quote inside a string's escape does not start another", `["\"[[[[[[["]`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ fi
 
 packages=("$@")
 if [ ${#packages[@]} -eq 0 ]; then
-  packages=(./seal ./sanitize ./state)
+  packages=(./jsondepth ./seal ./sanitize ./state)
 fi
 for pkg in "${packages[@]}"; do
   out=$(gremlins unleash --workers 1 --timeout-coefficient 5 "$pkg" 2>&1)

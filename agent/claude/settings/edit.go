@@ -45,8 +45,13 @@ func (d *jsonc) splice(start, end int, text string) error {
 	return d.reparse()
 }
 
-// member finds the value of obj's member name.
+// member finds the value of obj's member name; nil when obj is nil or has
+// none (a name that is not valid UTF-8 reads differently to gjson and
+// hujson: the edit is refused, never a nil dereference).
 func member(obj *hujson.Value, name string) *hujson.Value {
+	if obj == nil {
+		return nil
+	}
 	o, ok := obj.Value.(*hujson.Object)
 	if !ok {
 		return nil
@@ -61,6 +66,9 @@ func member(obj *hujson.Value, name string) *hujson.Value {
 
 // element finds arr's i-th element.
 func element(arr *hujson.Value, i int) *hujson.Value {
+	if arr == nil {
+		return nil
+	}
 	a, ok := arr.Value.(*hujson.Array)
 	if !ok || i < 0 || i >= len(a.Elements) {
 		return nil

@@ -310,3 +310,64 @@ func TestTheCommandInstalledWorksWhereverTheSettingsGo(t *testing.T) {
 		})
 	}
 }
+
+func TestAnEntryCountsAsInstalledOnlyInTheShapeInstallWritesIt(t *testing.T) {
+	old := func(group, timeout, matcher string) string {
+		return `{"hooks":{"SessionStart":[{"matcher":"` + matcher + `","hooks":[` + group +
+			`{"type":"command","command":"/opt/old/hooks-runner init"` + timeout + `}]}]}}`
+	}
+	tests := []struct {
+		name, doc string
+		replaced  bool
+	}{
+		{"alone, with a timeout, under our matcher: another --command's install", old("", `,"timeout":30`, "startup|resume|clear|fork"), true},
+		{"beside another hook in its group: the user's", old(`{"type":"command","command":"other.sh"},`, `,"timeout":30`, "startup|resume|clear|fork"), false},
+		{"without a timeout: the user's", old("", "", "startup|resume|clear|fork"), false},
+		{"under another matcher: the user's", old("", `,"timeout":30`, "startup"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Install([]byte(tt.doc), Desired(bin, false), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := strings.Contains(string(res.JSON), "/opt/old/hooks-runner init"); kept == tt.replaced {
+				t.Errorf("replaced %v, want %v:\n%s", !kept, tt.replaced, res.JSON)
+			}
+		})
+	}
+}
+
+func TestUninstallLeavesOurSubcommandWiredToAnEventWeDoNotUse(t *testing.T) {
+	doc := `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"session-hooks init","timeout":30}]}]}}`
+	out, err := Uninstall([]byte(doc), "")
+	if err != nil || out.Changed || string(out.JSON) != doc {
+		t.Errorf("uninstall changed the user's own wiring (%v):\n%s", err, out.JSON)
+	}
+}
+
+func TestWhatIsWiredIsKeptWhateverTheEntriesOrder(t *testing.T) {
+	stop := `{"matcher":"","hooks":[{"type":"command","command":"session-hooks stop","timeout":30}]}`
+	post := `{"matcher":"","hooks":[{"type":"command","command":"session-hooks post-compact","timeout":30}]}`
+	for _, doc := range []string{
+		`{"hooks":{"Stop":[` + stop + `],"PostCompact":[` + post + `]}}`,
+		`{"hooks":{"PostCompact":[` + post + `],"Stop":[` + stop + `]}}`,
+	} {
+		longRunning, flags := Keep([]byte(doc), "")
+		if !longRunning || len(flags) != 1 || flags[0] != "post-compact" {
+			t.Errorf("Keep(%s) = %v %q", doc, longRunning, flags)
+		}
+	}
+}
+
+func TestInstallAddsWhatIsMissingEvenWhenSomeIsWired(t *testing.T) {
+	want := Desired(bin, false)
+	one, err := Install(nil, want[:1], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Install(one.JSON, want, "")
+	if err != nil || !res.Changed || res.Added != len(want)-1 {
+		t.Errorf("added %d of the %d missing (%v)", res.Added, len(want)-1, err)
+	}
+}

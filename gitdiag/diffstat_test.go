@@ -31,6 +31,41 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.git("rm", "-q", "gone.txt")
 			f.commit("work")
 		}},
+		{"a mode-only change, deletions only, insertions only", "origin/main", func(f *fixture) {
+			f.write("tool.sh", "echo\n")
+			f.write("shrink.txt", "1\n2\n3\n")
+			f.write("grow.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.git("update-index", "--chmod=+x", "tool.sh")
+			f.write("shrink.txt", "1\n")
+			f.write("grow.txt", "1\n2\n3\n")
+			f.commit("work")
+		}},
+		{"only deletions in all: no insertions in the totals", "origin/main", func(f *fixture) {
+			f.write("a.txt", "1\n2\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write("a.txt", "1\n")
+			f.commit("work")
+		}},
+		{"a NUL past the first 8,000 bytes is text; one within them is binary", "origin/main", func(f *fixture) {
+			f.write("late.txt", "x\n")
+			f.write("early.bin", "x\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write("late.txt", strings.Repeat("a", 8000)+"\x00\nb\n")
+			f.write("early.bin", strings.Repeat("a", 7990)+"\x00\nb\n")
+			f.commit("work")
+		}},
+		{"wide names and a long graph are scaled as git scales them", "origin/main", func(f *fixture) {
+			f.write("a.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write(strings.Repeat("n", 90)+".txt", strings.Repeat("line\n", 500))
+			f.write("a.txt", strings.Repeat("x\n", 120))
+			f.commit("work")
+		}},
 		{"origin/HEAD when the branch has no upstream", "origin/trunk", func(f *fixture) {
 			f.write("a.txt", "a\n")
 			f.commit("base")

@@ -606,6 +606,29 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write(".git/info/grafts", head+"\n")
 			return f.dir
 		}},
+		{"a staged type change is T, not M", func(f *fixture) string {
+			f.write("link", "target\n")
+			f.write("target", "t\n")
+			f.commit("first")
+			os.Remove(f.path("link"))
+			if err := os.Symlink("target", f.path("link")); err != nil {
+				t.Fatal(err)
+			}
+			f.git("add", "link")
+			return f.dir
+		}},
+		{"a both-added conflict (AA)", func(f *fixture) string {
+			f.write("base.txt", "b\n")
+			f.commit("base")
+			f.git("checkout", "-q", "-b", "other")
+			f.write("both.txt", "theirs\n")
+			f.commit("theirs")
+			f.git("checkout", "-q", "main")
+			f.write("both.txt", "ours\n")
+			f.commit("ours")
+			f.gitMayFail("merge", "-q", "other")
+			return f.dir
+		}},
 		{"core.fileMode false ignores the executable bit", func(f *fixture) string {
 			f.write("tool.sh", "echo\n")
 			f.write("other.txt", "o")

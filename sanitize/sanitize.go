@@ -98,10 +98,12 @@ func compilePatterns() (p redactPatterns) {
 	// The tags Claude Code wraps its own text in: restored text holding
 	// one could pass for Claude Code's words, or close its wrapper. The
 	// tag's start is enough: "<system-reminder" in one string and a ">"
-	// in the next would read as one tag across them.
+	// in the next would read as one tag across them. A name ends where a
+	// word does (as \b): "<system-reminder-x" is neutralised too, which
+	// costs a false positive on names that merely start alike.
 	p.tags = regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
 		`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
-		`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_-]|$)`)
+		`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_]|$)`)
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
 	// OSC strings (ESC ] … BEL) lose their delimiters but keep their text:

@@ -38,16 +38,27 @@ func (r *Repo) readIndex() (*index.File, error) {
 		return nil, err
 	}
 	idx.ModTime = fi.ModTime()
+	r.indexMu.Lock()
+	r.index = idx
+	r.indexMu.Unlock()
 	return idx, nil
 }
 
 // TracksUnder says whether the index holds a path below dir (relative to
 // the directory the repository was opened from, slash-separated): files
 // a repository commits are the repository's words, whoever wrote them.
+//
+// The index the status read is asked, not decoded again: a startup asks
+// this after its probes, on every session.
 func (r *Repo) TracksUnder(dir string) (bool, error) {
-	idx, err := r.readIndex()
-	if err != nil {
-		return false, err
+	r.indexMu.Lock()
+	idx := r.index
+	r.indexMu.Unlock()
+	if idx == nil {
+		var err error
+		if idx, err = r.readIndex(); err != nil {
+			return false, err
+		}
 	}
 	prefix := r.Prefix + strings.TrimSuffix(dir, "/") + "/"
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= prefix })

@@ -21,6 +21,7 @@ import (
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
+	"github.com/session-hooks/session-hooks/gitdiag/format/index"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -46,6 +47,10 @@ type Repo struct {
 	cfg    *config.Config
 	store  *objects.Store
 	packed map[string]packedRef // packed-refs, read on first use
+	// index is the index as the last read decoded it, kept so that a
+	// question after the status (TracksUnder) does not decode it again.
+	index   *index.File
+	indexMu sync.Mutex
 	// packedReread: packed-refs was read again for a ref missing from it
 	packedReread bool
 	// The probes of one run may go two at a time (the status walk beside
@@ -388,20 +393,31 @@ func (r *Repo) replaceBase() string {
 }
 
 // replacements maps each replaced object to its replacement, as git
-// reads refs/replace/<id> unless replacing is off.
+// reads refs/replace/<id> unless replacing is off. It runs whenever the
+// object store opens (every log probe), so it reads the replace refs
+// only: the loose ones' directory (most repositories have none: one failed
+// open) and packed-refs, which the run reads anyway.
 func (r *Repo) replacements() map[plumbing.Hash]plumbing.Hash {
 	base := r.replaceBase()
 	if base == "" {
 		return nil
 	}
-	refs, err := r.allRefs()
-	if err != nil {
-		return nil
-	}
 	out := map[plumbing.Hash]plumbing.Hash{}
-	for _, ref := range refs {
-		if id, ok := strings.CutPrefix(ref.name, base); ok && plumbing.IsHash(id) {
-			out[plumbing.NewHash(id)] = ref.hash
+	if packed, err := r.packedRefs(); err == nil {
+		for name, p := range packed {
+			if id, ok := strings.CutPrefix(name, base); ok && plumbing.IsHash(id) {
+				out[plumbing.NewHash(id)] = p.hash
+			}
+		}
+	}
+	dir := filepath.Join(r.CommonDir, filepath.FromSlash(base))
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !plumbing.IsHash(e.Name()) {
+			continue
+		}
+		if b, err := readFile(filepath.Join(dir, e.Name())); err == nil && plumbing.IsHash(strings.TrimSpace(string(b))) {
+			out[plumbing.NewHash(e.Name())] = plumbing.NewHash(strings.TrimSpace(string(b)))
 		}
 	}
 	return out

@@ -3,7 +3,6 @@ package transcript
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 )
 
@@ -14,31 +13,17 @@ import (
 // search stops at a compaction boundary (the context before it is gone)
 // and reads at most opt.Budget bytes from the end.
 func Injected(ctx context.Context, path string, opt Options) ([]string, error) {
-	f, size, err := openSized(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []string
-	tr := newTailReader(f, size, opt.Budget, opt.MaxLine)
-	for ctx.Err() == nil {
-		line, oversized, err := tr.Next()
-		if err == io.EOF {
-			return out, nil
-		} else if err != nil {
-			return out, err
-		} else if oversized {
-			continue
-		}
+	err := linesFromEnd(ctx, path, opt, func(line []byte) bool {
 		if bytes.Contains(line, []byte(`"compact_boundary"`)) && entryOf(parse(line)).subtype == "compact_boundary" {
-			return out, nil
+			return false
 		}
 		if !bytes.Contains(line, []byte(`"hook_success"`)) {
-			continue
+			return true
 		}
 		a := parse(line).Get("attachment")
 		if a.Get("type").Str != "hook_success" || !strings.HasPrefix(a.Get("hookName").Str, "SessionStart") {
-			continue
+			return true
 		}
 		text := a.Get("stdout").Str
 		if text == "" {
@@ -47,6 +32,7 @@ func Injected(ctx context.Context, path string, opt Options) ([]string, error) {
 		if text != "" {
 			out = append(out, strings.Clone(text))
 		}
-	}
-	return out, ctx.Err()
+		return true
+	})
+	return out, err
 }

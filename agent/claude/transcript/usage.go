@@ -3,9 +3,10 @@ package transcript
 import (
 	"bytes"
 	"context"
-	"github.com/tidwall/gjson"
 	"io"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Usage is the context an agent is using, as its latest reply reported it.
@@ -101,25 +102,35 @@ func TokenCount(v gjson.Result) (int, bool) {
 // transcript hold it (a hook's output, say, which Claude Code records in
 // the transcript as it injects it).
 func Contains(ctx context.Context, path string, needles []string, budget int64) ([]bool, error) {
-	f, size, err := openSized(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	found := make([]bool, len(needles))
-	tr := newTailReader(f, size, budget, DefaultOptions.MaxLine)
-	for ctx.Err() == nil {
-		line, oversized, err := tr.Next()
-		if err == io.EOF {
-			return found, nil
-		} else if err != nil {
-			return found, err
-		} else if oversized {
-			continue
-		}
+	err := linesFromEnd(ctx, path, Options{Budget: budget, MaxLine: DefaultOptions.MaxLine}, func(line []byte) bool {
 		for i, n := range needles {
 			found[i] = found[i] || bytes.Contains(line, []byte(n))
 		}
+		return true
+	})
+	return found, err
+}
+
+// linesFromEnd calls fn with each line of the transcript at path, newest
+// first, within opt's budget, oversized lines skipped, until fn says stop,
+// the lines run out or ctx ends (its error is returned).
+func linesFromEnd(ctx context.Context, path string, opt Options, fn func(line []byte) bool) error {
+	f, size, err := openSized(path)
+	if err != nil {
+		return err
 	}
-	return found, ctx.Err()
+	defer f.Close()
+	tr := newTailReader(f, size, opt.Budget, opt.MaxLine)
+	for ctx.Err() == nil {
+		line, oversized, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		} else if !oversized && !fn(line) {
+			return nil
+		}
+	}
+	return ctx.Err()
 }

@@ -174,7 +174,8 @@ func usageIn(message gjson.Result) (Usage, bool) {
 		}
 		tokens += n
 	}
-	return Usage{Known: true, Tokens: tokens, Model: strings.Clone(message.Get("model").String())}, true
+	out, _ := TokenCount(u.Get("output_tokens"))
+	return Usage{Known: true, Tokens: tokens, Output: out, Model: strings.Clone(message.Get("model").String())}, true
 }
 
 // side says whether an entry is a subagent's, counting chat entries.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -60,20 +59,11 @@ func usageOf(line []byte) (Usage, bool) {
 	entry := entryOf(parse(line))
 	switch entry.typ {
 	case "assistant":
-		u := entry.message.Get("usage")
-		if !u.Exists() || entry.sidechain {
+		if entry.sidechain {
 			return Usage{}, false
 		}
-		tokens := 0
-		for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
-			n, ok := TokenCount(u.Get(k))
-			if !ok {
-				return Usage{}, false // not a count any model reports: an earlier reply may say
-			}
-			tokens += n
-		}
-		out, _ := TokenCount(u.Get("output_tokens"))
-		return Usage{Tokens: tokens, Output: out, Known: true, Model: strings.Clone(entry.message.Get("model").String())}, true
+		// No usage, or counts no model reports: an earlier reply may say.
+		return usageIn(entry.message)
 	case "system":
 		if entry.subtype == "compact_boundary" {
 			return Usage{}, true

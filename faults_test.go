@@ -539,7 +539,7 @@ func runFault(t *testing.T, bin string, e *faultEnv, event []string) string {
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %q", stderr.String())
 	}
-	if took > deadline+time.Second {
+	if took > testenv.Scaled(deadline+time.Second) {
 		t.Errorf("took %s, deadline %s", took, deadline)
 	}
 	out := stdout.String()

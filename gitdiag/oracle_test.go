@@ -68,6 +68,19 @@ func (f *fixture) gitIn(dir string, args ...string) string {
 	return string(out)
 }
 
+// gitStdin runs git in the fixture with stdin as its input.
+func (f *fixture) gitStdin(stdin string, args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.dir
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		f.t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
 // statusTruth is `git status --short` in dir. Where git keeps an untracked
 // cache, it is computed without it and without writing the index, then git
 // refreshes the cache: git's cache has faults of its own (git 2.39 kept
@@ -278,6 +291,50 @@ func TestStatusMatchesGit(t *testing.T) {
 			os.Remove(f.path("fifo-to-be"))
 			mkfifo(f.path("fifo-to-be"))
 			mkfifo(f.path("untracked-fifo"))
+		}},
+		{"staged type changes are T, a staged mode change is M", "", func(f *fixture) {
+			f.write("to-link", "x\n")
+			f.write("target", "t\n")
+			f.write("tool.sh", "echo\n")
+			f.commit("first")
+			os.Symlink("target", f.path("was-link"))
+			f.git("add", "was-link")
+			f.commit("second")
+			os.Remove(f.path("to-link"))
+			os.Symlink("target", f.path("to-link"))
+			os.Remove(f.path("was-link"))
+			f.write("was-link", "now a file\n")
+			os.Chmod(f.path("tool.sh"), 0o755)
+			f.git("add", "to-link", "was-link", "tool.sh")
+		}},
+		{"every shape of conflict, on paths HEAD has and has not", "", func(f *fixture) {
+			// Stages 1 (base), 2 (ours) and 3 (theirs) in each of the seven
+			// combinations git names: DD AU UD UA DU AA UU.
+			for _, p := range []string{"dd.txt", "ud.txt", "du.txt", "uu.txt"} {
+				f.write(p, "base "+p+"\n")
+			}
+			f.commit("base")
+			blob := func(s string) string {
+				return strings.TrimSpace(f.gitStdin(s, "hash-object", "-w", "--stdin"))
+			}
+			var info strings.Builder
+			zero := strings.Repeat("0", 40)
+			for _, c := range []struct {
+				path   string
+				stages []int
+			}{
+				{"dd.txt", []int{1}}, {"au.txt", []int{2}}, {"ud.txt", []int{1, 2}}, {"ua.txt", []int{3}},
+				{"du.txt", []int{1, 3}}, {"aa.txt", []int{2, 3}}, {"uu.txt", []int{1, 2, 3}},
+			} {
+				fmt.Fprintf(&info, "0 %s 0\t%s\n", zero, c.path)
+				for _, st := range c.stages {
+					fmt.Fprintf(&info, "100644 %s %d\t%s\n", blob(fmt.Sprintf("%s stage %d\n", c.path, st)), st, c.path)
+				}
+			}
+			f.gitStdin(info.String(), "update-index", "--index-info")
+			os.Remove(f.path("dd.txt"))
+			f.write("ua.txt", "theirs on disk\n")
+			f.write("aa.txt", "both on disk\n")
 		}},
 		{"ignore rules nested negated and excluded", "", func(f *fixture) {
 			f.write(".gitignore", "*.log\n!keep.log\nbuild/\n/rootonly\n")
@@ -631,11 +688,18 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 		}},
 		{"core.fileMode false ignores the executable bit", func(f *fixture) string {
 			f.write("tool.sh", "echo\n")
+			f.write("staged.sh", "echo\n")
 			f.write("other.txt", "o")
 			f.commit("first")
 			f.git("config", "core.fileMode", "false")
 			os.Chmod(f.path("tool.sh"), 0o755)
 			f.write("other.txt", "changed")
+			// Staged, then put back as HEAD has it but executable: git diff
+			// HEAD does not list it when the bit does not count.
+			f.write("staged.sh", "echo 2\n")
+			f.git("add", "staged.sh")
+			f.write("staged.sh", "echo\n")
+			os.Chmod(f.path("staged.sh"), 0o755)
 			return f.dir
 		}},
 		{"linked worktree", func(f *fixture) string {

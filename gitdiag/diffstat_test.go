@@ -49,13 +49,13 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("a.txt", "1\n")
 			f.commit("work")
 		}},
-		{"a NUL past the first 8,000 bytes is text; one within them is binary", "origin/main", func(f *fixture) {
+		{"a NUL past the first 8,000 bytes is text; one in the 8,000th is binary", "origin/main", func(f *fixture) {
 			f.write("late.txt", "x\n")
 			f.write("early.bin", "x\n")
 			f.commit("base")
 			f.trackOriginMain()
 			f.write("late.txt", strings.Repeat("a", 8000)+"\x00\nb\n")
-			f.write("early.bin", strings.Repeat("a", 7990)+"\x00\nb\n")
+			f.write("early.bin", strings.Repeat("a", 7999)+"\x00\nb\n")
 			f.commit("work")
 		}},
 		{"wide names and a long graph are scaled as git scales them", "origin/main", func(f *fixture) {
@@ -64,6 +64,47 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.trackOriginMain()
 			f.write(strings.Repeat("n", 90)+".txt", strings.Repeat("line\n", 500))
 			f.write("a.txt", strings.Repeat("x\n", 120))
+			f.commit("work")
+		}},
+		{"only a mode change: zero insertions and zero deletions", "origin/main", func(f *fixture) {
+			f.write("tool.sh", "echo\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.git("update-index", "--chmod=+x", "tool.sh")
+			f.commit("work")
+		}},
+		{"only a binary file changed: zero insertions and zero deletions", "origin/main", func(f *fixture) {
+			f.write("blob.bin", "\x00one")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write("blob.bin", "\x00two")
+			f.commit("work")
+		}},
+		{"as many insertions as deletions, scaled to an odd bar", "origin/main", func(f *fixture) {
+			f.write("even.txt", strings.Repeat("old\n", 100))
+			f.commit("base")
+			f.trackOriginMain()
+			f.write("big.txt", strings.Repeat("line\n", 500))
+			f.write("even.txt", strings.Repeat("new\n", 100))
+			f.commit("work")
+		}},
+		{"binary sizes widen the graph beside a long name", "origin/main", func(f *fixture) {
+			f.write("blob.bin", "\x00"+strings.Repeat("b", 12345))
+			f.write("a.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write("blob.bin", "\x00"+strings.Repeat("c", 67890))
+			f.write(strings.Repeat("long-name-", 6)+".txt", "1\n2\n")
+			f.commit("work")
+		}},
+		{"many small binary and text changes with long names", "origin/main", func(f *fixture) {
+			f.write("a.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			for i := range 4 {
+				f.write(fmt.Sprintf("%s%d.txt", strings.Repeat("w", 70), i), strings.Repeat("x\n", 1+i*40))
+			}
+			f.write("z.bin", "\x00"+strings.Repeat("z", 1234567))
 			f.commit("work")
 		}},
 		{"origin/HEAD when the branch has no upstream", "origin/trunk", func(f *fixture) {

@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand"
 	"os"
@@ -16,12 +17,16 @@ import (
 // random and distinct, so that renames are the ones git mv makes (and
 // git's similarity finds or not after an edit). Line endings, attributes
 // and stale stat data exercise the conversions applied before hashing.
+//
+// By default 5 sequences of 40 steps (10 with -short); .ci/run adds
+// -random.seeds and -random.steps for a long run: seeds past 5 use the
+// plain configuration.
 func TestRandomOperationsMatchGit(t *testing.T) {
-	steps := 40
+	steps := *randomSteps
 	if testing.Short() {
-		steps = 10
+		steps = min(steps, 10)
 	}
-	for seed := int64(1); seed <= 5; seed++ {
+	for seed := int64(1); seed <= int64(*randomSeeds); seed++ {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
 			f := newFixture(t)
 			rng := rand.New(rand.NewSource(seed))
@@ -71,6 +76,11 @@ func TestRandomOperationsMatchGit(t *testing.T) {
 		})
 	}
 }
+
+var (
+	randomSeeds = flag.Int("random.seeds", 5, "how many random sequences TestRandomOperationsMatchGit runs")
+	randomSteps = flag.Int("random.steps", 40, "how many steps each random sequence takes")
+)
 
 type randomWorld struct {
 	f                *fixture

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -370,4 +372,85 @@ func TestInstallAddsWhatIsMissingEvenWhenSomeIsWired(t *testing.T) {
 	if err != nil || !res.Changed || res.Added != len(want)-1 {
 		t.Errorf("added %d of the %d missing (%v)", res.Added, len(want)-1, err)
 	}
+}
+
+func TestInstallGivesOurEntrySharingAGroupItsOwn(t *testing.T) {
+	want := Desired(bin, false)
+	doc := `{"hooks":{"` + want[0].Event + `":[{"matcher":"` + want[0].Matcher + `","hooks":[` +
+		`{"type":"command","command":"other.sh"},` +
+		`{"type":"command","command":"` + want[0].Command + `","timeout":` + strconv.Itoa(want[0].Timeout) + `}]}]}}`
+	res, err := Install([]byte(doc), want, "")
+	if err != nil || !res.Changed {
+		t.Fatalf("changed %v (%v)", res.Changed, err)
+	}
+	for _, w := range Wired(mustParse(t, res.JSON)) {
+		if w.Command == want[0].Command && w.GroupSize != 1 {
+			t.Errorf("our entry still shares a group of %d:\n%s", w.GroupSize, res.JSON)
+		}
+	}
+	if !strings.Contains(string(res.JSON), "other.sh") {
+		t.Errorf("the user's hook in the group was lost:\n%s", res.JSON)
+	}
+}
+
+func TestInstallRemovesASecondCopyOfOurEntry(t *testing.T) {
+	want := Desired(bin, false)
+	twice := append([]Entry{want[0]}, want...)
+	res, err := Install([]byte(docOf(twice)), want, "")
+	if err != nil || !res.Changed || res.Removed != 1 || res.Added != 0 {
+		t.Fatalf("changed %v, removed %d, added %d (%v)", res.Changed, res.Removed, res.Added, err)
+	}
+	if canonical(t, res.JSON) != canonical(t, []byte(docOf(want))) {
+		t.Errorf("got\n%s\nwant\n%s", res.JSON, docOf(want))
+	}
+}
+
+// docOf is settings holding the entries, each in its own group, as
+// install writes them.
+func docOf(entries []Entry) string {
+	var events []string
+	groups := map[string][]string{}
+	for _, e := range entries {
+		if _, ok := groups[e.Event]; !ok {
+			events = append(events, e.Event)
+		}
+		groups[e.Event] = append(groups[e.Event], `{"matcher":"`+e.Matcher+`","hooks":[{"type":"command","command":"`+
+			e.Command+`","timeout":`+strconv.Itoa(e.Timeout)+`}]}`)
+	}
+	var parts []string
+	for _, ev := range events {
+		parts = append(parts, `"`+ev+`":[`+strings.Join(groups[ev], ",")+`]`)
+	}
+	return `{"hooks":{` + strings.Join(parts, ",") + `}}`
+}
+
+func TestKeepNamesEachFlagOnceAndOnlyOurs(t *testing.T) {
+	post := `{"matcher":"","hooks":[{"type":"command","command":"session-hooks post-compact","timeout":30}]}`
+	theirs := `{"matcher":"","hooks":[{"type":"command","command":"their-tool stop"}]}`
+	tests := []struct {
+		name        string
+		doc         string
+		longRunning bool
+		flags       []string
+	}{
+		{"the same row wired twice", `{"hooks":{"PostCompact":[` + post + `,` + post + `]}}`, false, []string{"post-compact"}},
+		{"another program ending with our row's arguments", `{"hooks":{"Stop":[` + theirs + `]}}`, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			longRunning, flags := Keep([]byte(tt.doc), "")
+			if longRunning != tt.longRunning || !slices.Equal(flags, tt.flags) {
+				t.Errorf("Keep = %v %q, want %v %q", longRunning, flags, tt.longRunning, tt.flags)
+			}
+		})
+	}
+}
+
+func mustParse(t *testing.T, b []byte) []byte {
+	t.Helper()
+	js, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
 }

@@ -335,3 +335,105 @@ func TestClaudeCodesSyntheticTextsAreNotTheAgents(t *testing.T) {
 		t.Errorf("texts %q", f.Texts)
 	}
 }
+
+func TestATerseRequestIsAFewShortWords(t *testing.T) {
+	for s, want := range map[string]bool{
+		"3":                        true,
+		"yes":                      true,
+		"go with option three":     false, // four words
+		"use the second":           true,  // three words
+		"twentycharacterswords":    false, // 21 characters, one word
+		"exactly twenty chars":     true,  // 20 characters, three words
+		"exactly twenty chars!":    false, // 21
+		"refactor-the-whole-lexer": false,
+	} {
+		if got := terse(s); got != want {
+			t.Errorf("terse(%q) = %v, want %v", s, got, want)
+		}
+	}
+	f := read(t, user("Pick one of the three designs"), say("which?"), user("go with option three"))
+	if f.PreviousPrompt != "" {
+		t.Errorf("a four-word request brought the one before it: %q", f.PreviousPrompt)
+	}
+}
+
+func TestCommandsAreRequestsUnlessABuiltInWithoutArguments(t *testing.T) {
+	cmd := func(name, args string) string {
+		return userBlocks("<command-name>" + name + "</command-name>\n<command-args>" + args + "</command-args>")
+	}
+	tests := []struct {
+		name, line, want string
+	}{
+		{"a built-in with arguments", cmd("/compact", "keep the parser notes"), "/compact keep the parser notes"},
+		{"a built-in without", cmd("/model", ""), "fix the parser"},
+		{"a custom command without arguments", cmd("/deploy", ""), "/deploy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := read(t, user("fix the parser"), say("done"), tt.line).LastPrompt; got != tt.want {
+				t.Errorf("last prompt %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestARefusedCallIsADecisionNotAnOpenError(t *testing.T) {
+	for _, refusal := range []string{
+		"The user doesn't want to proceed with this tool use. The tool use was rejected.",
+		"User rejected the edit to /p/a.go",
+	} {
+		f := read(t, user("tidy the loader"), call("t1", "Edit", `{"file_path":"/p/a.go"}`), answer("t1", refusal, true, ""))
+		if f.OpenError != nil {
+			t.Errorf("%q read as an open error: %+v", refusal, f.OpenError)
+		}
+	}
+}
+
+func TestOnlyTheNewestUnansweredCallIsInFlight(t *testing.T) {
+	if f := read(t, user("write it"), call("w", "Write", `{"file_path":"/p/a.go"}`), say("I will wait for the result")); f.InFlight != nil {
+		t.Errorf("a call with newer text after it is in flight: %+v", f.InFlight)
+	}
+	if f := read(t, user("write it"), call("w", "Write", `{"file_path":"/p/a.go"}`)); f.InFlight == nil || f.InFlight.Input != "/p/a.go" {
+		t.Errorf("the newest call, unanswered: %+v", f.InFlight)
+	}
+}
+
+// A file written twice is listed once, where it was written last.
+func TestAFileWrittenTwiceIsListedOnce(t *testing.T) {
+	f := read(t, call("a", "Write", `{"file_path":"/p/a.go"}`), answer("a", "ok", false, ""),
+		call("b", "Edit", `{"file_path":"/p/b.go"}`), answer("b", "ok", false, ""),
+		call("c", "Edit", `{"file_path":"/p/a.go"}`), answer("c", "ok", false, ""))
+	if want := []string{"/p/b.go", "/p/a.go"}; !reflect.DeepEqual(f.FilesTouched, want) {
+		t.Errorf("files %q, want %q", f.FilesTouched, want)
+	}
+}
+
+// Once the recent facts are settled, the walk back parses only lines that
+// can hold a task list: TaskCreate/TaskUpdate calls and results, TodoWrite.
+func TestTaskListsFarBackAreFoundPastTheLineFilter(t *testing.T) {
+	recent := []string{boundary, user("carry on with the parser"), call("r", "Bash", `{"command":"go test"}`),
+		answer("r", "ok", false, ""), say("one"), say("two"), say("three"), usage(1000)}
+	tests := []struct {
+		name string
+		old  []string
+		want []Todo
+	}{
+		{"a TodoWrite", []string{call("w", "TodoWrite", `{"todos":[{"content":"plan A","status":"pending"}]}`)},
+			[]Todo{{"plan A", "pending"}}},
+		{"task calls", []string{call("c1", "TaskCreate", `{"subject":"Parse","description":"d"}`),
+			answer("c1", "Task #1 created successfully", false, `"toolUseResult":{"task":{"id":"1"}},`)},
+			[]Todo{{"Parse", "pending"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := read(t, append(append([]string{}, tt.old...), recent...)...)
+			got := f.Tasks
+			if got == nil {
+				got = f.Todos
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("tasks %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

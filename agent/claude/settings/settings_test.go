@@ -146,6 +146,22 @@ func TestShellQuoteAndProgram(t *testing.T) {
 	}
 }
 
+// A path of letters, digits and /._-+,:@%= is written as it is; any
+// other character (the ones just outside those ranges included) makes
+// it quoted.
+func TestShellQuoteQuotesExactlyWhatTheShellWouldRead(t *testing.T) {
+	for _, plain := range []string{"azAZ09", "/a.b_c-d+e,f:g@h%i=j", "a", "z", "A", "Z", "0", "9"} {
+		if got := ShellQuote(plain); got != plain {
+			t.Errorf("ShellQuote(%q) = %q, want it as it is", plain, got)
+		}
+	}
+	for _, s := range []string{"`", "{", "@[", `a\b`, ";", "$", "~", "*", "!", "é", ""} {
+		if got := ShellQuote(s); got != "'"+s+"'" {
+			t.Errorf("ShellQuote(%q) = %q, want it quoted", s, got)
+		}
+	}
+}
+
 func FuzzInstall(f *testing.F) {
 	f.Add([]byte(other), true)
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"session-hooks stop"}]},{}],"a.b":[]}}`), false)

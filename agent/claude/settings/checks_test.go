@@ -27,6 +27,11 @@ func TestDoctorFindsWhatIsWrongWithTheWiring(t *testing.T) {
 			[]string{"SessionEnd → session-hooks end has no timeout"}},
 		{"a timeout in milliseconds", []WiredHook{good[0], good[1], {Event: "SessionEnd", Command: "session-hooks end", Timeout: n(5000)}},
 			[]string{"has a timeout of 5000: Claude Code reads seconds (5000 s is 1.4 hours)"}},
+		{"1000 is milliseconds too", []WiredHook{good[0], good[1], {Event: "SessionEnd", Command: "session-hooks end", Timeout: n(1000)}},
+			[]string{"has a timeout of 1000: Claude Code reads seconds (1000 s is 16 minutes)"}},
+		{"an hour is hours", []WiredHook{good[0], good[1], {Event: "SessionEnd", Command: "session-hooks end", Timeout: n(3600)}},
+			[]string{"(3600 s is 1.0 hours)"}},
+		{"999 seconds may be meant", []WiredHook{good[0], good[1], {Event: "SessionEnd", Command: "session-hooks end", Timeout: n(999)}}, nil},
 		{"nothing of ours: install's business, not this check", []WiredHook{{Event: "Stop", Command: "notify.sh"}}, nil},
 	}
 	for _, tt := range tests {

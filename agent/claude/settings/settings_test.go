@@ -470,3 +470,49 @@ func mustParse(t *testing.T, b []byte) []byte {
 	}
 	return js
 }
+
+// A trailing comma after the entry uninstall removes goes with it: "[x,]"
+// must not become "[,]", which no JSON reader takes.
+func TestUninstallTakesTheTrailingCommaOfWhatItRemoves(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks end"}]} ,], "Stop": []}}`:  `{"hooks": {"SessionEnd": [], "Stop": []}}`,
+		`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks end"} , ]}], "Stop": []}}`: `{"hooks": {"Stop": []}}`,
+	} {
+		res, err := Uninstall([]byte(doc), "")
+		if err != nil || string(res.JSON) != want {
+			t.Errorf("uninstall of %s:\n%s (%v), want\n%s", doc, res.JSON, err, want)
+		}
+	}
+}
+
+func TestProgramIsTheFirstWordAsTheShellReadsIt(t *testing.T) {
+	for cmd, want := range map[string]string{
+		`'/a b/session-hooks' init`:    "/a b/session-hooks",
+		`'/it'\''s/session-hooks' end`: "/it's/session-hooks",
+		`'unterminated`:                "unterminated",
+		`"/a b/session-hooks" init`:    "/a b/session-hooks",
+		`"" init`:                      "",
+		`  session-hooks   init`:       "session-hooks",
+		"   ":                          "",
+		"":                             "",
+	} {
+		if got := Program(cmd); got != want {
+			t.Errorf("Program(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+func TestOurProgramWithoutASubcommandOrASubcommandWithoutOurProgramIsNotOurs(t *testing.T) {
+	for _, cmd := range []string{"session-hooks", "/usr/bin/session-hooks", "end", "init --compact-recovery"} {
+		if IsOurs("", cmd, "") {
+			t.Errorf("IsOurs(%q)", cmd)
+		}
+	}
+	// A bare "end" alone in its group with a timeout is someone's own
+	// script: install leaves it.
+	doc := `{"hooks":{"SessionEnd":[{"matcher":"","hooks":[{"type":"command","command":"end","timeout":5}]}]}}`
+	res, err := Install([]byte(doc), Desired(bin, false), "")
+	if err != nil || res.Removed != 0 || !strings.Contains(string(res.JSON), `"command":"end"`) {
+		t.Errorf("removed %d (%v):\n%s", res.Removed, err, res.JSON)
+	}
+}

@@ -1,0 +1,160 @@
+// Command mutants runs the mutants gremlins finds in some files of a
+// package against chosen tests of that package, one at a time: gremlins
+// runs a package's whole suite for every mutant, which for gitdiag (a
+// 25-second suite, 2,000 mutants) takes most of a day. It reads the list
+// from `gremlins unleash --dry-run -o FILE`, applies each mutant to the
+// source itself, runs `go test -short -run RUN PKG`, and puts the file back.
+//
+//	go run ./scripts/mutants -dry dry.json -pkg ./gitdiag -files status.go,diffstat.go -run 'TestStatus|TestDiffStat'
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// swaps is what each kind of gremlins mutant turns a token into.
+var swaps = map[string]map[string]string{
+	"CONDITIONALS_BOUNDARY": {"<": "<=", "<=": "<", ">": ">=", ">=": ">"},
+	"CONDITIONALS_NEGATION": {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"},
+	"ARITHMETIC_BASE":       {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*"},
+	"INCREMENT_DECREMENT":   {"++": "--", "--": "++"},
+	"INVERT_NEGATIVES":      {"-": "+"},
+}
+
+type dryRun struct {
+	Files []struct {
+		Name      string `json:"file_name"`
+		Mutations []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+			Line   int    `json:"line"`
+			Column int    `json:"column"`
+		} `json:"mutations"`
+	} `json:"files"`
+}
+
+func main() {
+	dry := flag.String("dry", "", "gremlins' dry-run output (-o)")
+	pkg := flag.String("pkg", "", "the package directory, e.g. ./gitdiag")
+	files := flag.String("files", "", "comma-separated file names in the package")
+	run := flag.String("run", ".", "the tests to run for each mutant (go test -run)")
+	timeout := flag.Duration("timeout", 5*time.Minute, "a mutant whose tests run longer counts as killed (timed out)")
+	flag.Parse()
+	if err := mutate(*dry, *pkg, strings.Split(*files, ","), *run, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(1)
+	}
+}
+
+func mutate(dryPath, pkg string, files []string, run string, timeout time.Duration) error {
+	b, err := os.ReadFile(dryPath)
+	if err != nil {
+		return err
+	}
+	var d dryRun
+	if err := json.Unmarshal(b, &d); err != nil {
+		return fmt.Errorf("%s: %v", dryPath, err)
+	}
+	for _, f := range d.Files {
+		if !slices.Contains(files, f.Name) {
+			continue
+		}
+		path := filepath.Join(pkg, f.Name)
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		killed, lived, notViable := 0, 0, 0
+		for _, m := range f.Mutations {
+			if m.Status != "RUNNABLE" {
+				continue
+			}
+			src, err := apply(orig, m.Line, m.Column, m.Type)
+			if err != nil {
+				return fmt.Errorf("%s:%d:%d %s: %v", f.Name, m.Line, m.Column, m.Type, err)
+			}
+			if err := os.WriteFile(path, src, 0o644); err != nil {
+				return err
+			}
+			status := test(pkg, run, timeout)
+			if err := os.WriteFile(path, orig, 0o644); err != nil {
+				return err
+			}
+			switch status {
+			case "KILLED", "TIMED OUT":
+				killed++
+			case "LIVED":
+				lived++
+			default:
+				notViable++
+			}
+			if status != "KILLED" {
+				fmt.Printf("%12s %s at %s:%d:%d\n", status, m.Type, f.Name, m.Line, m.Column)
+			}
+		}
+		eff := 0.0
+		if killed+lived > 0 {
+			eff = 100 * float64(killed) / float64(killed+lived)
+		}
+		fmt.Printf("%s: efficacy %.1f%% (killed %d, lived %d, not viable %d)\n", f.Name, eff, killed, lived, notViable)
+	}
+	return nil
+}
+
+// apply swaps the operator at line:col as the mutant's type says.
+func apply(src []byte, line, col int, kind string) ([]byte, error) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, scanner.ScanComments)
+	for {
+		pos, tok, _ := s.Scan()
+		if tok == token.EOF {
+			return nil, fmt.Errorf("no operator there")
+		}
+		p := fset.Position(pos)
+		if p.Line != line || p.Column != col {
+			continue
+		}
+		to, ok := swaps[kind][tok.String()]
+		if !ok {
+			return nil, fmt.Errorf("%s is not a %s operator", tok, kind)
+		}
+		off := file.Offset(pos)
+		var out bytes.Buffer
+		out.Write(src[:off])
+		out.WriteString(to)
+		out.Write(src[off+len(tok.String()):])
+		return out.Bytes(), nil
+	}
+}
+
+// test runs the tests against the mutant: KILLED when they fail, LIVED
+// when they pass, NOT VIABLE when it does not build.
+func test(pkg, run string, timeout time.Duration) string {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", run, pkg).CombinedOutput()
+	switch {
+	case ctx.Err() != nil:
+		return "TIMED OUT"
+	case err == nil:
+		return "LIVED"
+	case bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")):
+		return "NOT VIABLE"
+	default:
+		return "KILLED"
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -287,5 +288,31 @@ func TestRenameCandidatesAreInflatedOnce(t *testing.T) {
 	st, err := changeStat(nil, loaded, paired[0], func(string) int { return 0 }, xdiff.Counts)
 	if err != nil || st.Added != 1 || st.Deleted != 0 {
 		t.Errorf("changeStat from the loaded blobs alone = %+v, %v; want 1 added", st, err)
+	}
+}
+
+// An upstream with no history in common with HEAD (an orphan branch
+// fetched as the upstream) has no merge base: git fails, and so does the
+// diff stat, with git's message.
+func TestDiffStatOfUnrelatedHistoriesIsGitsError(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("base")
+	f.git("checkout", "-q", "--orphan", "other")
+	f.write("b.txt", "b\n")
+	f.commit("other root")
+	f.git("update-ref", "refs/remotes/origin/main", "other")
+	f.git("checkout", "-q", "main")
+	f.git("config", "branch.main.remote", "origin")
+	f.git("config", "branch.main.merge", "refs/heads/main")
+	cmd := exec.Command("git", "diff", "--stat", "origin/main...HEAD")
+	cmd.Dir = f.dir
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no merge base") {
+		t.Fatalf("git: %v %s", err, out)
+	}
+	res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
+	if res.Err == nil || res.Err.Error() != "fatal: origin/main...HEAD: no merge base" {
+		t.Errorf("got %q, %v", res.Lines, res.Err)
 	}
 }

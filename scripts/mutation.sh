@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Mutation testing: runs gremlins on each package named (default: the
-# packages whose mutation score docs/testing.md records) with the package's
-# own tests, and prints the efficacy per package (killed / viable). Not
-# part of .ci/run: one package takes from seconds (seal) to many minutes
-# (gitdiag) on 2 cores.
+# Mutation testing: prints, per core package, the efficacy (mutants killed
+# among the viable ones) and what survived. Not part of .ci/run: a package
+# takes from seconds (seal) to most of an hour (gitdiag's status and diff
+# stat) on 2 cores.
+#
+#   scripts/mutation.sh                 every core package
+#   scripts/mutation.sh ./sanitize ...  the packages named
+#   scripts/mutation.sh gitdiag         gitdiag's status.go and diffstat.go only
+#
+# Packages run gremlins with their own tests (go test -short). gitdiag's
+# suite is too slow to run whole for each of its 2,000 mutants: gremlins
+# lists the mutants of status.go and diffstat.go (--dry-run) and
+# scripts/mutants runs each against the oracle tests of those files.
 #
 # gremlins is taken from PATH, else installed with go install at the
-# version below.
+# version below. The run works on a copy of the module: the source is never
+# left mutated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,13 +25,28 @@ if ! command -v gremlins >/dev/null; then
   GOFLAGS= go install "github.com/go-gremlins/gremlins/cmd/gremlins@$version"
   PATH="$(go env GOPATH)/bin:$PATH"
 fi
+export GOFLAGS=-short
 
 packages=("$@")
 if [ ${#packages[@]} -eq 0 ]; then
-  packages=(./jsondepth ./seal ./sanitize ./state)
+  packages=(./jsondepth ./seal ./sanitize ./state ./safefile ./atomicfile ./agent/claude/settings
+    ./agent/claude/transcript ./hooks gitdiag)
 fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git ls-files -z | xargs -0 cp --parents -t "$work"
+
 for pkg in "${packages[@]}"; do
-  out=$(gremlins unleash --workers 1 --timeout-coefficient 5 "$pkg" 2>&1)
-  echo "$out" | grep -E 'LIVED|NOT COVERED' || true
-  printf '%-12s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
+  if [ "$pkg" = gitdiag ]; then
+    (cd "$work" && gremlins unleash --dry-run -o "$work/dry.json" ./gitdiag >/dev/null 2>&1)
+    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg ./gitdiag -files diffstat.go \
+      -run '^(TestDiffStatMatchesGit|TestDiffStatSaysWhyThereIsNoUpstream|TestDiffStatOfUnrelatedHistoriesIsGitsError|TestRenameCandidatesAreInflatedOnce)$')
+    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg ./gitdiag -files status.go \
+      -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread)$')
+    continue
+  fi
+  out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 "$pkg" 2>&1)
+  echo "$out" | grep -E 'LIVED' || true
+  printf '%-26s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
 done

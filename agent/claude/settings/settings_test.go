@@ -516,3 +516,25 @@ func TestOurProgramWithoutASubcommandOrASubcommandWithoutOurProgramIsNotOurs(t *
 		t.Errorf("removed %d (%v):\n%s", res.Removed, err, res.JSON)
 	}
 }
+
+func TestParseStripsCommentsAndTrailingCommasOutsideStrings(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": "x\"//y", "b": 1}`:     `{"a": "x\"//y", "b": 1}`,    // an escaped quote does not end the string
+		`{"a": "x\\", "b": 1} // c`:   `{"a": "x\\", "b": 1} `,      // an escaped backslash does
+		`{"a": [1,` + "\r\n\t" + `]}`: `{"a": [1` + "\r\n\t" + `]}`, // any white space before the bracket
+		`{"a": 1}//`:                  `{"a": 1}`,                   // a comment at the very end
+		`{/**/"a": 1}`:                `{"a": 1}`,                   // an empty block comment
+		`{"a": /* x */ 2}`:            `{"a":  2}`,                  // one between tokens
+		"{\"a\": 1 // c\n}":           "{\"a\": 1 \n}",              // a line comment keeps its newline
+	} {
+		got, err := Parse([]byte(in))
+		if err != nil || string(got) != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{`{"a": 1 /* open`, `{"a": "x\`, `,}`} {
+		if got, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse(%q) = %q, want an error", bad, got)
+		}
+	}
+}

@@ -17,6 +17,11 @@ func TestASettingsFileClaudeCodeRefusesIsNamedByItsLine(t *testing.T) {
 		{"slashes and commas inside strings are text", `{"url": "http://x,", "b": "a,]"}`, ""},
 		{"an escaped quote does not end a string", `{"a": "say \"//\"", "b": 1}`, ""},
 		{"not JSON at all", "{\"a\": ", "it is not valid JSON"},
+		{"a comma at the very end closes nothing", "{\"a\": 1,", "it is not valid JSON"},
+		{"a comma before a line comment that runs to the end", "{\"a\": 1, // x", "line 1: a comment (//)"},
+		{"a comma before an unterminated block comment", "{\"a\": [1, /* x", "line 1: a comment (/*)"},
+		{"a comma, an empty block comment, a bracket", "{\"a\": [1, /**/]}", "line 1: a trailing comma"},
+		{"a comma, a comment, then a value: no trailing comma", "{\"a\": [1, /* x */ 2], \"b\": 1 // y\n}", "line 1: a comment (/*)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,6 +51,9 @@ func TestStatusSeesTheHooksAnEnabledPluginProvides(t *testing.T) {
 		if strings.Contains(w, "no scope wires") {
 			t.Errorf("the plugin's hooks were not counted as wired: %q", w)
 		}
+		if strings.Contains(w, "has no timeout") {
+			t.Errorf("the plugin's timeouts were not read: %q", w)
+		}
 	}
 	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(project, ".claude", "settings.local.json"), []byte(`{"enabledPlugins": {"session-hooks@session-hooks": false}}`), 0o644)

@@ -28,7 +28,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("big.txt", strings.Repeat("line\n", 300))
 			f.write("a/very/long/directory/name/that/goes/on/and/on/until/it/must/be/cut/file.txt", "x\n")
 			f.write("image.bin", "\x00\x01\x02binary")
-			f.git("update-index", "--chmod=+x", "small.txt")
+			os.Chmod(f.path("small.txt"), 0o755) // commit adds what is on disk
 			f.git("rm", "-q", "gone.txt")
 			f.commit("work")
 		}},
@@ -38,7 +38,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("grow.txt", "1\n")
 			f.commit("base")
 			f.trackOriginMain()
-			f.git("update-index", "--chmod=+x", "tool.sh")
+			os.Chmod(f.path("tool.sh"), 0o755) // commit adds what is on disk
 			f.write("shrink.txt", "1\n")
 			f.write("grow.txt", "1\n2\n3\n")
 			f.commit("work")
@@ -71,7 +71,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.write("tool.sh", "echo\n")
 			f.commit("base")
 			f.trackOriginMain()
-			f.git("update-index", "--chmod=+x", "tool.sh")
+			os.Chmod(f.path("tool.sh"), 0o755) // commit adds what is on disk
 			f.commit("work")
 		}},
 		{"only a binary file changed: zero insertions and zero deletions", "origin/main", func(f *fixture) {
@@ -106,6 +106,31 @@ func TestDiffStatMatchesGit(t *testing.T) {
 				f.write(fmt.Sprintf("%s%d.txt", strings.Repeat("w", 70), i), strings.Repeat("x\n", 1+i*40))
 			}
 			f.write("z.bin", "\x00"+strings.Repeat("z", 1234567))
+			f.commit("work")
+		}},
+		{"a graph of 25 beside a 53-character name: the graph is cut to its share, then the name", "origin/main", func(f *fixture) {
+			f.write("a.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write(strings.Repeat("n", 49)+".txt", strings.Repeat("x\n", 25))
+			f.commit("work")
+		}},
+		{"a graph of 10 beside a 66-character name: only the name is cut", "origin/main", func(f *fixture) {
+			f.write("a.txt", "1\n")
+			f.commit("base")
+			f.trackOriginMain()
+			f.write(strings.Repeat("m", 62)+".txt", strings.Repeat("x\n", 10))
+			f.commit("work")
+		}},
+		{"a directory replaced by a file, and a file by a directory", "origin/main", func(f *fixture) {
+			f.write("d/f.txt", "in a directory\n")
+			f.write("e", "a file\n")
+			f.commit("base")
+			f.trackOriginMain()
+			os.RemoveAll(f.path("d"))
+			f.write("d", "now a file\n")
+			os.Remove(f.path("e"))
+			f.write("e/g.txt", "now a directory\n")
 			f.commit("work")
 		}},
 		{"origin/HEAD when the branch has no upstream", "origin/trunk", func(f *fixture) {

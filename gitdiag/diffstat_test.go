@@ -170,14 +170,15 @@ func TestDiffStatMatchesGit(t *testing.T) {
 		{"renames shown as git pairs them", "origin/main", func(f *fixture) {
 			body := strings.Repeat("some line of text\n", 20)
 			for _, p := range []string{"same.txt", "src/a/file.go", "lib/deep/x/y.c", "old/moved.md", "edit.txt",
-				"gone.txt", "top.txt", "d/sub/f.txt", "caf\u00e9.txt"} {
+				"gone.txt", "top.txt", "d/sub/f.txt", "caf\u00e9.txt", "short.txt", "longer.txt.orig"} {
 				f.write(p, p+"\n"+body)
 			}
 			f.commit("base")
 			f.trackOriginMain()
 			for _, mv := range [][2]string{{"same.txt", "renamed.txt"}, {"src/a/file.go", "src/b/file.go"},
 				{"lib/deep/x/y.c", "lib/x/y.c"}, {"old/moved.md", "new/place/moved.md"}, {"edit.txt", "edited.txt"},
-				{"top.txt", "d/top.txt"}, {"d/sub/f.txt", "d/f.txt"}, {"caf\u00e9.txt", "cafe.txt"}} {
+				{"top.txt", "d/top.txt"}, {"d/sub/f.txt", "d/f.txt"}, {"caf\u00e9.txt", "cafe.txt"},
+				{"short.txt", "short.txt.orig"}, {"longer.txt.orig", "longer.txt"}} { // one name the start of the other
 				os.MkdirAll(filepath.Join(f.dir, filepath.Dir(mv[1])), 0o755)
 				f.git("mv", mv[0], mv[1])
 			}

@@ -1,0 +1,99 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/facts"
+)
+
+func numbered(prefix string, n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return out
+}
+
+// Each list the brief shows stops at its limit and says how many it
+// leaves out; at the limit exactly, it leaves out none and says nothing.
+func TestTheBriefsListsSayHowManyTheyLeaveOutOnlyPastTheirLimit(t *testing.T) {
+	conflicted := func(n int) string {
+		return briefBody(facts.Init{Start: &facts.Start{Operations: []facts.Operation{{Text: "a merge"}}, Conflicted: numbered("c", n)}}, clock)
+	}
+	tasks := func(n int) string {
+		var h facts.Handoff
+		for _, s := range numbered("task ", n) {
+			h.OpenTasks = append(h.OpenTasks, facts.Task{Content: s, Status: "pending"})
+		}
+		return renderHandoff(h, nil, false, clock)
+	}
+	uncommitted := func(n int) string {
+		return renderHandoff(facts.Handoff{Uncommitted: numbered(" M f", n)}, nil, false, clock)
+	}
+	diffStat := func(n int) string {
+		stat := append(numbered(" f", n), fmt.Sprintf(" %d files changed", n))
+		return branchStanding(facts.Git{Upstream: "origin/main", DiffStat: stat}, &facts.Start{})
+	}
+	tests := []struct {
+		name        string
+		render      func(int) string
+		limit       int
+		more        string // what is said of one left out
+		lastShown   string // the last item shown at the limit
+		firstHidden string // the item past the limit
+	}{
+		{"conflicted files", conflicted, 10, "… and 1 more.", "`c9`", "`c10`"},
+		{"open tasks", tasks, 10, "- … and 1 more\n", "task 9", "task 10"},
+		{"uncommitted changes", uncommitted, 8, " and 1 more", "f7", "f8"},
+		{"files of the diff stat", diffStat, briefDiffFiles, "", " f4", " f5\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at := tt.render(tt.limit)
+			if !strings.Contains(at, tt.lastShown) || strings.Contains(at, "more") {
+				t.Errorf("at the limit (%d):\n%s", tt.limit, at)
+			}
+			past := tt.render(tt.limit + 1)
+			if strings.Contains(past, tt.firstHidden) || tt.more != "" && !strings.Contains(past, tt.more) {
+				t.Errorf("past the limit (%d):\n%s", tt.limit+1, past)
+			}
+			if tt.more == "" && strings.Contains(past, tt.lastShown) {
+				t.Errorf("past the limit, the diff stat's files are not listed at all:\n%s", past)
+			}
+		})
+	}
+}
+
+// A handoff's uncommitted line is "XY path": a path the status now shows
+// is still uncommitted, whatever its letters; one it does not show is
+// committed or undone since.
+func TestCleanSinceComparesPathsNotLetters(t *testing.T) {
+	got := cleanSince([]string{" M a.go", "?? b.go", "M  c.go", "xy", "?? "}, []string{"MM a.go", "A  b.go", "ab"})
+	if len(got) != 1 || got[0] != "M  c.go" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// What a handoff does not hold, its brief does not mention.
+func TestAnEmptyHandoffListsNothing(t *testing.T) {
+	got := renderHandoff(facts.Handoff{}, nil, false, clock)
+	for _, no := range []string{"Tasks it left open", "uncommitted", "Since then"} {
+		if strings.Contains(got, no) {
+			t.Errorf("%q in:\n%s", no, got)
+		}
+	}
+	got = renderHandoff(facts.Handoff{Uncommitted: []string{" M a.go"}}, &facts.Since{NowClean: []string{" M a.go"}}, false, clock)
+	if !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since.") || strings.Contains(got, "still uncommitted") {
+		t.Errorf("all committed since:\n%s", got)
+	}
+}
+
+// A diff stat of one file still has its totals said.
+func TestADiffStatOfOneFileHasItsTotals(t *testing.T) {
+	got := branchStanding(facts.Git{Upstream: "origin/main", DiffStat: []string{" a.go | 1 +", " 1 file changed, 1 insertion(+)"}}, &facts.Start{})
+	if !strings.Contains(got, "Since the merge base: 1 file changed, 1 insertion(+).") || !strings.Contains(got, " a.go | 1 +") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -8,7 +8,9 @@
 #   scripts/mutation.sh ./sanitize ...  the packages named
 #   scripts/mutation.sh gitdiag         gitdiag's status.go and diffstat.go only
 #
-# Packages run gremlins with their own tests (go test -short). gitdiag's
+# Packages run gremlins with their own tests (go test -short); the
+# survivors in hooks, settings and transcript then meet the CLI scripts
+# (testdata/script), which run those packages end to end. gitdiag's
 # suite is too slow to run whole for each of its 2,000 mutants: gremlins
 # lists the mutants of status.go and diffstat.go (--dry-run) and
 # scripts/mutants runs each against the oracle tests of those files.
@@ -46,7 +48,15 @@ for pkg in "${packages[@]}"; do
       -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread)$')
     continue
   fi
-  out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 "$pkg" 2>&1)
+  out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)
   echo "$out" | grep -E 'LIVED' || true
   printf '%-26s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
+  case "$pkg" in
+  ./hooks | ./agent/claude/settings | ./agent/claude/transcript)
+    # The CLI scripts run these packages as Claude Code runs the hooks:
+    # each survivor of the package's own tests meets them too.
+    echo "$pkg: the survivors against the CLI scripts"
+    (cd "$work" && go run ./scripts/mutants -dry "$work/report.json" -pkg "$pkg" -files '*' -status LIVED -cli)
+    ;;
+  esac
 done

@@ -6,6 +6,10 @@
 // source itself, runs `go test -short -run RUN PKG`, and puts the file back.
 //
 //	go run ./scripts/mutants -dry dry.json -pkg ./gitdiag -files status.go,diffstat.go -run 'TestStatus|TestDiffStat'
+//
+// With -status LIVED and -cli it takes a finished gremlins report instead
+// and runs the survivors again with the CLI scripts too (the root
+// package's TestCLI), which exercise the hooks as Claude Code runs them.
 package main
 
 import (
@@ -51,14 +55,24 @@ func main() {
 	files := flag.String("files", "", "comma-separated file names in the package")
 	run := flag.String("run", ".", "the tests to run for each mutant (go test -run)")
 	timeout := flag.Duration("timeout", 5*time.Minute, "a mutant whose tests run longer counts as killed (timed out)")
+	status := flag.String("status", "RUNNABLE", "the mutants of the report to run: RUNNABLE (a dry run's) or LIVED (a run's survivors)")
+	cli := flag.Bool("cli", false, "when the package's tests pass, run the CLI scripts too")
 	flag.Parse()
-	if err := mutate(*dry, *pkg, strings.Split(*files, ","), *run, *timeout); err != nil {
+	opt := options{files: strings.Split(*files, ","), run: *run, status: *status, cli: *cli, timeout: *timeout}
+	if err := mutate(*dry, *pkg, opt); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
 	}
 }
 
-func mutate(dryPath, pkg string, files []string, run string, timeout time.Duration) error {
+type options struct {
+	files       []string // "*" for every file of the report
+	run, status string
+	cli         bool
+	timeout     time.Duration
+}
+
+func mutate(dryPath, pkg string, opt options) error {
 	b, err := os.ReadFile(dryPath)
 	if err != nil {
 		return err
@@ -68,7 +82,7 @@ func mutate(dryPath, pkg string, files []string, run string, timeout time.Durati
 		return fmt.Errorf("%s: %v", dryPath, err)
 	}
 	for _, f := range d.Files {
-		if !slices.Contains(files, f.Name) {
+		if !slices.Contains(opt.files, f.Name) && !slices.Contains(opt.files, "*") {
 			continue
 		}
 		path := filepath.Join(pkg, f.Name)
@@ -78,7 +92,7 @@ func mutate(dryPath, pkg string, files []string, run string, timeout time.Durati
 		}
 		killed, lived, notViable := 0, 0, 0
 		for _, m := range f.Mutations {
-			if m.Status != "RUNNABLE" {
+			if m.Status != opt.status {
 				continue
 			}
 			src, err := apply(orig, m.Line, m.Column, m.Type)
@@ -88,7 +102,7 @@ func mutate(dryPath, pkg string, files []string, run string, timeout time.Durati
 			if err := os.WriteFile(path, src, 0o644); err != nil {
 				return err
 			}
-			status := test(pkg, run, timeout)
+			status := test(pkg, opt)
 			if err := os.WriteFile(path, orig, 0o644); err != nil {
 				return err
 			}
@@ -143,10 +157,13 @@ func apply(src []byte, line, col int, kind string) ([]byte, error) {
 
 // test runs the tests against the mutant: KILLED when they fail, LIVED
 // when they pass, NOT VIABLE when it does not build.
-func test(pkg, run string, timeout time.Duration) string {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+func test(pkg string, opt options) string {
+	ctx, cancel := context.WithTimeout(context.Background(), opt.timeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", run, pkg).CombinedOutput()
+	out, err := exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", opt.run, pkg).CombinedOutput()
+	if err == nil && opt.cli {
+		out, err = exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", "^TestCLI$", ".").CombinedOutput()
+	}
 	switch {
 	case ctx.Err() != nil:
 		return "TIMED OUT"

@@ -34,3 +34,36 @@ func TestWriteRemovesWhatAKilledRunLeftButNotAParallelWritersFile(t *testing.T) 
 		}
 	}
 }
+
+func TestWriteGivesTheFileTheModeAsked(t *testing.T) {
+	for _, perm := range []os.FileMode{0o600, 0o644} {
+		path := filepath.Join(t.TempDir(), "f")
+		if err := Write(path, []byte("x"), Options{Perm: perm, Durable: true}); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != perm {
+			t.Errorf("mode %v, want %v (%v)", fi.Mode().Perm(), perm, err)
+		}
+	}
+}
+
+// A temporary file exactly StaleAfter old may still be a slow writer's:
+// only older ones are removed.
+func TestStaleMeansOlderThanStaleAfter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	now := time.Now().Truncate(time.Second)
+	edge := filepath.Join(dir, TempPrefix("f")+"edge")
+	older := filepath.Join(dir, TempPrefix("f")+"older")
+	for p, age := range map[string]time.Duration{edge: StaleAfter, older: StaleAfter + time.Second} {
+		os.WriteFile(p, nil, 0o600)
+		os.Chtimes(p, now.Add(-age), now.Add(-age))
+	}
+	removeStale(path, now)
+	if _, err := os.Stat(edge); err != nil {
+		t.Error("a file exactly StaleAfter old was removed")
+	}
+	if _, err := os.Stat(older); err == nil {
+		t.Error("an older one was left")
+	}
+}

@@ -60,3 +60,18 @@ func TestReadRefusesWhatCouldHangOrExhaustTheHook(t *testing.T) {
 		})
 	}
 }
+
+func TestReadTakesExactlyTheCapAndSaysItInMiB(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte(strings.Repeat("x", 1<<20)), 0o644)
+	if b, err := Read(path, 1<<20); err != nil || len(b) != 1<<20 {
+		t.Errorf("a file of exactly the cap: %d bytes, %v", len(b), err)
+	}
+	if _, err := Read(path, 1<<20-1); err == nil || !strings.Contains(err.Error(), "is over 1023 KiB") {
+		t.Errorf("one byte over: %v", err)
+	}
+	os.WriteFile(path, []byte(strings.Repeat("x", 1<<20+1)), 0o644)
+	if _, err := Read(path, 1<<20); err == nil || !strings.Contains(err.Error(), "is over 1 MiB") {
+		t.Errorf("one byte over 1 MiB: %v", err)
+	}
+}

@@ -97,3 +97,31 @@ func TestADiffStatOfOneFileHasItsTotals(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A recovery says only what the snapshot holds: no heading over an empty
+// list, no "Before that" after the only text.
+func TestARecoveryHasNoEmptySections(t *testing.T) {
+	rec := facts.Recovery{Found: true, Nonce: "n", Facts: &facts.Snapshot{Branch: "main", Time: "2026-11-23T11:58:30.000Z",
+		AssistantTexts: []string{"the only one"}}, Since: &facts.Since{}}
+	got := renderRecovered(rec, 9000)
+	for _, no := range []string{"Since the snapshot", "Task list", "Before that", "Files written", "Uncommitted then", "last request"} {
+		if strings.Contains(got, no) {
+			t.Errorf("%q in:\n%s", no, got)
+		}
+	}
+	if !strings.Contains(got, "**What the agent said last:**\n\n> the only one\n") || !strings.Contains(got, "Captured just now at") {
+		t.Errorf("got:\n%s", got)
+	}
+	rec.Since = &facts.Since{NowClean: []string{"a.go"}}
+	if got := renderRecovered(rec, 9000); !strings.Contains(got, "**Since the snapshot** (from git):\n- no longer uncommitted: `a.go`\n") {
+		t.Errorf("a file committed since, alone:\n%s", got)
+	}
+	rec.Since = &facts.Since{Commits: []string{"abc1234 Fix"}}
+	if got := renderRecovered(rec, 9000); !strings.Contains(got, "- committed: `abc1234 Fix`\n\n") || strings.Contains(got, "no longer uncommitted") {
+		t.Errorf("a commit since, alone:\n%s", got)
+	}
+	rec.Facts.AssistantTexts = nil
+	if got := renderRecovered(rec, 9000); strings.Contains(got, "What the agent said") {
+		t.Errorf("no text, and yet:\n%s", got)
+	}
+}

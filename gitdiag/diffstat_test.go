@@ -120,6 +120,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			f.commit("base")
 			f.trackOriginMain()
 			f.write(strings.Repeat("m", 62)+".txt", strings.Repeat("x\n", 10))
+			f.write("a.txt", "2\n") // 2 beside 10: the counts are two digits wide
 			f.commit("work")
 		}},
 		{"a directory replaced by a file, and a file by a directory", "origin/main", func(f *fixture) {

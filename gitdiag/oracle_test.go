@@ -307,6 +307,16 @@ func TestStatusMatchesGit(t *testing.T) {
 			os.Chmod(f.path("tool.sh"), 0o755)
 			f.git("add", "to-link", "was-link", "tool.sh")
 		}},
+		{"after reset --soft: the index's cache tree is valid and is not HEAD's", "", func(f *fixture) {
+			f.write("dir/a.txt", "one\n")
+			f.write("dir/sub/b.txt", "one\n")
+			f.write("top.txt", "one\n")
+			f.commit("first")
+			f.write("dir/a.txt", "two\n")
+			f.write("dir/sub/b.txt", "two\n")
+			f.commit("second")
+			f.git("reset", "-q", "--soft", "HEAD~1")
+		}},
 		{"every shape of conflict, on paths HEAD has and has not", "", func(f *fixture) {
 			// Stages 1 (base), 2 (ours) and 3 (theirs) in each of the seven
 			// combinations git names: DD AU UD UA DU AA UU.

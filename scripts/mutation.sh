@@ -43,9 +43,9 @@ for pkg in "${packages[@]}"; do
   if [ "$pkg" = gitdiag ]; then
     (cd "$work" && gremlins unleash --dry-run -o "$work/dry.json" ./gitdiag >/dev/null 2>&1)
     (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg ./gitdiag -files diffstat.go \
-      -run '^(TestDiffStatMatchesGit|TestDiffStatSaysWhyThereIsNoUpstream|TestDiffStatOfUnrelatedHistoriesIsGitsError|TestRenameCandidatesAreInflatedOnce)$')
+      -run '^(TestDiffStatMatchesGit|TestDiffStatSaysWhyThereIsNoUpstream|TestDiffStatOfUnrelatedHistoriesIsGitsError|TestRenameCandidatesAreInflatedOnce|TestAheadBehindMatchesGitRevListLeftRightCount|TestRenamesMatchGit)$')
     (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg ./gitdiag -files status.go \
-      -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread)$')
+      -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread|TestSubmodulesMatchGit|TestSparseCheckoutsMatchGit)$')
     continue
   fi
   out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)

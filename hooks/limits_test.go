@@ -125,3 +125,10 @@ func TestARecoveryHasNoEmptySections(t *testing.T) {
 		t.Errorf("no text, and yet:\n%s", got)
 	}
 }
+
+func TestAnOperationWithoutConflictsNamesNone(t *testing.T) {
+	got := briefBody(facts.Init{Start: &facts.Start{Operations: []facts.Operation{{Text: "a rebase"}}}}, clock)
+	if !strings.Contains(got, "**In progress:** a rebase.\n") || strings.Contains(got, "Conflicted") {
+		t.Errorf("got:\n%s", got)
+	}
+}

@@ -83,10 +83,12 @@ func TestDiffStatMatchesGit(t *testing.T) {
 		}},
 		{"as many insertions as deletions, scaled to an odd bar", "origin/main", func(f *fixture) {
 			f.write("even.txt", strings.Repeat("old\n", 100))
+			f.write("shrunk.txt", strings.Repeat("gone\n", 100))
 			f.commit("base")
 			f.trackOriginMain()
 			f.write("big.txt", strings.Repeat("line\n", 500))
 			f.write("even.txt", strings.Repeat("new\n", 100))
+			f.write("shrunk.txt", strings.Repeat("kept\n", 10)) // fewer insertions than deletions, scaled
 			f.commit("work")
 		}},
 		{"binary sizes widen the graph beside a long name", "origin/main", func(f *fixture) {
@@ -171,7 +173,7 @@ func TestDiffStatMatchesGit(t *testing.T) {
 		{"renames shown as git pairs them", "origin/main", func(f *fixture) {
 			body := strings.Repeat("some line of text\n", 20)
 			for _, p := range []string{"same.txt", "src/a/file.go", "lib/deep/x/y.c", "old/moved.md", "edit.txt",
-				"gone.txt", "top.txt", "d/sub/f.txt", "caf\u00e9.txt", "short.txt", "longer.txt.orig"} {
+				"gone.txt", "top.txt", "d/sub/f.txt", "caf\u00e9.txt", "short.txt", "longer.txt.orig", "d/f2.txt", "m/x/f"} {
 				f.write(p, p+"\n"+body)
 			}
 			f.commit("base")
@@ -179,7 +181,8 @@ func TestDiffStatMatchesGit(t *testing.T) {
 			for _, mv := range [][2]string{{"same.txt", "renamed.txt"}, {"src/a/file.go", "src/b/file.go"},
 				{"lib/deep/x/y.c", "lib/x/y.c"}, {"old/moved.md", "new/place/moved.md"}, {"edit.txt", "edited.txt"},
 				{"top.txt", "d/top.txt"}, {"d/sub/f.txt", "d/f.txt"}, {"caf\u00e9.txt", "cafe.txt"},
-				{"short.txt", "short.txt.orig"}, {"longer.txt.orig", "longer.txt"}} { // one name the start of the other
+				{"short.txt", "short.txt.orig"}, {"longer.txt.orig", "longer.txt"}, // one name the start of the other
+				{"d/f2.txt", "d/deeper/f2.txt"}, {"m/x/f", "m/y/f"}} { // into a subdirectory; prefix and suffix of one length
 				os.MkdirAll(filepath.Join(f.dir, filepath.Dir(mv[1])), 0o755)
 				f.git("mv", mv[0], mv[1])
 			}

@@ -1,11 +1,17 @@
 package hooks
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
 )
 
 func numbered(prefix string, n int) []string {
@@ -130,5 +136,69 @@ func TestAnOperationWithoutConflictsNamesNone(t *testing.T) {
 	got := briefBody(facts.Init{Start: &facts.Start{Operations: []facts.Operation{{Text: "a rebase"}}}}, clock)
 	if !strings.Contains(got, "**In progress:** a rebase.\n") || strings.Contains(got, "Conflicted") {
 		t.Errorf("got:\n%s", got)
+	}
+}
+
+// The time a run took is said in its facts and its report as what it
+// was: the same time, between zero and the deadline.
+func TestInitAndEndSayHowLongTheyTook(t *testing.T) {
+	for _, tc := range []struct{ command, event, extra, log string }{
+		{"init", "SessionStart", `,"source":"startup"`, logs.InitLog},
+		{"end", "SessionEnd", `,"reason":"exit"`, logs.EndLog},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			dir := project(t)
+			e, _ := Lookup(tc.command, func(string) bool { return false })
+			var out strings.Builder
+			Execute(payload(dir, tc.event, tc.extra), &out, e,
+				Options{Deadline: 5 * time.Second, JSON: true, Now: time.Now, Getenv: func(string) string { return "" }})
+			var f struct {
+				DurationMS float64 `json:"duration_ms"`
+			}
+			if err := json.Unmarshal([]byte(out.String()), &f); err != nil || f.DurationMS <= 0 || f.DurationMS > 5000 {
+				t.Fatalf("duration_ms %v (%v)", f.DurationMS, err)
+			}
+			report, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", tc.log))
+			_, took, ok := strings.Cut(string(report), "succeeded** in ")
+			if err != nil || !ok {
+				t.Fatalf("no duration in the report (%v):\n%s", err, report)
+			}
+			d, err := time.ParseDuration(strings.Fields(took)[0])
+			want := time.Duration(f.DurationMS * float64(time.Millisecond))
+			tolerance := time.Millisecond // printed in whole milliseconds, or tenths of a second from one second on
+			if want >= time.Second {
+				tolerance = 50 * time.Millisecond
+			}
+			if err != nil || (d-want).Abs() > tolerance {
+				t.Errorf("the report says %s, the facts %s (%v)", d, want, err)
+			}
+		})
+	}
+}
+
+// A second read cut by the deadline joins the first's note, even when
+// that note is the run's first.
+func TestTheFirstSkipNoteGathersTheNextOnes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := &Run{Ctx: ctx, hard: ctx, skipNote: -1}
+	r.skip("reading the transcript")
+	r.skip("reading the task list")
+	if len(r.notes) != 1 || !strings.HasSuffix(r.notes[0], "reading the transcript, reading the task list") {
+		t.Errorf("notes %q", r.notes)
+	}
+}
+
+// The writes after a gathering cut by its deadline still get the time up
+// to the run's hard bound.
+func TestAWriteAfterTheGatheringsDeadlineStillRuns(t *testing.T) {
+	gathering, cancel := context.WithCancel(context.Background())
+	cancel()
+	hard, cancelHard := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelHard()
+	r := &Run{Ctx: gathering, hard: hard, skipNote: -1}
+	v, ok := bounded(r, func() int { time.Sleep(50 * time.Millisecond); return 7 })
+	if !ok || v != 7 {
+		t.Errorf("got %d, %v", v, ok)
 	}
 }

@@ -1,0 +1,228 @@
+package codex
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/tidwall/gjson"
+)
+
+// Rollout is what a rollout says about the work in progress, in the
+// shape the hooks render; Window is the model's context window Codex
+// reported (0 when none).
+type Rollout struct {
+	transcript.Facts
+	Window int
+}
+
+// Read reads the rollout at path from at most opt.Budget bytes before its
+// end, forward, line by line: Codex appends, so the newest of each fact
+// wins. Memory is bounded by opt.MaxLine, time by opt.Budget.
+func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	r := &reader{seen: map[string]bool{}}
+	start := max(fi.Size()-opt.Budget, 0)
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), opt.MaxLine)
+	first := start > 0 // the first line read from the middle is a piece of one
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !first {
+			r.line(sc.Bytes())
+		}
+		first = false
+	}
+	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
+		return nil, err
+	}
+	if start > 0 {
+		r.out.Notes = append(r.out.Notes, fmt.Sprintf("only the last %d MiB of the rollout were read", opt.Budget>>20))
+	}
+	return r.finish(), nil
+}
+
+type reader struct {
+	out       Rollout
+	texts     []string // assistant messages, oldest first
+	seen      map[string]bool
+	lastError *transcript.ToolError // the newest tool result, when it failed
+	model     string
+}
+
+func (r *reader) line(b []byte) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || !gjson.ValidBytes(b) {
+		return // torn (being written) or foreign
+	}
+	line := gjson.ParseBytes(b)
+	p := line.Get("payload")
+	switch line.Get("type").Str {
+	case "compacted":
+		// The summary request's answer is recorded as an assistant
+		// message just before: it is Codex's, not the agent's.
+		if n := len(r.texts); n > 0 && strings.HasSuffix(p.Get("message").Str, strings.TrimSpace(r.texts[n-1])) {
+			r.texts = r.texts[:n-1]
+		}
+		r.out.FilesTouched, r.seen = nil, map[string]bool{}
+		r.out.Usage = transcript.Usage{}
+	case "turn_context":
+		if m := p.Get("model").Str; m != "" {
+			r.model = sanitize.Excerpt(m, 80)
+		}
+	case "response_item":
+		r.item(p, line.Get("timestamp").Str)
+	case "event_msg":
+		r.event(p)
+	}
+}
+
+func (r *reader) item(p gjson.Result, at string) {
+	if p.Get("type").Str != "message" {
+		return
+	}
+	var parts []string
+	for _, c := range p.Get("content").Array() {
+		if t := c.Get("text"); t.Type == gjson.String {
+			parts = append(parts, t.Str)
+		}
+	}
+	text := strings.TrimSpace(strings.Join(parts, "\n"))
+	if text == "" {
+		return
+	}
+	switch p.Get("role").Str {
+	case "user":
+		if notARequest(text) {
+			return
+		}
+		r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
+		r.lastError = nil // a request after an error moves on from it
+	case "assistant":
+		r.texts = append(r.texts, text)
+		if len(r.texts) > 3 {
+			r.texts = r.texts[1:]
+		}
+	}
+}
+
+// notARequest: the user-role messages Codex writes itself.
+func notARequest(text string) bool {
+	for _, p := range []string{"<environment_context>", "<user_instructions>", "<turn_aborted>", "# AGENTS.md instructions"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reader) event(p gjson.Result) {
+	switch p.Get("type").Str {
+	case "token_count":
+		info := p.Get("info")
+		if !info.Exists() {
+			return
+		}
+		last := info.Get("last_token_usage")
+		if in := last.Get("input_tokens").Int(); in > 0 && in < 1e9 {
+			r.out.Usage = transcript.Usage{Tokens: int(in), Output: int(last.Get("output_tokens").Int()), Known: true}
+		}
+		if w := info.Get("model_context_window").Int(); w > 0 && w < 1e9 {
+			r.out.Window = int(w)
+		}
+	case "item_completed":
+		r.completed(p.Get("item"))
+	}
+}
+
+// completed reads a finished item: a command and its exit code, the files
+// a patch changed.
+func (r *reader) completed(it gjson.Result) {
+	switch it.Get("type").Str {
+	case "CommandExecution":
+		r.lastError = nil
+		code := it.Get("exit_code")
+		if it.Get("status").Str != "failed" && (code.Type != gjson.Number || code.Int() == 0) {
+			return
+		}
+		var cmd string
+		if pc := it.Get("parsed_cmd.0.cmd"); pc.Type == gjson.String {
+			cmd = pc.Str
+		} else {
+			var words []string
+			for _, w := range it.Get("command").Array() {
+				words = append(words, w.Str)
+			}
+			cmd = strings.Join(words, " ")
+		}
+		msg := strings.TrimSpace(it.Get("aggregated_output").Str)
+		if code.Type == gjson.Number {
+			msg = fmt.Sprintf("Exit code %d\n%s", code.Int(), msg)
+		}
+		r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: "exec_command", Input: sanitize.Excerpt(cmd, transcript.InputRunes)},
+			Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}
+	case "FileChange":
+		r.lastError = nil
+		if it.Get("status").Str == "failed" {
+			return
+		}
+		it.Get("changes").ForEach(func(path, _ gjson.Result) bool {
+			p := sanitize.Path(path.Str, 500)
+			if p == "" {
+				return true
+			}
+			if r.seen[p] {
+				r.out.FilesTouched = removeString(r.out.FilesTouched, p)
+			}
+			r.seen[p] = true
+			r.out.FilesTouched = append(r.out.FilesTouched, p)
+			return true
+		})
+	}
+}
+
+func removeString(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (r *reader) finish() *Rollout {
+	out := r.out
+	out.OpenError = r.lastError
+	out.Usage.Model = r.model
+	for i, t := range r.texts {
+		n := transcript.ExcerptRunes
+		if i == len(r.texts)-1 {
+			n = transcript.LatestRunes
+		}
+		out.Texts = append(out.Texts, sanitize.Excerpt(t, n))
+	}
+	return &out
+}

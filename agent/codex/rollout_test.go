@@ -1,0 +1,98 @@
+package codex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+)
+
+const fixture = "../../testdata/codex-0.169.0/rollout-compact.jsonl"
+
+// The recorded session: a request, a command that exits 3, a second that
+// exits 1, an automatic compaction, a last answer.
+func TestReadTheRecordedRollout(t *testing.T) {
+	r, err := Read(context.Background(), fixture, transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LastPrompt != "fix the parser so that the tests pass" {
+		t.Errorf("last request %q: the environment context is not a request", r.LastPrompt)
+	}
+	want := []string{"I will run the tests.", "The parser test fails; writing notes.", "Notes written; the parser still fails."}
+	if !reflect.DeepEqual(r.Texts, want) {
+		t.Errorf("texts %q: the compaction's summary is not the agent's", r.Texts)
+	}
+	e := r.OpenError
+	if e == nil || e.Tool != "exec_command" || e.Input != "echo hi > notes.txt" || !strings.HasPrefix(e.Error, "Exit code 1 ") {
+		t.Errorf("open error %+v", e)
+	}
+	if !r.Usage.Known || r.Usage.Tokens != 9000 || r.Window != 258400 || r.Usage.Model != "gpt-5" {
+		t.Errorf("usage %+v, window %d", r.Usage, r.Window)
+	}
+}
+
+func lines(t *testing.T, ls ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(ls, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const (
+	request   = `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"rename the lexer"}]}}`
+	patched   = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":{"/p/a.go":{"type":"update"},"/p/b.go":{"type":"add"}}}}}`
+	patchedA  = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":{"/p/a.go":{"type":"update"}}}}}`
+	failed    = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","command":["/bin/bash","-lc","go test"],"status":"failed","exit_code":2,"aggregated_output":"FAIL"}}}`
+	succeeded = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","command":["/bin/bash","-lc","go test"],"status":"completed","exit_code":0,"aggregated_output":"ok"}}}`
+	compacted = `{"type":"compacted","payload":{"message":"summary"}}`
+)
+
+func TestFilesAreThoseChangedSinceTheCompactionInTheOrderOfTheirLastChange(t *testing.T) {
+	r, err := Read(context.Background(), lines(t, patched, compacted, patched, patchedA), transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/p/b.go", "/p/a.go"}; !reflect.DeepEqual(r.FilesTouched, want) {
+		t.Errorf("files %q, want %q", r.FilesTouched, want)
+	}
+}
+
+func TestAnErrorIsOpenOnlyWhileItIsTheNewestResultAndNoRequestCameAfter(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		open  bool
+	}{
+		{"the newest result failed", []string{request, failed}, true},
+		{"a command succeeded since", []string{request, failed, succeeded}, false},
+		{"the user asked something since", []string{failed, request}, false},
+	} {
+		r, err := Read(context.Background(), lines(t, tt.lines...), transcript.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.OpenError != nil) != tt.open {
+			t.Errorf("%s: open error %+v", tt.name, r.OpenError)
+		}
+	}
+}
+
+// A rollout read from the middle (past the budget) starts at the next
+// whole line and says so; a torn last line is not read.
+func TestReadFromTheMiddleStartsAtAWholeLine(t *testing.T) {
+	path := lines(t, strings.Repeat("x", 5000), request, `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"torn`)
+	r, err := Read(context.Background(), path, transcript.Options{Budget: 1000, MaxLine: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LastPrompt != "rename the lexer" || len(r.Notes) != 1 {
+		t.Errorf("last request %q, notes %q", r.LastPrompt, r.Notes)
+	}
+}

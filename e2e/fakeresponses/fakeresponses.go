@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tidwall/gjson"
 )
 
 // Item is one output item of a scripted reply: a message, or a call of
@@ -132,17 +131,4 @@ func writeSSE(w http.ResponseWriter, reply Reply, n int) {
 	event("response.completed", map[string]any{"response": map[string]any{"id": id, "output": output,
 		"usage": map[string]any{"input_tokens": in, "input_tokens_details": map[string]any{"cached_tokens": 0},
 			"output_tokens": 20, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": in + 20}}})
-}
-
-// Tools lists the names of the tools a request offered the model.
-func Tools(body []byte) []string {
-	var names []string
-	for _, t := range gjson.GetBytes(body, "tools").Array() {
-		name := t.Get("name").String()
-		if name == "" {
-			name = t.Get("function.name").String()
-		}
-		names = append(names, name)
-	}
-	return names
 }

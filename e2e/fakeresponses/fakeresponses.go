@@ -12,7 +12,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-
 )
 
 // Item is one output item of a scripted reply: a message, or a call of

@@ -137,6 +137,8 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 			return nil
 		},
 		OnUsageError: personUsageError,
+		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Value: hooks.Claude.Name,
+			Usage: "the agent CLI that runs the hooks, whose transcript they read: claude, or codex (Codex CLI; see docs/agents.md)"}},
 	}
 	// The commit and date are read from the build information only when
 	// asked for, not on every hook's start.
@@ -240,13 +242,18 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 				}
 				deadline -= time.Since(began) // the check was part of the hook's time
 			}
+			agent, ok := hooks.Agents[c.String("agent")]
+			if !ok {
+				agent = hooks.Claude
+				notes = append(notes, fmt.Sprintf("--agent %q is not claude or codex; the transcript is read as Claude Code's", c.String("agent")))
+			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
 				notes = append(notes, fmt.Sprintf("--format %q is not markdown or json; using markdown", format))
 			}
 			hooks.Execute(stdin, stdout, e, hooks.Options{Deadline: deadline, Notes: notes, ConfigPath: c.String("config"),
 				DryRun: c.Bool("dry-run"), NoLog: c.Bool("no-log") || os.Getenv("SESSION_HOOKS_NO_LOG") == "1", JSON: format == "json", Version: version(),
-				Now: time.Now, Getenv: os.Getenv})
+				Agent: agent, Now: time.Now, Getenv: os.Getenv})
 			return nil
 		},
 	}

@@ -56,6 +56,7 @@ func TestCLI(t *testing.T) {
 				env.Setenv(k+"_EMAIL", "test@example.com")
 			}
 			env.Setenv("FIXTURES", mustAbs("testdata/claude-2.1.330"))
+			env.Setenv("CODEX_FIXTURES", mustAbs("testdata/codex-0.169.0"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

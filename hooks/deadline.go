@@ -92,10 +92,10 @@ func bounded[T any](r *Run, fn func() T) (T, bool) {
 	}
 }
 
-// readTranscript is transcript.Read within the run's bound.
+// readTranscript is the agent's transcript reader within the run's bound.
 func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
 	tf, err, ok := within2(r, "reading the transcript", func() (*transcript.Facts, error) {
-		return transcript.Read(r.Ctx, path, opt)
+		return r.agent().Read(r.Ctx, path, opt)
 	})
 	if !ok {
 		return nil, errors.New("not read by the hook's deadline")

@@ -331,7 +331,7 @@ func (r *Run) contextUsage() (int, bool) {
 			r.usage = transcript.Usage{Tokens: *t, Known: true}
 		} else if r.In.TranscriptPath != "" && src != claude.SourceCompact {
 			r.usage, _ = within(r, "reading the context size", func() transcript.Usage {
-				u, _ := transcript.ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
+				u, _ := r.agent().ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
 				return u
 			})
 		}

@@ -110,7 +110,7 @@ func (r *Run) heldByTranscript() []string {
 		if path == "" {
 			return nil
 		}
-		t, _ := transcript.Injected(r.Ctx, path, transcript.DefaultOptions)
+		t, _ := r.agent().Injected(r.Ctx, path, transcript.DefaultOptions)
 		return t
 	})
 	var held []string

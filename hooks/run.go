@@ -32,6 +32,9 @@ type Options struct {
 	NoLog      bool     // --no-log
 	JSON       bool     // --format json
 	Version    string
+	// Agent is the agent CLI that runs the hook (--agent); Claude Code's
+	// when unset.
+	Agent Agent
 	// Now and Getenv are the clock and the environment: every rule about
 	// time or the environment reads them, so tests can fix both.
 	Now    func() time.Time
@@ -46,6 +49,7 @@ type Run struct {
 	Ctx     context.Context
 	hard    context.Context // ends at phases.write: the bound of every file system call
 	In      claude.Input
+	Agent   Agent // whose transcript In.TranscriptPath is
 	Project string
 	Git     *gitdiag.Shared // the project's repository, read once for the whole run
 	Logs    logs.Dir
@@ -79,6 +83,9 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.Agent.Read == nil {
+		opt.Agent = Claude
+	}
 	if opt.Getenv == nil {
 		opt.Getenv = os.Getenv
 	}
@@ -91,7 +98,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	defer cancelHard()
 	in, inputNotes := claude.ReadInput(stdin, stdinWait(opt.Deadline))
 	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
-		Version: opt.Version, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
+		Version: opt.Version, Agent: opt.Agent, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)
 	r.Project = projectDir(in, opt.Getenv)
 	r.Git = gitdiag.NewShared(r.Project)

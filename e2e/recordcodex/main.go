@@ -1,7 +1,10 @@
 // Command recordcodex records a real Codex CLI session, offline against
 // the fake Responses API (e2e/fakeresponses), for the rollout reader's
 // tests: a request, a failing command, a second command, an automatic
-// compaction, and a last answer. It copies the session's rollout to -out.
+// compaction, and a last answer. It copies the session's rollout to -out,
+// and the stdin of each hook (payloads/<Event>-<source>.json), saved by
+// hooks that only save it (trusted with --dangerously-bypass-hook-trust:
+// the recorder runs nothing else).
 //
 //	go run ./e2e/recordcodex -codex "$(npm prefix)/node_modules/.bin/codex" -out testdata/codex-0.169.0
 package main
@@ -27,6 +30,10 @@ func main() {
 }
 
 func record(codex, out string) error {
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
 	srv := fakeresponses.New(
 		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "I will run the tests."},
 			{Tool: "exec_command", Arguments: `{"cmd":"echo FAIL parser_test; exit 3"}`}}},
@@ -49,8 +56,22 @@ func record(codex, out string) error {
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
 		return err
 	}
-	cmd := exec.Command(codex, "exec", "--skip-git-repo-check", "--json", "-c", "model_auto_compact_token_limit=5000",
-		"fix the parser so that the tests pass")
+	payloads := filepath.Join(out, "payloads")
+	if err := os.MkdirAll(payloads, 0o755); err != nil {
+		return err
+	}
+	save := func(name string) string {
+		return fmt.Sprintf(`{"type":"command","command":"cat > %s","timeout":10}`, filepath.Join(payloads, name+".json"))
+	}
+	hooks := `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[` + save("SessionStart-startup") + `]},` +
+		`{"matcher":"compact","hooks":[` + save("SessionStart-compact") + `]}],` +
+		`"PreCompact":[{"hooks":[` + save("PreCompact") + `]}],"PostCompact":[{"hooks":[` + save("PostCompact") + `]}],` +
+		`"SessionEnd":[{"hooks":[` + save("SessionEnd") + `]}]}}`
+	if err := os.WriteFile(filepath.Join(home, "hooks.json"), []byte(hooks), 0o600); err != nil {
+		return err
+	}
+	cmd := exec.Command(codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--json",
+		"-c", "model_auto_compact_token_limit=5000", "fix the parser so that the tests pass")
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "FAKE_API_KEY=x")
 	cmd.Dir = project
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -62,9 +83,6 @@ func record(codex, out string) error {
 	}
 	b, err := os.ReadFile(rollouts[0])
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "rollout-compact.jsonl"), b, 0o644)

@@ -1,0 +1,56 @@
+package hooks
+
+import (
+	"context"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/agent/codex"
+)
+
+// Agent is the protocol of the agent CLI that runs the hooks, where it
+// differs from Claude Code's: how its transcript is read. The wired
+// command names it (session-hooks --agent codex init), so a hook never
+// guesses from what it is given.
+type Agent struct {
+	Name string
+	// Read, ContextUsage and Injected read the agent's transcript: the
+	// facts of the work, the context in use, and the texts the hooks put
+	// in the context.
+	Read         func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error)
+	ContextUsage func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error)
+	Injected     func(ctx context.Context, path string, opt transcript.Options) ([]string, error)
+}
+
+// Claude is Claude Code's, the default.
+var Claude = Agent{Name: "claude", Read: transcript.Read, ContextUsage: transcript.ContextUsage, Injected: transcript.Injected}
+
+// Codex is Codex CLI's: its transcript is a rollout. What the hooks put in
+// its context is not looked for yet, so a resume injects its brief whole.
+var Codex = Agent{Name: "codex",
+	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
+		r, err := codex.Read(ctx, path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &r.Facts, nil
+	},
+	ContextUsage: func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error) {
+		r, err := codex.Read(ctx, path, opt)
+		if err != nil {
+			return transcript.Usage{}, err
+		}
+		return r.Usage, nil
+	},
+	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+}
+
+// Agents are the agents --agent names.
+var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex}
+
+// agent is the run's agent; Claude Code's for a Run a test built.
+func (r *Run) agent() Agent {
+	if r.Agent.Read == nil {
+		return Claude
+	}
+	return r.Agent
+}

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -200,5 +203,48 @@ func TestAWriteAfterTheGatheringsDeadlineStillRuns(t *testing.T) {
 	v, ok := bounded(r, func() int { time.Sleep(50 * time.Millisecond); return 7 })
 	if !ok || v != 7 {
 		t.Errorf("got %d, %v", v, ok)
+	}
+}
+
+// The log's metadata names the platform as Node did, says where Claude
+// Code runs, and says when no repository was opened.
+func TestTheLogsMetadata(t *testing.T) {
+	value := func(fields []logs.Field, name string) string {
+		for _, f := range fields {
+			if f.Name == name {
+				return f.Value
+			}
+		}
+		return ""
+	}
+	remote := func(v string) func(string) string {
+		return func(k string) string {
+			if k == claude.EnvRemote {
+				return v
+			}
+			return ""
+		}
+	}
+	r := &Run{Getenv: remote("true"), Start: clock}
+	if m := r.meta(""); value(m, "Environment") != "Cloud" || value(m, "Git engine") != "none (repository not opened)" {
+		t.Errorf("meta %+v", m)
+	}
+	r.Getenv = remote("")
+	if m := r.meta("gitdiag"); value(m, "Environment") != "Local" || value(m, "Git engine") != "gitdiag" {
+		t.Errorf("meta %+v", m)
+	}
+	want := map[string]string{"linux/amd64": "linux x64", "linux/arm64": "linux arm64", "linux/386": "linux ia32",
+		"darwin/arm64": "darwin arm64", "windows/amd64": "win32 x64"}[runtime.GOOS+"/"+runtime.GOARCH]
+	if got := platform(); want != "" && got != want {
+		t.Errorf("platform %q, want %q", got, want)
+	}
+}
+
+// Only the diff stat's last line is a total; a probe's time is kept in
+// milliseconds.
+func TestCommandsMarkTheDiffStatsTotals(t *testing.T) {
+	got := commands([]facts.Probe{{Command: gitdiag.DiffStatUpstream.Command, DurationMS: 2.5}, {Command: gitdiag.StatusShort.Command}})
+	if !got[0].Totals || got[1].Totals || got[0].Duration != 2500*time.Microsecond {
+		t.Errorf("got %+v", got)
 	}
 }

@@ -248,3 +248,55 @@ func TestCommandsMarkTheDiffStatsTotals(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// A fact is looked for by as many of its leading words as fit, exactly.
+func TestLeadingWordsFitExactly(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"ab cd ef", 5, "ab cd"},
+		{"ab cd ef", 4, "ab"},
+		{"ab cd ef", 8, "ab cd ef"},
+		{"abcdef gh", 3, "abcdef"}, // one word at least
+		{"  ", 3, ""},
+	} {
+		if got := leadingWords(tt.s, tt.n); got != tt.want {
+			t.Errorf("leadingWords(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestThresholdsPassedAreThoseAtOrBelowTheLevel(t *testing.T) {
+	for level, want := range map[string][]string{"": nil, "warn": {"warn"}, "critical": {"warn", "critical"},
+		"emergency": {"warn", "critical", "emergency"}} {
+		if got := passedLevels(level); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("passedLevels(%q) = %q, want %q", level, got, want)
+		}
+	}
+}
+
+// The brief's heading comes once, even when the output holds it twice
+// and it opens the output.
+func TestOnlyNewKeepsOneHeading(t *testing.T) {
+	heading := strings.TrimSpace(briefHeading)
+	out, _ := onlyNew(heading+"\n\nfirst\n\n"+heading+"\n\nsecond\n", nil)
+	if strings.Count(out, heading) != 1 || !strings.Contains(out, "first") || !strings.Contains(out, "second") {
+		t.Errorf("got %q", out)
+	}
+}
+
+func TestPostCompactSaysHowLongItTook(t *testing.T) {
+	dir := project(t)
+	e, _ := Lookup("post-compact", func(string) bool { return false })
+	var out strings.Builder
+	Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"s"`), &out, e,
+		Options{Deadline: 5 * time.Second, JSON: true, Now: time.Now, Getenv: func(string) string { return "" }})
+	var f struct {
+		DurationMS float64 `json:"duration_ms"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &f); err != nil || f.DurationMS <= 0 || f.DurationMS > 5000 {
+		t.Errorf("duration_ms %v (%v): %s", f.DurationMS, err, out.String())
+	}
+}

@@ -300,3 +300,43 @@ func TestPostCompactSaysHowLongItTook(t *testing.T) {
 		t.Errorf("duration_ms %v (%v): %s", f.DurationMS, err, out.String())
 	}
 }
+
+func TestListOfSaysHowManyMoreOnlyPastN(t *testing.T) {
+	if got := listOf([]string{"a", "b"}, 2); got != "a; b" {
+		t.Errorf("at n: %q", got)
+	}
+	if got := listOf([]string{"a", "b", "c"}, 2); got != "a; b (and 1 more)" {
+		t.Errorf("past n: %q", got)
+	}
+}
+
+// The keep-list for the summariser stops at its budget, exactly.
+func TestTheKeepListStopsAtItsBudget(t *testing.T) {
+	var s facts.Snapshot
+	for i := range 200 {
+		s.Notes = append(s.Notes, fmt.Sprintf("note %03d", i))
+	}
+	out := renderKeepList(s, nil)
+	if logs.Len(out) > keepBudget {
+		t.Errorf("%d characters, budget %d", logs.Len(out), keepBudget)
+	}
+	next := "- (session-hooks: note " + fmt.Sprintf("%03d", strings.Count(out, "(session-hooks: note ")) + ")\n"
+	if logs.Len(out+next) <= keepBudget {
+		t.Errorf("stopped at %d characters while the next line fitted", logs.Len(out))
+	}
+	if s := (facts.Snapshot{Branch: "main", Uncommitted: []string{"a"}}); !strings.Contains(renderKeepList(s, nil), "branch `main`, 1 uncommitted file(s)") {
+		t.Errorf("got %q", renderKeepList(s, nil))
+	}
+	if s := (facts.Snapshot{Branch: "main"}); strings.Contains(renderKeepList(s, nil), "uncommitted") {
+		t.Errorf("got %q", renderKeepList(s, nil))
+	}
+}
+
+func TestStdinIsWaitedForAQuarterOfTheDeadlineAtMostTwoSeconds(t *testing.T) {
+	if got := stdinWait(4 * time.Second); got != time.Second {
+		t.Errorf("4s: %s", got)
+	}
+	if got := stdinWait(20 * time.Second); got != 2*time.Second {
+		t.Errorf("20s: %s", got)
+	}
+}

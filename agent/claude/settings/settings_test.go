@@ -538,3 +538,18 @@ func TestParseStripsCommentsAndTrailingCommasOutsideStrings(t *testing.T) {
 		}
 	}
 }
+
+// The changes install lists for a person name the matcher only where
+// there is one.
+func TestInstallListsItsChangesWithTheirMatchers(t *testing.T) {
+	res, err := Install(nil, Desired(bin, false), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Changes, "\n")
+	for _, want := range []string{"+ SessionStart (startup|resume|clear|fork): " + bin + " init", "+ SessionEnd: " + bin + " end"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in:\n%s", want, all)
+		}
+	}
+}

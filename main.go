@@ -25,6 +25,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
@@ -289,6 +290,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				"The previous file is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
+				if c.String("agent") == hooks.Codex.Name {
+					return fail(codexInstall(c, stdout, false))
+				}
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
 					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks"), RewriteStrict: c.Bool("rewrite-strict")}
@@ -315,6 +319,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
 			Flags:        []cli.Flag{scope, command, followSymlinks},
 			Action: func(c *cli.Context) error {
+				if c.String("agent") == hooks.Codex.Name {
+					return fail(codexInstall(c, stdout, true))
+				}
 				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					FollowSymlinks: c.Bool("follow-symlinks")}))
 			},
@@ -447,4 +454,30 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
 		return nil
 	}
+}
+
+// codexInstall is install (or uninstall) with --agent codex: the hooks go
+// into $CODEX_HOME/hooks.json, trusted in its config.toml.
+func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	home, err := codexinstall.Home(os.Getenv, os.UserHomeDir)
+	if err != nil {
+		return err
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	opt := codexinstall.Options{Home: home, Codex: "codex", Dir: dir, Out: stdout}
+	if remove {
+		return codexinstall.Uninstall(opt)
+	}
+	opt.Program = c.String("command")
+	if opt.Program == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		opt.Program = settings.ShellQuote(exe)
+	}
+	return codexinstall.Install(c.Context, opt)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
@@ -38,7 +39,7 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, e
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	r := &reader{seen: map[string]bool{}}
+	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
 	start := max(fi.Size()-opt.Budget, 0)
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		return nil, err
@@ -69,6 +70,7 @@ type reader struct {
 	texts     []string // assistant messages, oldest first
 	seen      map[string]bool
 	lastError *transcript.ToolError // the newest tool result, when it failed
+	calls     map[string]call       // by call_id, for their results
 	model     string
 }
 
@@ -100,7 +102,17 @@ func (r *reader) line(b []byte) {
 }
 
 func (r *reader) item(p gjson.Result, at string) {
-	if p.Get("type").Str != "message" {
+	switch p.Get("type").Str {
+	case "function_call":
+		if len(r.calls) < maxCalls {
+			r.calls[p.Get("call_id").Str] = call{name: sanitize.Excerpt(p.Get("name").Str, 80), input: callInput(p.Get("arguments").Str)}
+		}
+		return
+	case "function_call_output", "custom_tool_call_output":
+		r.result(p)
+		return
+	case "message":
+	default:
 		return
 	}
 	var parts []string
@@ -157,34 +169,48 @@ func (r *reader) event(p gjson.Result) {
 	}
 }
 
-// completed reads a finished item: a command and its exit code, the files
-// a patch changed.
+// maxCalls bounds the calls remembered for their results.
+const maxCalls = 10000
+
+type call struct{ name, input string }
+
+// callInput says in one line what a call was made with: exec_command's
+// command, else its arguments.
+func callInput(arguments string) string {
+	if c := gjson.Get(arguments, "cmd"); c.Type == gjson.String {
+		return sanitize.Excerpt(c.Str, transcript.InputRunes)
+	}
+	return sanitize.Excerpt(arguments, transcript.InputRunes)
+}
+
+var exitCode = regexp.MustCompile(`(?m)^Process exited with code (\d+)$`)
+
+// result reads a tool's output as the model got it: the newest decides
+// whether an error is open. A command's output says its exit code
+// (Codex does not always record the command's own event).
+func (r *reader) result(p gjson.Result) {
+	r.lastError = nil
+	out := p.Get("output").Str
+	m := exitCode.FindStringSubmatch(out)
+	if m == nil || m[1] == "0" {
+		return
+	}
+	c := r.calls[p.Get("call_id").Str]
+	if c.name == "" {
+		c.name = "exec_command"
+	}
+	msg := "Exit code " + m[1]
+	if _, after, ok := strings.Cut(out, "\nOutput:\n"); ok {
+		msg += "\n" + strings.TrimSpace(after)
+	}
+	r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: c.name, Input: c.input},
+		Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}
+}
+
+// completed reads a finished item: the files a patch changed.
 func (r *reader) completed(it gjson.Result) {
 	switch it.Get("type").Str {
-	case "CommandExecution":
-		r.lastError = nil
-		code := it.Get("exit_code")
-		if it.Get("status").Str != "failed" && (code.Type != gjson.Number || code.Int() == 0) {
-			return
-		}
-		var cmd string
-		if pc := it.Get("parsed_cmd.0.cmd"); pc.Type == gjson.String {
-			cmd = pc.Str
-		} else {
-			var words []string
-			for _, w := range it.Get("command").Array() {
-				words = append(words, w.Str)
-			}
-			cmd = strings.Join(words, " ")
-		}
-		msg := strings.TrimSpace(it.Get("aggregated_output").Str)
-		if code.Type == gjson.Number {
-			msg = fmt.Sprintf("Exit code %d\n%s", code.Int(), msg)
-		}
-		r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: "exec_command", Input: sanitize.Excerpt(cmd, transcript.InputRunes)},
-			Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}
 	case "FileChange":
-		r.lastError = nil
 		if it.Get("status").Str == "failed" {
 			return
 		}

@@ -49,8 +49,9 @@ const (
 	request   = `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"rename the lexer"}]}}`
 	patched   = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":{"/p/a.go":{"type":"update"},"/p/b.go":{"type":"add"}}}}}`
 	patchedA  = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":{"/p/a.go":{"type":"update"}}}}}`
-	failed    = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","command":["/bin/bash","-lc","go test"],"status":"failed","exit_code":2,"aggregated_output":"FAIL"}}}`
-	succeeded = `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","command":["/bin/bash","-lc","go test"],"status":"completed","exit_code":0,"aggregated_output":"ok"}}}`
+	called    = `{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"go test\"}","call_id":"c1"}}`
+	failed    = `{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Chunk ID: 1\nProcess exited with code 2\nOutput:\nFAIL"}}`
+	succeeded = `{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Chunk ID: 2\nProcess exited with code 0\nOutput:\nok"}}`
 	compacted = `{"type":"compacted","payload":{"message":"summary"}}`
 )
 
@@ -70,9 +71,9 @@ func TestAnErrorIsOpenOnlyWhileItIsTheNewestResultAndNoRequestCameAfter(t *testi
 		lines []string
 		open  bool
 	}{
-		{"the newest result failed", []string{request, failed}, true},
-		{"a command succeeded since", []string{request, failed, succeeded}, false},
-		{"the user asked something since", []string{failed, request}, false},
+		{"the newest result failed", []string{request, called, failed}, true},
+		{"a command succeeded since", []string{request, called, failed, succeeded}, false},
+		{"the user asked something since", []string{called, failed, request}, false},
 	} {
 		r, err := Read(context.Background(), lines(t, tt.lines...), transcript.DefaultOptions)
 		if err != nil {
@@ -80,6 +81,9 @@ func TestAnErrorIsOpenOnlyWhileItIsTheNewestResultAndNoRequestCameAfter(t *testi
 		}
 		if (r.OpenError != nil) != tt.open {
 			t.Errorf("%s: open error %+v", tt.name, r.OpenError)
+		}
+		if e := r.OpenError; e != nil && (e.Tool != "exec_command" || e.Input != "go test" || e.Error != "Exit code 2 FAIL") {
+			t.Errorf("%s: open error %+v", tt.name, e)
 		}
 	}
 }

@@ -117,8 +117,12 @@ func IsOurs(event, cmd, custom string) bool {
 		if !isOurProgram(words[i], custom) {
 			continue
 		}
+		sub := i + 1
+		if words[sub] == "--agent" && sub+2 < len(words) {
+			sub += 2 // session-hooks --agent codex init
+		}
 		for _, e := range hooks.Table {
-			if words[i+1] == e.Command && (event == "" || event == e.Claude) {
+			if words[sub] == e.Command && (event == "" || event == e.Claude) {
 				return true
 			}
 		}

@@ -1,0 +1,180 @@
+// Package install wires session-hooks into Codex CLI 0.169.0: the
+// entries in $CODEX_HOME/hooks.json (Claude Code's shape), and the trust
+// Codex requires of each handler in config.toml, with the hash Codex itself
+// reports (codex app-server, hooks/list).
+package install
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/safefile"
+)
+
+// Entries are the hooks session-hooks wires into Codex: the brief at
+// startup, resume and clear, the recovery after a compaction, the snapshot
+// before it, and the end (Codex gives SessionEnd 3 seconds at most).
+func Entries(program string) []settings.Entry {
+	cmd := program + " --agent codex "
+	return []settings.Entry{
+		{Event: "SessionStart", Matcher: "startup|resume|clear", Command: cmd + "init", Timeout: 30},
+		{Event: "SessionStart", Matcher: "compact", Command: cmd + "init --compact-recovery", Timeout: 30},
+		{Event: "PreCompact", Command: cmd + "pre-compact", Timeout: 30},
+		{Event: "SessionEnd", Command: cmd + "end", Timeout: 3},
+	}
+}
+
+// Options are install's and uninstall's for Codex.
+type Options struct {
+	Home    string // $CODEX_HOME (default ~/.codex)
+	Program string // the session-hooks the hooks run, quoted for /bin/sh
+	Codex   string // the codex binary asked for the hashes to trust
+	Dir     string // where codex is asked from
+	Out     io.Writer
+}
+
+// Home is $CODEX_HOME, else ~/.codex.
+func Home(getenv func(string) string, home func() (string, error)) (string, error) {
+	if h := getenv("CODEX_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	dir, err := home()
+	if err != nil {
+		return "", fmt.Errorf("no home directory for ~/.codex (set CODEX_HOME): %v", err)
+	}
+	return filepath.Join(dir, ".codex"), nil
+}
+
+const maxFile = 4 << 20
+
+func read(path string) ([]byte, error) {
+	b, err := safefile.Read(path, maxFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Install wires the entries into $CODEX_HOME/hooks.json and trusts them in
+// config.toml with the hashes Codex itself reports, so that Codex runs
+// them without --dangerously-bypass-hook-trust. Every other byte of both
+// files stays.
+func Install(ctx context.Context, opt Options) error {
+	hooksPath := filepath.Join(opt.Home, "hooks.json")
+	doc, err := read(hooksPath)
+	if err != nil {
+		return err
+	}
+	res, err := settings.Install(doc, Entries(opt.Program), "")
+	if err != nil {
+		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", hooksPath, err)
+	}
+	if res.Changed {
+		if err := os.MkdirAll(opt.Home, 0o700); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+			return err
+		}
+		fmt.Fprintf(opt.Out, "Wired %s:\n  %s\n", hooksPath, strings.Join(res.Changes, "\n  "))
+	}
+	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
+	if err != nil {
+		return fmt.Errorf("%s is written, but Codex was not asked which hashes to trust: %v. Until they are trusted, Codex skips these hooks silently (run install again once codex runs, or trust them in Codex's /hooks)", hooksPath, err)
+	}
+	hashes, keys := map[string]string{}, []string(nil)
+	for _, h := range handlers {
+		if strings.HasPrefix(h.Key, hooksPath+":") && settings.IsOurs("", h.Command, "") && h.TrustStatus != "trusted" {
+			hashes[h.Key] = h.CurrentHash
+			keys = append(keys, h.Key)
+		}
+	}
+	configPath := filepath.Join(opt.Home, "config.toml")
+	config, err := read(configPath)
+	if err != nil {
+		return err
+	}
+	if updated := SetTrust(config, hashes, keys); !bytes.Equal(updated, config) {
+		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+			return err
+		}
+	}
+	return verifyTrusted(ctx, opt, hooksPath)
+}
+
+// verifyTrusted asks Codex again: "trusted" is what Codex says, not what
+// was written.
+func verifyTrusted(ctx context.Context, opt Options, hooksPath string) error {
+	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
+	if err != nil {
+		return err
+	}
+	ours := 0
+	for _, h := range handlers {
+		if !strings.HasPrefix(h.Key, hooksPath+":") || !settings.IsOurs("", h.Command, "") {
+			continue
+		}
+		ours++
+		if h.TrustStatus != "trusted" {
+			return fmt.Errorf("Codex still reports %s as %s after it was trusted in config.toml", h.Key, h.TrustStatus)
+		}
+	}
+	if ours != len(Entries(opt.Program)) {
+		return fmt.Errorf("Codex lists %d of the %d hooks written to %s", ours, len(Entries(opt.Program)), hooksPath)
+	}
+	fmt.Fprintf(opt.Out, "Codex trusts the %d hooks of session-hooks (%s).\n", ours, filepath.Join(opt.Home, "config.toml"))
+	return nil
+}
+
+// Uninstall removes our entries from hooks.json and their trust from
+// config.toml; every other byte stays.
+func Uninstall(opt Options) error {
+	hooksPath := filepath.Join(opt.Home, "hooks.json")
+	doc, err := read(hooksPath)
+	if err != nil || doc == nil {
+		if err == nil {
+			fmt.Fprintf(opt.Out, "%s does not exist; nothing to remove.\n", hooksPath)
+		}
+		return err
+	}
+	js, err := settings.Parse(doc)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %v. The file is left untouched.", hooksPath, err)
+	}
+	var keys []string
+	for _, w := range settings.Wired(js) {
+		if settings.IsOurs(w.Event, w.Command, "") {
+			keys = append(keys, Key(hooksPath, w.Event, w.Group, w.Index))
+		}
+	}
+	res, err := settings.Uninstall(doc, "")
+	if err != nil {
+		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", hooksPath, err)
+	}
+	if res.Changed {
+		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+			return err
+		}
+	}
+	configPath := filepath.Join(opt.Home, "config.toml")
+	config, err := read(configPath)
+	if err != nil {
+		return err
+	}
+	if updated := RemoveTrust(config, keys); !bytes.Equal(updated, config) {
+		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(opt.Out, "Removed %d hook(s) of session-hooks from %s, and their trust from %s.\n", res.Removed, hooksPath, configPath)
+	return nil
+}

@@ -1,0 +1,48 @@
+package install
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestKeysAreCodexs(t *testing.T) {
+	// As codex app-server 0.169.0 answered hooks/list.
+	if got := Key("/h/hooks.json", "SessionStart", 0, 0); got != "/h/hooks.json:session_start:0:0" {
+		t.Errorf("got %q", got)
+	}
+	if got := Key("/h/hooks.json", "PreCompact", 2, 1); got != "/h/hooks.json:pre_compact:2:1" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSetTrustAddsReplacesAndKeepsTheRest(t *testing.T) {
+	config := "model = \"gpt-5\"\n\n[hooks.state.\"/h/hooks.json:session_end:0:0\"]\ntrusted_hash = \"sha256:old\"\nenabled = true\n\n[other]\nx = 1"
+	got := string(SetTrust([]byte(config), map[string]string{
+		"/h/hooks.json:session_end:0:0": "sha256:new", `/h "q"/hooks.json:pre_compact:0:0`: "sha256:b"},
+		[]string{"/h/hooks.json:session_end:0:0", `/h "q"/hooks.json:pre_compact:0:0`}))
+	want := "model = \"gpt-5\"\n\n[hooks.state.\"/h/hooks.json:session_end:0:0\"]\ntrusted_hash = \"sha256:new\"\nenabled = true\n\n[other]\nx = 1\n" +
+		"\n[hooks.state.\"/h \\\"q\\\"/hooks.json:pre_compact:0:0\"]\ntrusted_hash = \"sha256:b\"\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	back := string(RemoveTrust([]byte(got), []string{`/h "q"/hooks.json:pre_compact:0:0`}))
+	if want := strings.Replace(config, "sha256:old", "sha256:new", 1) + "\n"; back != want {
+		t.Errorf("removed:\n%q\nwant\n%q", back, want)
+	}
+	if got := string(RemoveTrust([]byte(config), []string{"/h/hooks.json:session_end:0:0"})); got != "model = \"gpt-5\"\n\n[other]\nx = 1" {
+		t.Errorf("removed:\n%q", got)
+	}
+}
+
+func TestATableWithoutAHashGetsOne(t *testing.T) {
+	config := "[hooks.state.\"k\"]\nenabled = true\n"
+	if got := string(SetTrust([]byte(config), map[string]string{"k": "sha256:a"}, []string{"k"})); got != "[hooks.state.\"k\"]\ntrusted_hash = \"sha256:a\"\nenabled = true\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestTOMLStringsEscapeWhatTOMLNeeds(t *testing.T) {
+	if got := tomlString("a\\b\"c\x01"); got != `"a\\b\"c\u0001"` {
+		t.Errorf("got %s", got)
+	}
+}

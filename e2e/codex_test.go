@@ -1,0 +1,130 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/e2e/fakeresponses"
+)
+
+// codexVersion is the Codex CLI release the suite pins; the fixtures in
+// testdata/codex-0.169.0 were recorded from it.
+const codexVersion = "0.169.0"
+
+var (
+	codexOnce         sync.Once
+	codexBin, noCodex string
+)
+
+// requireCodex installs the pinned Codex CLI with npm into the cache, as
+// ensureClaude does; it fails in CI when it cannot.
+func requireCodex(t *testing.T) string {
+	t.Helper()
+	codexOnce.Do(func() {
+		cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
+		if cache == "" {
+			dir, err := os.UserCacheDir()
+			if err != nil {
+				noCodex = err.Error()
+				return
+			}
+			cache = filepath.Join(dir, "session-hooks-e2e")
+		}
+		prefix := filepath.Join(cache, "codex-"+codexVersion)
+		codexBin = filepath.Join(prefix, "node_modules", ".bin", "codex")
+		if _, err := os.Stat(codexBin); err == nil {
+			return
+		}
+		if _, err := exec.LookPath("npm"); err != nil {
+			noCodex = "npm is not installed, so Codex CLI " + codexVersion + " cannot be installed"
+			return
+		}
+		out, err := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "@openai/codex@"+codexVersion).CombinedOutput()
+		if err != nil {
+			noCodex = fmt.Sprintf("npm install failed: %v\n%s", err, out)
+		}
+	})
+	if noCodex != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the Codex end-to-end test cannot run in CI: %s", noCodex)
+		}
+		t.Skipf("Codex end-to-end test skipped: %s", noCodex)
+	}
+	return codexBin
+}
+
+// A Codex session wired by `install --agent codex` alone, with no bypass
+// flag, gets the recovery quoting the user's request in the request after
+// an automatic compaction; uninstall then leaves the user's own hook and
+// settings as they were.
+func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
+	codex := requireCodex(t)
+	srv := fakeresponses.New(
+		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "I will run the tests."},
+			{Tool: "exec_command", Arguments: `{"cmd":"echo FAIL parser_test; exit 3"}`}}},
+		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "The parser test fails; looking at the lexer."},
+			{Tool: "exec_command", Arguments: `{"cmd":"echo lexer"}`}}, InputTokens: 9000},
+		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "The lexer is the cause."}}, InputTokens: 9000},
+	)
+	defer srv.Close()
+	root := t.TempDir()
+	home, project := filepath.Join(root, "codex-home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	run := func(dir string, env []string, name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), append([]string{"CODEX_HOME=" + home, "FAKE_API_KEY=x",
+			"PATH=" + filepath.Dir(codex) + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	os.MkdirAll(project, 0o755)
+	run(project, nil, "git", "init", "-q", "-b", "main")
+	run(project, nil, "git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	config := fmt.Sprintf("model_provider = \"fake\"\nmodel = \"gpt-5\"\n\n[model_providers.fake]\nname = \"fake\"\n"+
+		"base_url = \"%s/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n", srv.URL)
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
+	theirs := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true","timeout":5}]}]}}`
+	os.WriteFile(filepath.Join(home, "hooks.json"), []byte(theirs), 0o600)
+
+	out := run(project, nil, hooksBin, "--agent", "codex", "install")
+	if !strings.Contains(out, "Codex trusts the 4 hooks of session-hooks") {
+		t.Fatalf("install:\n%s", out)
+	}
+	run(project, nil, codex, "exec", "--skip-git-repo-check", "--json", "-c", "model_auto_compact_token_limit=5000",
+		"fix the parser so that the tests pass")
+	var after string
+	reqs := srv.Requests()
+	for i, r := range reqs {
+		if fakeresponses.IsSummary(r) && i+1 < len(reqs) {
+			after = string(reqs[i+1])
+		}
+	}
+	if after == "" {
+		t.Fatalf("no compaction among %d requests", len(reqs))
+	}
+	for _, want := range []string{"Pre-Compaction Context", "fix the parser so that the tests pass", "The parser test fails; looking at the lexer."} {
+		if !strings.Contains(after, want) {
+			t.Errorf("the request after the compaction has no %q", want)
+		}
+	}
+
+	run(project, nil, hooksBin, "--agent", "codex", "uninstall")
+	if b, _ := os.ReadFile(filepath.Join(home, "hooks.json")); string(b) != theirs {
+		t.Errorf("uninstall left hooks.json as:\n%s\nwant:\n%s", b, theirs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b) != config {
+		t.Errorf("uninstall left config.toml as:\n%s\nwant:\n%s", b, config)
+	}
+}

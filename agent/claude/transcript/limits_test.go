@@ -140,3 +140,31 @@ func TestTailReaderReportsAReadError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Blank lines, the file's first included, are no lines.
+func TestTailReaderSkipsBlankLinesAtTheStart(t *testing.T) {
+	data := []byte("\n\nabc\n\ndef\n")
+	tr := newTailReader(bytes.NewReader(data), int64(len(data)), 1<<40, 1000)
+	for _, want := range []string{"def", "abc"} {
+		if got, _, err := tr.Next(); err != nil || string(got) != want {
+			t.Fatalf("got %q, %v; want %q", got, err, want)
+		}
+	}
+	if got, _, err := tr.Next(); err != io.EOF {
+		t.Fatalf("got %q, %v; want EOF", got, err)
+	}
+}
+
+// A newest line is checked whole up to 256 KiB: one of exactly that size
+// that is torn is not read.
+func TestATornNewestLineOfExactly256KiBIsNotRead(t *testing.T) {
+	head := `{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"torn"},{"type":"text","text":"`
+	line := head + strings.Repeat("x", 256<<10-len(head)-1) + "}"
+	if len(line) != 256<<10 {
+		t.Fatalf("%d bytes", len(line))
+	}
+	f := read(t, say("whole"), line)
+	if !reflect.DeepEqual(f.Texts, []string{"whole"}) {
+		t.Errorf("texts %q", f.Texts)
+	}
+}

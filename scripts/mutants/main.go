@@ -97,7 +97,9 @@ func mutate(dryPath, pkg string, opt options) error {
 			}
 			src, err := apply(orig, m.Line, m.Column, m.Type)
 			if err != nil {
-				return fmt.Errorf("%s:%d:%d %s: %v", f.Name, m.Line, m.Column, m.Type, err)
+				// The source changed since the report: say so, go on.
+				fmt.Printf("%12s %s at %s:%d:%d (%v)\n", "MOVED", m.Type, f.Name, m.Line, m.Column, err)
+				continue
 			}
 			if err := os.WriteFile(path, src, 0o644); err != nil {
 				return err

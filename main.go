@@ -332,6 +332,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "show which events each settings scope wires, and what is wrong with it",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
+				if c.String("agent") == hooks.Codex.Name {
+					return codexStatus(c, stdout)
+				}
 				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
 				if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
 					return err
@@ -456,18 +459,46 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 	}
 }
 
-// codexInstall is install (or uninstall) with --agent codex: the hooks go
-// into $CODEX_HOME/hooks.json, trusted in its config.toml.
-func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+// codexOptions are where Codex keeps its configuration, and how it is asked.
+func codexOptions(stdout io.Writer) (codexinstall.Options, error) {
 	home, err := codexinstall.Home(os.Getenv, os.UserHomeDir)
 	if err != nil {
-		return err
+		return codexinstall.Options{}, err
 	}
 	dir, err := os.Getwd()
 	if err != nil {
+		return codexinstall.Options{}, err
+	}
+	return codexinstall.Options{Home: home, Codex: "codex", Dir: dir, Out: stdout}, nil
+}
+
+// codexStatus is status with --agent codex: our entries in hooks.json and
+// whether Codex trusts each.
+func codexStatus(c *cli.Context, stdout io.Writer) error {
+	opt, err := codexOptions(stdout)
+	if err != nil {
+		return fail(err)
+	}
+	st, err := codexinstall.ReadStatus(c.Context, opt)
+	if err != nil {
+		return fail(err)
+	}
+	if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
 		return err
 	}
-	opt := codexinstall.Options{Home: home, Codex: "codex", Dir: dir, Out: stdout}
+	if n := len(st.Warnings); n > 0 {
+		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
+	}
+	return nil
+}
+
+// codexInstall is install (or uninstall) with --agent codex: the hooks go
+// into $CODEX_HOME/hooks.json, trusted in its config.toml.
+func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	opt, err := codexOptions(stdout)
+	if err != nil {
+		return err
+	}
 	if remove {
 		return codexinstall.Uninstall(opt)
 	}

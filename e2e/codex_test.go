@@ -102,6 +102,9 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	if !strings.Contains(out, "Codex trusts the 4 hooks of session-hooks") {
 		t.Fatalf("install:\n%s", out)
 	}
+	if out := run(project, nil, hooksBin, "--agent", "codex", "status"); strings.Count(out, "[trusted]") != 4 || strings.Contains(out, "warning") {
+		t.Errorf("status after install:\n%s", out)
+	}
 	run(project, nil, codex, "exec", "--skip-git-repo-check", "--json", "-c", "model_auto_compact_token_limit=5000",
 		"fix the parser so that the tests pass")
 	var after string

@@ -1,0 +1,108 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/facts"
+)
+
+// Status is what Codex's wiring of session-hooks is: each entry of ours in
+// hooks.json, and whether Codex trusts it (Codex skips an untrusted hook
+// silently).
+type Status struct {
+	SchemaVersion int          `json:"schema_version"`
+	HooksFile     string       `json:"hooks_file"`
+	Hooks         []HookStatus `json:"hooks"`
+	Warnings      []string     `json:"warnings"`
+}
+
+// HookStatus is one entry of ours; Trust is what Codex reports (trusted,
+// untrusted, modified…), or "unknown" when Codex could not be asked.
+type HookStatus struct {
+	Event   string `json:"event"`
+	Matcher string `json:"matcher"`
+	Command string `json:"command"`
+	Trust   string `json:"trust"`
+}
+
+// ReadStatus reads hooks.json and asks Codex which entries it trusts.
+func ReadStatus(ctx context.Context, opt Options) (Status, error) {
+	path := filepath.Join(opt.Home, "hooks.json")
+	st := Status{SchemaVersion: facts.SchemaVersion, HooksFile: path, Hooks: []HookStatus{}, Warnings: []string{}}
+	doc, err := read(path)
+	if err != nil {
+		return st, err
+	}
+	js, err := settings.Parse(doc)
+	if err != nil {
+		return st, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	trust := map[string]string{}
+	handlers, lerr := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
+	for _, h := range handlers {
+		trust[h.Key] = h.TrustStatus
+	}
+	wired := map[string]bool{}
+	for _, w := range settings.Wired(js) {
+		if !settings.IsOurs(w.Event, w.Command, "") {
+			continue
+		}
+		h := HookStatus{Event: w.Event, Matcher: w.Matcher, Command: w.Command, Trust: "unknown"}
+		if lerr == nil {
+			h.Trust = trust[Key(path, w.Event, w.Group, w.Index)]
+			if h.Trust == "" {
+				h.Trust = "not listed"
+			}
+		}
+		if h.Trust != "trusted" && lerr == nil {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("Codex skips %s until it is trusted (%s): run session-hooks --agent codex install", describe(h), h.Trust))
+		}
+		st.Hooks = append(st.Hooks, h)
+		wired[w.Event+" "+w.Matcher+" "+lastWords(w.Command)] = true
+	}
+	for _, e := range Entries("") {
+		if !wired[e.Event+" "+e.Matcher+" "+lastWords(e.Command)] {
+			st.Warnings = append(st.Warnings, "not wired: "+describe(HookStatus{Event: e.Event, Matcher: e.Matcher, Command: "session-hooks" + e.Command}))
+		}
+	}
+	if lerr != nil {
+		st.Warnings = append(st.Warnings, "Codex was not asked which hooks it trusts: "+lerr.Error())
+	}
+	return st, nil
+}
+
+// lastWords is a command's subcommand and flags, after "--agent codex".
+func lastWords(cmd string) string {
+	if _, after, ok := strings.Cut(cmd, "--agent codex "); ok {
+		return after
+	}
+	return cmd
+}
+
+func describe(h HookStatus) string {
+	event := h.Event
+	if h.Matcher != "" {
+		event += " (" + h.Matcher + ")"
+	}
+	return event + " → " + h.Command
+}
+
+// Text is the status for a person.
+func (s Status) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Codex hooks file: %s\n", s.HooksFile)
+	if len(s.Hooks) == 0 {
+		b.WriteString("  no entry of session-hooks\n")
+	}
+	for _, h := range s.Hooks {
+		fmt.Fprintf(&b, "  %s [%s]\n", describe(h), h.Trust)
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}

@@ -44,25 +44,59 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, e
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), opt.MaxLine)
-	first := start > 0 // the first line read from the middle is a piece of one
-	for sc.Scan() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	// Read from the middle, the first line is a piece of one.
+	first := start > 0
+	oversized, err := eachLine(ctx, f, opt.MaxLine, func(line []byte) {
 		if !first {
-			r.line(sc.Bytes())
+			r.line(line)
 		}
 		first = false
-	}
-	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
+	})
+	if err != nil {
 		return nil, err
 	}
 	if start > 0 {
 		r.out.Notes = append(r.out.Notes, fmt.Sprintf("only the last %d MiB of the rollout were read", opt.Budget>>20))
 	}
+	if oversized > 0 {
+		r.out.Notes = append(r.out.Notes, fmt.Sprintf("%d rollout line(s) over %d MiB were skipped", oversized, opt.MaxLine>>20))
+	}
 	return r.finish(), nil
+}
+
+// eachLine calls fn with each line of r, and skips (and counts) the lines
+// longer than max without holding them.
+func eachLine(ctx context.Context, r io.Reader, max int, fn func([]byte)) (oversized int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	skipping := false
+	for {
+		if err := ctx.Err(); err != nil {
+			return oversized, err
+		}
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case skipping:
+		case len(line)+len(chunk) > max+1: // +1: the newline
+			skipping, line = true, line[:0]
+			oversized++
+		default:
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if !skipping && len(line) > 0 {
+			fn(bytes.TrimSuffix(line, []byte("\n")))
+		}
+		line, skipping = line[:0], false
+		if err == io.EOF {
+			return oversized, nil
+		}
+		if err != nil {
+			return oversized, err
+		}
+	}
 }
 
 type reader struct {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,5 +99,65 @@ func TestReadFromTheMiddleStartsAtAWholeLine(t *testing.T) {
 	}
 	if r.LastPrompt != "rename the lexer" || len(r.Notes) != 1 {
 		t.Errorf("last request %q, notes %q", r.LastPrompt, r.Notes)
+	}
+}
+
+// A rollout read whole starts at its first line and says nothing of a cut.
+func TestASmallRolloutIsReadFromItsFirstLine(t *testing.T) {
+	r, err := Read(context.Background(), lines(t, request), transcript.DefaultOptions)
+	if err != nil || r.LastPrompt != "rename the lexer" || len(r.Notes) != 0 {
+		t.Errorf("last request %q, notes %q, %v", r.LastPrompt, r.Notes, err)
+	}
+}
+
+// A line over the limit is skipped and counted; the lines after it are
+// still read.
+func TestAnOversizedLineIsSkippedNotTheRest(t *testing.T) {
+	big := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"` + strings.Repeat("x", 3000) + `"}]}}`
+	r, err := Read(context.Background(), lines(t, big, request), transcript.Options{Budget: 1 << 20, MaxLine: 1000})
+	if err != nil || r.LastPrompt != "rename the lexer" || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "1 rollout line(s) over") {
+		t.Errorf("last request %q, notes %q, %v", r.LastPrompt, r.Notes, err)
+	}
+}
+
+// Right after a compaction the context in use is unknown until a reply
+// reports it: Codex's own estimate of zero input tokens is not a count.
+func TestUsageIsUnknownAfterACompactionUntilAReply(t *testing.T) {
+	usage := func(in int) string {
+		return `{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":` + strconv.Itoa(in) +
+			`,"output_tokens":5},"model_context_window":258400}}}`
+	}
+	r, err := Read(context.Background(), lines(t, usage(9000), compacted, usage(0)), transcript.DefaultOptions)
+	if err != nil || r.Usage.Known {
+		t.Errorf("usage %+v, %v", r.Usage, err)
+	}
+	r, _ = Read(context.Background(), lines(t, usage(9000), compacted, usage(0), usage(1200)), transcript.DefaultOptions)
+	if !r.Usage.Known || r.Usage.Tokens != 1200 || r.Usage.Output != 5 {
+		t.Errorf("usage %+v", r.Usage)
+	}
+}
+
+// The failed call is named as the model called it.
+func TestAFailedCallIsNamedAsCalled(t *testing.T) {
+	call := `{"type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"chars\":\"q\"}","call_id":"w1"}}`
+	out := `{"type":"response_item","payload":{"type":"function_call_output","call_id":"w1","output":"Process exited with code 130\nOutput:\n^C"}}`
+	r, err := Read(context.Background(), lines(t, call, out), transcript.DefaultOptions)
+	if err != nil || r.OpenError == nil || r.OpenError.Tool != "write_stdin" || r.OpenError.Input != `{"chars":"q"}` {
+		t.Errorf("open error %+v, %v", r.OpenError, err)
+	}
+}
+
+// The agent's newest message is kept longer than the two before it.
+func TestTheNewestMessageIsKeptLongest(t *testing.T) {
+	say := func(text string) string {
+		return `{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"` + text + `"}]}}`
+	}
+	long := strings.Repeat("word ", transcript.ExcerptRunes/5+50)
+	r, err := Read(context.Background(), lines(t, say(long), say(long)), transcript.DefaultOptions)
+	if err != nil || len(r.Texts) != 2 {
+		t.Fatalf("texts %q, %v", r.Texts, err)
+	}
+	if len([]rune(r.Texts[0])) > transcript.ExcerptRunes+5 || len([]rune(r.Texts[1])) <= transcript.ExcerptRunes+5 {
+		t.Errorf("older %d runes, newest %d", len([]rune(r.Texts[0])), len([]rune(r.Texts[1])))
 	}
 }

@@ -86,7 +86,7 @@ func eachLine(ctx context.Context, r io.Reader, max int, fn func([]byte)) (overs
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if !skipping && len(line) > 0 {
+		if len(line) > 0 { // empty while skipping
 			fn(bytes.TrimSuffix(line, []byte("\n")))
 		}
 		line, skipping = line[:0], false

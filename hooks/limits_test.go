@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -338,5 +339,34 @@ func TestStdinIsWaitedForAQuarterOfTheDeadlineAtMostTwoSeconds(t *testing.T) {
 	}
 	if got := stdinWait(20 * time.Second); got != 2*time.Second {
 		t.Errorf("20s: %s", got)
+	}
+}
+
+// End to start: a file the previous session left uncommitted and that was
+// committed since is said to be committed, not left.
+func TestTheNextSessionSeesTheHandoffsFileCommittedSince(t *testing.T) {
+	dir := project(t)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("add", "-A")
+	git("commit", "-qm", "start")
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644)
+	run := func(command, event, extra string) string {
+		e, _ := Lookup(command, func(string) bool { return false })
+		var out strings.Builder
+		Execute(strings.NewReader(`{"session_id":"`+command+`","cwd":"`+dir+`","hook_event_name":"`+event+`"`+extra+`}`), &out, e,
+			Options{Deadline: 5 * time.Second, Now: time.Now, Getenv: func(string) string { return "" }})
+		return out.String()
+	}
+	run("end", "SessionEnd", `,"reason":"clear"`)
+	git("add", "a.go")
+	git("commit", "-qm", "add a")
+	if got := run("init", "SessionStart", `,"source":"startup"`); !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since.") {
+		t.Errorf("the brief:\n%s", got)
 	}
 }

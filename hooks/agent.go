@@ -24,8 +24,10 @@ type Agent struct {
 // Claude is Claude Code's, the default.
 var Claude = Agent{Name: "claude", Read: transcript.Read, ContextUsage: transcript.ContextUsage, Injected: transcript.Injected}
 
-// Codex is Codex CLI's: its transcript is a rollout. What the hooks put in
-// its context is not looked for yet, so a resume injects its brief whole.
+// Codex is Codex CLI's: its transcript is a rollout. Injected serves only
+// a fork (whose parent's transcript holds what its context holds), which
+// Codex does not have: a resume keeps its session id, and the session's
+// ledger says what its context holds.
 var Codex = Agent{Name: "codex",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := codex.Read(ctx, path, opt)

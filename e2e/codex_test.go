@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/e2e/fakeresponses"
 )
 
@@ -62,8 +65,8 @@ func requireCodex(t *testing.T) string {
 
 // A Codex session wired by `install --agent codex` alone, with no bypass
 // flag, gets the recovery quoting the user's request in the request after
-// an automatic compaction; uninstall then leaves the user's own hook and
-// settings as they were.
+// an automatic compaction; uninstall then removes exactly ours, and a hook
+// the user added after ours stays trusted.
 func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	codex := requireCodex(t)
 	srv := fakeresponses.New(
@@ -123,11 +126,48 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 		}
 	}
 
-	run(project, nil, hooksBin, "--agent", "codex", "uninstall")
-	if b, _ := os.ReadFile(filepath.Join(home, "hooks.json")); string(b) != theirs {
-		t.Errorf("uninstall left hooks.json as:\n%s\nwant:\n%s", b, theirs)
+	// The user adds a hook of their own after ours, and trusts it.
+	hooksJSON := filepath.Join(home, "hooks.json")
+	doc, _ := os.ReadFile(hooksJSON)
+	mine := settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "echo mine", Timeout: 5}
+	res, err := settings.Install(doc, append(codexinstall.Entries(hooksBin), mine), "")
+	if err != nil || !res.Changed {
+		t.Fatalf("adding the user's hook: %v", err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b) != config {
-		t.Errorf("uninstall left config.toml as:\n%s\nwant:\n%s", b, config)
+	os.WriteFile(hooksJSON, res.JSON, 0o600)
+	trusted := func() map[string]string {
+		t.Helper()
+		handlers, err := codexinstall.ListHandlers(context.Background(), codex, home, project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byCommand := map[string]string{}
+		for _, h := range handlers {
+			byCommand[h.Command] = h.TrustStatus
+			if h.Command == "echo mine" && h.TrustStatus != "trusted" {
+				cfg, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+				os.WriteFile(filepath.Join(home, "config.toml"), codexinstall.SetTrust(cfg, map[string]string{h.Key: h.CurrentHash}, []string{h.Key}), 0o600)
+			}
+		}
+		return byCommand
+	}
+	trusted()
+	if got := trusted()["echo mine"]; got != "trusted" {
+		t.Fatalf("the user's hook is %q before uninstall", got)
+	}
+	withTheirs, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+
+	run(project, nil, hooksBin, "--agent", "codex", "uninstall")
+	left, _ := os.ReadFile(hooksJSON)
+	wantDoc, _ := settings.Uninstall(res.JSON, "")
+	if string(left) != string(wantDoc.JSON) || !strings.Contains(string(left), "echo mine") || !strings.Contains(string(left), `"Stop"`) {
+		t.Errorf("uninstall left hooks.json as:\n%s", left)
+	}
+	status := trusted()
+	if len(status) != 2 || status["echo mine"] != "trusted" {
+		t.Errorf("after uninstall Codex lists %v: the user's hook must stay, trusted", status)
+	}
+	if cfg, _ := os.ReadFile(filepath.Join(home, "config.toml")); !strings.HasPrefix(string(cfg), config) || strings.Count(string(cfg), "[hooks.state.") != 1 {
+		t.Errorf("config.toml after uninstall:\n%s\n(before:\n%s)", cfg, withTheirs)
 	}
 }

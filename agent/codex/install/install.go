@@ -151,6 +151,7 @@ func Uninstall(opt Options) error {
 		return fmt.Errorf("cannot read %s: %v. The file is left untouched.", hooksPath, err)
 	}
 	var keys []string
+	theirsBefore := theirKeys(hooksPath, js)
 	for _, w := range settings.Wired(js) {
 		if settings.IsOurs(w.Event, w.Command, "") {
 			keys = append(keys, Key(hooksPath, w.Event, w.Group, w.Index))
@@ -159,6 +160,14 @@ func Uninstall(opt Options) error {
 	res, err := settings.Uninstall(doc, "")
 	if err != nil {
 		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", hooksPath, err)
+	}
+	after, err := settings.Parse(res.JSON)
+	if err != nil {
+		return err
+	}
+	theirsAfter := theirKeys(hooksPath, after)
+	if len(theirsAfter) != len(theirsBefore) {
+		return fmt.Errorf("uninstall would lose hooks of %s that are not ours. The file is left untouched.", hooksPath)
 	}
 	if res.Changed {
 		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
@@ -170,11 +179,23 @@ func Uninstall(opt Options) error {
 	if err != nil {
 		return err
 	}
-	if updated := RemoveTrust(config, keys); !bytes.Equal(updated, config) {
+	if updated := RenameTrust(RemoveTrust(config, keys), theirsBefore, theirsAfter); !bytes.Equal(updated, config) {
 		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(opt.Out, "Removed %d hook(s) of session-hooks from %s, and their trust from %s.\n", res.Removed, hooksPath, configPath)
 	return nil
+}
+
+// theirKeys are the trust keys of the hooks that are not ours, in the
+// order of the file.
+func theirKeys(path string, js []byte) []string {
+	var out []string
+	for _, w := range settings.Wired(js) {
+		if !settings.IsOurs(w.Event, w.Command, "") {
+			out = append(out, Key(path, w.Event, w.Group, w.Index))
+		}
+	}
+	return out
 }

@@ -173,6 +173,23 @@ func RemoveTrust(config []byte, keys []string) []byte {
 	return []byte(strings.Join(lines, ""))
 }
 
+// RenameTrust returns config with the table of each key in from renamed
+// to the key at the same place in to, in that order: when uninstall
+// takes our entries out, the user's hooks after them move up a group,
+// and their trust must follow them (Codex keys it by place).
+func RenameTrust(config []byte, from, to []string) []byte {
+	lines := strings.SplitAfter(string(config), "\n")
+	for i := range from {
+		if from[i] == to[i] {
+			continue
+		}
+		if at := indexOfLine(lines, header(from[i])); at >= 0 {
+			lines[at] = strings.Replace(lines[at], strings.TrimSpace(lines[at]), header(to[i]), 1)
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
 func blank(line string) bool { return strings.TrimSpace(line) == "" }
 
 func indexOfLine(lines []string, line string) int {

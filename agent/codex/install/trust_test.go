@@ -1,8 +1,13 @@
 package install
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 )
 
 func TestKeysAreCodexs(t *testing.T) {
@@ -44,5 +49,34 @@ func TestATableWithoutAHashGetsOne(t *testing.T) {
 func TestTOMLStringsEscapeWhatTOMLNeeds(t *testing.T) {
 	if got := tomlString("a\\b\"c\x01"); got != `"a\\b\"c\u0001"` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// A user's hook after ours moves up a group when ours go: its trust
+// follows it, and Codex keeps running it.
+func TestUninstallMovesTheTrustOfTheHooksAfterOurs(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, "hooks.json")
+	res, err := settings.Install(nil, Entries("/bin/session-hooks"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Theirs: alone on Stop, and on SessionStart after ours (group 2).
+	doc := strings.Replace(string(res.JSON), `"SessionStart": [`, `"Stop": [{"hooks": [{"type": "command", "command": "stop.sh"}]}], "SessionStart": [`, 1)
+	withTheirs, err := settings.Install([]byte(doc), append(Entries("/bin/session-hooks"), settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "mine.sh", Timeout: 5}), "")
+	if err != nil || !strings.Contains(string(withTheirs.JSON), "stop.sh") {
+		t.Fatalf("%v:\n%s", err, withTheirs.JSON)
+	}
+	os.WriteFile(path, withTheirs.JSON, 0o600)
+	mine := Key(path, "SessionStart", 2, 0)
+	config := "model = \"m\"\n\n" + header(mine) + "\ntrusted_hash = \"sha256:mine\"\n\n" + header(Key(path, "Stop", 0, 0)) + "\ntrusted_hash = \"sha256:stop\"\n"
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
+	if err := Uninstall(Options{Home: home, Out: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	want := strings.Replace(config, header(mine), header(Key(path, "SessionStart", 0, 0)), 1)
+	if string(got) != want {
+		t.Errorf("config.toml:\n%s\nwant:\n%s", got, want)
 	}
 }

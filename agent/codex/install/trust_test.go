@@ -80,3 +80,35 @@ func TestUninstallMovesTheTrustOfTheHooksAfterOurs(t *testing.T) {
 		t.Errorf("config.toml:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestSnakeCaseOfEveryCapital(t *testing.T) {
+	for in, want := range map[string]string{"SessionStart": "session_start", "ZedAlpha": "zed_alpha", "A": "a", "preZ": "pre_z"} {
+		if got := snake(in); got != want {
+			t.Errorf("snake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A table on the file's first line is found like any other.
+func TestATableOnTheFirstLine(t *testing.T) {
+	config := header("k") + "\ntrusted_hash = \"sha256:old\"\n"
+	if got := string(SetTrust([]byte(config), map[string]string{"k": "sha256:new"}, []string{"k"})); got != header("k")+"\ntrusted_hash = \"sha256:new\"\n" {
+		t.Errorf("set: %q", got)
+	}
+	if got := string(RenameTrust([]byte(config), []string{"k"}, []string{"j"})); got != header("j")+"\ntrusted_hash = \"sha256:old\"\n" {
+		t.Errorf("renamed: %q", got)
+	}
+	if got := string(RemoveTrust([]byte(config), []string{"k"})); got != "" {
+		t.Errorf("removed: %q", got)
+	}
+}
+
+func TestUninstallSaysWhatItRemoved(t *testing.T) {
+	home := t.TempDir()
+	res, _ := settings.Install(nil, Entries("/bin/session-hooks"), "")
+	os.WriteFile(filepath.Join(home, "hooks.json"), res.JSON, 0o600)
+	var out strings.Builder
+	if err := Uninstall(Options{Home: home, Out: &out}); err != nil || !strings.Contains(out.String(), "Removed 4 hook(s) of session-hooks") {
+		t.Errorf("%v: %q", err, out.String())
+	}
+}

@@ -106,9 +106,14 @@ func TestATableOnTheFirstLine(t *testing.T) {
 func TestUninstallSaysWhatItRemoved(t *testing.T) {
 	home := t.TempDir()
 	res, _ := settings.Install(nil, Entries("/bin/session-hooks"), "")
-	os.WriteFile(filepath.Join(home, "hooks.json"), res.JSON, 0o600)
+	path := filepath.Join(home, "hooks.json")
+	os.WriteFile(path, res.JSON, 0o600)
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = \"m\"\n\n"+header(Key(path, "SessionEnd", 0, 0))+"\ntrusted_hash = \"h\"\n"), 0o600)
 	var out strings.Builder
 	if err := Uninstall(Options{Home: home, Out: &out}); err != nil || !strings.Contains(out.String(), "Removed 4 hook(s) of session-hooks") {
 		t.Errorf("%v: %q", err, out.String())
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(got) != "model = \"m\"\n" {
+		t.Errorf("config.toml: %q", got)
 	}
 }

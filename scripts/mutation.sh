@@ -32,7 +32,7 @@ export GOFLAGS=-short
 packages=("$@")
 if [ ${#packages[@]} -eq 0 ]; then
   packages=(./jsondepth ./seal ./sanitize ./state ./safefile ./atomicfile ./agent/claude/settings
-    ./agent/claude/transcript ./hooks gitdiag)
+    ./agent/claude/transcript ./hooks ./agent/codex gitdiag)
 fi
 
 work=$(mktemp -d)

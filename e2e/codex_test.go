@@ -64,8 +64,8 @@ func requireCodex(t *testing.T) string {
 }
 
 // A Codex session wired by `install --agent codex` alone, with no bypass
-// flag, gets the recovery quoting the user's request in the request after
-// an automatic compaction; uninstall then removes exactly ours, and a hook
+// flag, gets the brief in its first request and the recovery quoting the
+// user's request in the request after an automatic compaction; uninstall then removes exactly ours, and a hook
 // the user added after ours stays trusted.
 func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	codex := requireCodex(t)
@@ -112,6 +112,10 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 		"fix the parser so that the tests pass")
 	var after string
 	reqs := srv.Requests()
+	if len(reqs) == 0 || !strings.Contains(string(reqs[0]), "the repository, and what Codex CLI does not say of it") ||
+		!strings.Contains(string(reqs[0]), "Start") {
+		t.Errorf("the first request has no brief")
+	}
 	for i, r := range reqs {
 		if fakeresponses.IsSummary(r) && i+1 < len(reqs) {
 			after = string(reqs[i+1])

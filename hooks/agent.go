@@ -12,7 +12,12 @@ import (
 // command names it (session-hooks --agent codex init), so a hook never
 // guesses from what it is given.
 type Agent struct {
-	Name string
+	Name  string
+	Label string // as a person names it
+	// GitContext says that the client itself tells the model the branch,
+	// the short status and the recent commits at every start (Claude
+	// Code's session_context): the brief then leaves them out.
+	GitContext bool
 	// Read, ContextUsage and Injected read the agent's transcript: the
 	// facts of the work, the context in use, and the texts the hooks put
 	// in the context.
@@ -22,13 +27,13 @@ type Agent struct {
 }
 
 // Claude is Claude Code's, the default.
-var Claude = Agent{Name: "claude", Read: transcript.Read, ContextUsage: transcript.ContextUsage, Injected: transcript.Injected}
+var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read: transcript.Read, ContextUsage: transcript.ContextUsage, Injected: transcript.Injected}
 
 // Codex is Codex CLI's: its transcript is a rollout. Injected serves only
 // a fork (whose parent's transcript holds what its context holds), which
 // Codex does not have: a resume keeps its session id, and the session's
 // ledger says what its context holds.
-var Codex = Agent{Name: "codex",
+var Codex = Agent{Name: "codex", Label: "Codex CLI",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := codex.Read(ctx, path, opt)
 		if err != nil {

@@ -28,14 +28,69 @@ const briefDiffFiles = 5
 // briefHeading opens a brief that has something to say.
 const briefHeading = "## session-hooks: what Claude Code's git context leaves out\n\n"
 
-// renderBrief lays the facts out as the brief; now dates the handoff. A
-// brief with nothing to say is empty: no heading, no "nothing to report".
-func renderBrief(f facts.Init, now time.Time) string {
+// renderBrief lays the facts out as Claude Code's brief; now dates the
+// handoff. A brief with nothing to say is empty: no heading, no "nothing
+// to report".
+func renderBrief(f facts.Init, now time.Time) string { return renderBriefFor(f, now, Claude) }
+
+// renderBriefFor is the brief for agent a: for an agent that says nothing
+// of the repository itself, it starts with what Claude Code would have
+// said (the branch, the recent commits, the short status).
+func renderBriefFor(f facts.Init, now time.Time, a Agent) string {
 	body := briefBody(f, now)
+	if !a.GitContext {
+		body = gitContext(f.Git) + body
+	}
 	if body == "" {
 		return ""
 	}
-	return briefHeading + body
+	return headingFor(a) + body
+}
+
+// headingFor is the brief's heading for agent a.
+func headingFor(a Agent) string {
+	if a.GitContext {
+		return briefHeading
+	}
+	return "## session-hooks: the repository, and what " + a.Label + " does not say of it\n\n"
+}
+
+// isHeading says whether a paragraph is a brief's heading, of any agent.
+func isHeading(p string) bool {
+	for _, a := range Agents {
+		if p == strings.TrimSpace(headingFor(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusLines is how many lines of the short status gitContext shows.
+const statusLines = 20
+
+// gitContext is what Claude Code's session_context says and other agents
+// do not: the branch, the recent commits, the short status.
+func gitContext(g facts.Git) string {
+	if g.Branch == "" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Branch:** %s.", logs.Code(g.Branch))
+	if len(g.Commits) > 0 {
+		b.WriteString(" Recent commits:\n" + logs.Fence(g.Commits))
+	} else {
+		b.WriteString("\n")
+	}
+	switch n := len(g.Status); {
+	case n == 0:
+		b.WriteString("\nNo uncommitted change.\n\n")
+	case n <= statusLines:
+		b.WriteString("\nUncommitted (git status --short):\n" + logs.Fence(g.Status) + "\n")
+	default:
+		b.WriteString("\nUncommitted (git status --short, the first " + fmt.Sprint(statusLines) + " of " + fmt.Sprint(n) + "):\n" +
+			logs.Fence(g.Status[:statusLines]) + "\n")
+	}
+	return b.String()
 }
 
 func briefBody(f facts.Init, now time.Time) string {

@@ -113,7 +113,7 @@ func TestABriefWithNothingToSayIsEmpty(t *testing.T) {
 	if got := renderBrief(facts.Init{Git: facts.Git{Branch: "main"}, Start: &facts.Start{}}, clock); got != "" {
 		t.Errorf("got %q, want nothing: no heading, no \"no upstream\"", got)
 	}
-	if got := renderBriefOutput(facts.Init{Start: &facts.Start{}}, logs.Report{}, clock); got != "" {
+	if got := renderBriefOutput(facts.Init{Start: &facts.Start{}}, logs.Report{}, clock, Claude); got != "" {
 		t.Errorf("the hook would print %q", got)
 	}
 }

@@ -44,7 +44,7 @@ func initStory(r *Run, recovery bool) string {
 	if r.Cfg.Output == "full" {
 		return logs.Fit(shown.Render, claude.Budget)
 	}
-	out := renderBriefOutput(f, shown, r.Now())
+	out := renderBriefOutput(f, shown, r.Now(), r.agent())
 	if recovery {
 		r.newContext(out)
 		return out
@@ -54,8 +54,8 @@ func initStory(r *Run, recovery bool) string {
 
 // renderBriefOutput is the brief, then the long-running section and the
 // recovery fitted to their shares, then the notes.
-func renderBriefOutput(f facts.Init, shown logs.Report, now time.Time) string {
-	out := renderBrief(f, now) + shown.Extra
+func renderBriefOutput(f facts.Init, shown logs.Report, now time.Time, a Agent) string {
+	out := renderBriefFor(f, now, a) + shown.Extra
 	for _, n := range shown.Notes {
 		out += "**Note:** " + n + "\n\n"
 	}

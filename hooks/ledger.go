@@ -49,14 +49,13 @@ func paragraphHash(p string) string {
 // output.
 func onlyNew(out string, held []string) (string, []string) {
 	blocks, hashes := paragraphs(out)
-	heading := strings.TrimSpace(briefHeading)
 	var kept, keptHashes []string
 	headingAt := -1
 	for i, p := range blocks {
-		if slices.Contains(held, hashes[i]) || p == heading && headingAt >= 0 {
+		if slices.Contains(held, hashes[i]) || isHeading(p) && headingAt >= 0 {
 			continue
 		}
-		if p == heading {
+		if isHeading(p) {
 			headingAt = len(kept)
 		}
 		kept, keptHashes = append(kept, p), append(keptHashes, hashes[i])

@@ -370,3 +370,33 @@ func TestTheNextSessionSeesTheHandoffsFileCommittedSince(t *testing.T) {
 		t.Errorf("the brief:\n%s", got)
 	}
 }
+
+// Codex says nothing of the repository at a start: its brief says what
+// Claude Code's session_context would have (branch, recent commits, short
+// status, the first 20 lines of it), under a heading that names Codex.
+// Claude Code's brief leaves them out.
+func TestTheBriefGivesAnAgentWithoutGitContextTheRepository(t *testing.T) {
+	f := facts.Init{Git: facts.Git{Branch: "main", Commits: []string{"abc1234 Start"}, Status: []string{" M a.go"}}, Start: &facts.Start{}}
+	got := renderBriefFor(f, clock, Codex)
+	for _, want := range []string{"## session-hooks: the repository, and what Codex CLI does not say of it\n\n",
+		"**Branch:** `main`. Recent commits:\n```text\nabc1234 Start\n```\n", "Uncommitted (git status --short):\n```text\n M a.go\n```\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+	if got := renderBriefFor(f, clock, Claude); got != "" {
+		t.Errorf("Claude Code's brief repeats its own git context:\n%s", got)
+	}
+	f.Git.Status = numbered("?? f", 21)
+	if got := renderBriefFor(f, clock, Codex); !strings.Contains(got, "the first 20 of 21") || strings.Contains(got, "?? f20") {
+		t.Errorf("a long status:\n%s", got)
+	}
+	f.Git.Status, f.Git.Commits = nil, nil
+	if got := renderBriefFor(f, clock, Codex); !strings.Contains(got, "**Branch:** `main`.\n\nNo uncommitted change.") {
+		t.Errorf("a clean tree:\n%s", got)
+	}
+	heading := strings.TrimSpace(headingFor(Codex))
+	if out, _ := onlyNew(heading+"\n\nx\n\n"+heading+"\n\ny\n", nil); strings.Count(out, heading) != 1 {
+		t.Errorf("two Codex headings kept: %q", out)
+	}
+}

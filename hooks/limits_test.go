@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/state"
 )
 
 func numbered(prefix string, n int) []string {
@@ -398,5 +400,29 @@ func TestTheBriefGivesAnAgentWithoutGitContextTheRepository(t *testing.T) {
 	heading := strings.TrimSpace(headingFor(Codex))
 	if out, _ := onlyNew(heading+"\n\nx\n\n"+heading+"\n\ny\n", nil); strings.Count(out, heading) != 1 {
 		t.Errorf("two Codex headings kept: %q", out)
+	}
+}
+
+// The context window is the payload's model's, else the transcript's
+// latest reply's, else the one the session recorded last.
+func TestTheContextWindowIsTheModelsFromTheFirstPlaceThatNamesIt(t *testing.T) {
+	transcript := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"assistant","message":{"id":"m","model":"claude-sonnet-4-5[1m]","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}`+"\n"), 0o600)
+	none := func(string) string { return "" }
+	for _, tt := range []struct {
+		name string
+		in   claude.Input
+		sess *state.Session
+		want int
+	}{
+		{"the payload's", claude.Input{Model: "claude-opus-4[1m]"}, nil, 1_000_000},
+		{"the transcript's", claude.Input{TranscriptPath: transcript}, nil, 1_000_000},
+		{"the session's last", claude.Input{}, &state.Session{Models: []string{"claude-haiku", "claude-opus-4[1m]"}}, 1_000_000},
+		{"none: the configured default", claude.Input{}, &state.Session{}, 200_000},
+	} {
+		r := &Run{Ctx: context.Background(), skipNote: -1, In: tt.in, sess: tt.sess, Getenv: none, Cfg: config.Defaults()}
+		if got := r.context().Window; got != tt.want {
+			t.Errorf("%s: window %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }

@@ -426,3 +426,17 @@ func TestTheContextWindowIsTheModelsFromTheFirstPlaceThatNamesIt(t *testing.T) {
 		}
 	}
 }
+
+// What Claude Code says a resumed or forked session holds comes first;
+// at any other start the transcript says it.
+func TestContextTokensOfThePayloadCountOnResumeAndForkOnly(t *testing.T) {
+	transcript := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"assistant","message":{"id":"m","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}`+"\n"), 0o600)
+	five := 5
+	for src, want := range map[string]int{"resume": 5, "fork": 5, "startup": 10, "clear": 10} {
+		r := &Run{Ctx: context.Background(), skipNote: -1, In: claude.Input{Source: src, ContextTokens: &five, TranscriptPath: transcript}}
+		if got, known := r.contextUsage(); !known || got != want {
+			t.Errorf("%s: %d (%v), want %d", src, got, known, want)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
+	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
@@ -139,7 +140,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 		},
 		OnUsageError: personUsageError,
 		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Value: hooks.Claude.Name,
-			Usage: "the agent CLI that runs the hooks, whose transcript they read: claude, or codex (Codex CLI; see docs/agents.md)"}},
+			Usage: "the agent CLI that runs the hooks, whose transcript they read: claude, codex (Codex CLI) or gemini (Gemini CLI); see docs/agents.md"}},
 	}
 	// The commit and date are read from the build information only when
 	// asked for, not on every hook's start.
@@ -246,7 +247,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 			agent, ok := hooks.Agents[c.String("agent")]
 			if !ok {
 				agent = hooks.Claude
-				notes = append(notes, fmt.Sprintf("--agent %q is not claude or codex; the transcript is read as Claude Code's", c.String("agent")))
+				notes = append(notes, fmt.Sprintf("--agent %q is not claude, codex or gemini; the transcript is read as Claude Code's", c.String("agent")))
 			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
@@ -293,6 +294,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				if c.String("agent") == hooks.Codex.Name {
 					return fail(codexInstall(c, stdout, false))
 				}
+				if c.String("agent") == hooks.Gemini.Name {
+					return fail(geminiInstall(c, stdout, false))
+				}
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
 					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks"), RewriteStrict: c.Bool("rewrite-strict")}
@@ -321,6 +325,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error {
 				if c.String("agent") == hooks.Codex.Name {
 					return fail(codexInstall(c, stdout, true))
+				}
+				if c.String("agent") == hooks.Gemini.Name {
+					return fail(geminiInstall(c, stdout, true))
 				}
 				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					FollowSymlinks: c.Bool("follow-symlinks")}))
@@ -511,4 +518,29 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		opt.Program = settings.ShellQuote(exe)
 	}
 	return codexinstall.Install(c.Context, opt)
+}
+
+// geminiInstall is install (or uninstall) with --agent gemini: the hooks
+// go into the scope's .gemini/settings.json.
+func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	path, err := geminiinstall.Path(c.String("scope"), dir, os.UserHomeDir)
+	if err != nil {
+		return err
+	}
+	if remove {
+		return geminiinstall.Uninstall(path, stdout)
+	}
+	program := c.String("command")
+	if program == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		program = settings.ShellQuote(exe)
+	}
+	return geminiinstall.Install(path, program, stdout)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/agent/codex"
+	"github.com/session-hooks/session-hooks/agent/gemini"
 )
 
 // Agent is the protocol of the agent CLI that runs the hooks, where it
@@ -18,6 +19,9 @@ type Agent struct {
 	// the short status and the recent commits at every start (Claude
 	// Code's session_context): the brief then leaves them out.
 	GitContext bool
+	// JSONContext says that the client reads a hook's context only as
+	// JSON (hookSpecificOutput.additionalContext), never as plain text.
+	JSONContext bool
 	// Read, ContextUsage and Injected read the agent's transcript: the
 	// facts of the work, the context in use, and the texts the hooks put
 	// in the context.
@@ -51,8 +55,28 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
 }
 
+// Gemini is Gemini CLI's: its transcript is a chat of messages patched in
+// place, and it reads a hook's context only as JSON.
+var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true,
+	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
+		c, err := gemini.Read(ctx, path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &c.Facts, nil
+	},
+	ContextUsage: func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error) {
+		c, err := gemini.Read(ctx, path, opt)
+		if err != nil {
+			return transcript.Usage{}, err
+		}
+		return c.Usage, nil
+	},
+	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+}
+
 // Agents are the agents --agent names.
-var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex}
+var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex, Gemini.Name: Gemini}
 
 // agent is the run's agent; Claude Code's for a Run a test built.
 func (r *Run) agent() Agent {

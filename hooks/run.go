@@ -149,6 +149,9 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		// Cut text only: stop's and post-tool's JSON replies are short by
 		// construction, and a cut one would be invalid JSON.
 		printed = logs.Cut(printed, claude.Budget)
+		if r.agent().JSONContext && printed != "" {
+			printed = claude.AdditionalContext(r.In.Event, printed)
+		}
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
 	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(began))

@@ -1,0 +1,217 @@
+// Package gemini holds what session-hooks knows of Gemini CLI 0.61.0's
+// protocol (see docs/agents.md): for now, its transcript, the chat JSONL
+// under ~/.gemini/tmp/<project>/chats, read into the facts the hooks
+// render for Claude Code's transcripts.
+package gemini
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/tidwall/gjson"
+)
+
+// Chat is what a Gemini CLI chat says about the work in progress, in the
+// shape the hooks render; Compressed says the history was rewritten by a
+// compression (its summary, a <state_snapshot>, stands for what came
+// before).
+type Chat struct {
+	transcript.Facts
+	Compressed bool
+}
+
+// maxMessages bounds the messages held while reading.
+const maxMessages = 20000
+
+// Read reads the chat at path: a header, then messages, each re-emitted
+// under its id when it changes (the last one wins), and {"$set": …}
+// patches (all the messages at once after a compression). It reads at
+// most opt.Budget bytes before the end.
+func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	start := max(fi.Size()-opt.Budget, 0)
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	c := &chat{byID: map[string]int{}}
+	br := bufio.NewReaderSize(f, 64<<10)
+	first := start > 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 && len(line) <= opt.MaxLine && !first {
+			c.line(bytes.TrimSpace(line))
+		}
+		first = false
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c.facts(), nil
+}
+
+type chat struct {
+	messages []gjson.Result
+	byID     map[string]int
+}
+
+func (c *chat) line(b []byte) {
+	if len(b) == 0 || !gjson.ValidBytes(b) {
+		return
+	}
+	l := gjson.ParseBytes(b)
+	if msgs := l.Get(`\$set.messages`); msgs.IsArray() {
+		c.messages, c.byID = nil, map[string]int{}
+		for _, m := range msgs.Array() {
+			c.add(m)
+		}
+		return
+	}
+	if t := l.Get("type").Str; t == "user" || t == "gemini" {
+		c.add(l)
+	}
+}
+
+func (c *chat) add(m gjson.Result) {
+	id := m.Get("id").Str
+	if i, ok := c.byID[id]; ok && id != "" {
+		c.messages[i] = m
+		return
+	}
+	if len(c.messages) >= maxMessages {
+		return
+	}
+	c.byID[id] = len(c.messages)
+	c.messages = append(c.messages, m)
+}
+
+// text is a message's content as text.
+func text(m gjson.Result) string {
+	content := m.Get("content")
+	if content.Type == gjson.String {
+		return content.Str
+	}
+	var parts []string
+	for _, p := range content.Array() {
+		if t := p.Get("text"); t.Type == gjson.String {
+			parts = append(parts, t.Str)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// request is what the user typed in a user message: the hooks' own
+// <hook_context> parts and Gemini CLI's <session_context> are not.
+func request(s string) string {
+	for {
+		i := strings.Index(s, "<hook_context>")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "</hook_context>")
+		if j < 0 {
+			s = s[:i]
+			break
+		}
+		s = s[:i] + s[i+j+len("</hook_context>"):]
+	}
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "<session_context>") || strings.HasPrefix(s, "<state_snapshot>") {
+		return ""
+	}
+	return s
+}
+
+func (c *chat) facts() *Chat {
+	out := &Chat{}
+	var texts []string
+	for _, m := range c.messages {
+		switch m.Get("type").Str {
+		case "user":
+			t := text(m)
+			if strings.Contains(t, "<state_snapshot>") {
+				out.Compressed = true
+				out.FilesTouched = nil
+			}
+			if r := request(t); r != "" {
+				out.LastPrompt, out.LastPromptAt = transcript.Request(r), sanitize.Excerpt(m.Get("timestamp").Str, 40)
+				out.OpenError = nil
+			}
+		case "gemini":
+			if t := strings.TrimSpace(text(m)); t != "" {
+				texts = append(texts, t)
+			}
+			if in := m.Get("tokens.input").Int(); in > 0 && in < 1e9 {
+				out.Usage = transcript.Usage{Tokens: int(in), Output: int(m.Get("tokens.output").Int()), Known: true,
+					Model: sanitize.Excerpt(m.Get("model").Str, 80)}
+			}
+			c.calls(m, out)
+		}
+	}
+	if len(texts) > 3 {
+		texts = texts[len(texts)-3:]
+	}
+	for i, t := range texts {
+		n := transcript.ExcerptRunes
+		if i == len(texts)-1 {
+			n = transcript.LatestRunes
+		}
+		out.Texts = append(out.Texts, sanitize.Excerpt(t, n))
+	}
+	return out
+}
+
+// calls reads a reply's tool calls: the files written, and whether the
+// newest call failed.
+func (c *chat) calls(m gjson.Result, out *Chat) {
+	for _, call := range m.Get("toolCalls").Array() {
+		name, status := call.Get("name").Str, call.Get("status").Str
+		out.OpenError = nil
+		if status == "error" {
+			input := call.Get("args.command").Str
+			if input == "" {
+				input = call.Get("args").Raw
+			}
+			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80), Input: sanitize.Excerpt(input, transcript.InputRunes)},
+				Error: sanitize.Excerpt(text(call.Get("result.0.functionResponse.response")), transcript.ErrorRunes)}
+			continue
+		}
+		if (name == "write_file" || name == "replace") && status == "success" {
+			if p := sanitize.Path(call.Get("args.file_path").Str, 500); p != "" && !contains(out.FilesTouched, p) {
+				out.FilesTouched = append(out.FilesTouched, p)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

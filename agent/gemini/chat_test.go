@@ -1,0 +1,70 @@
+package gemini
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+)
+
+// The recorded session: a SessionStart hook's context that Gemini CLI
+// prepended to the request, the request, an answer.
+func TestReadTheRecordedChat(t *testing.T) {
+	c, err := Read(context.Background(), "../../testdata/gemini-0.61.0/chat.jsonl", transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LastPrompt != "fix the parser so that the tests pass" {
+		t.Errorf("last request %q: the hook's context and the session context are not the user's", c.LastPrompt)
+	}
+	if !reflect.DeepEqual(c.Texts, []string{"I will look at the parser."}) || !c.Usage.Known || c.Usage.Tokens != 100 || c.Compressed {
+		t.Errorf("texts %q, usage %+v, compressed %v", c.Texts, c.Usage, c.Compressed)
+	}
+}
+
+func chatFile(t *testing.T, lines ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	return path
+}
+
+// A message re-emitted under its id replaces the earlier one; a $set of
+// the messages (a compression) replaces them all, and its snapshot is not
+// a request.
+func TestTheLastVersionOfAMessageWinsAndACompressionRewritesThemAll(t *testing.T) {
+	path := chatFile(t,
+		`{"sessionId":"s","kind":"main"}`,
+		`{"id":"u1","type":"user","content":[{"text":"fix the lexer"}]}`,
+		`{"id":"g1","type":"gemini","content":"draft","tokens":{"input":50,"output":1}}`,
+		`{"id":"g1","type":"gemini","content":"final answer","tokens":{"input":60,"output":2},"toolCalls":[{"name":"write_file","status":"success","args":{"file_path":"/p/a.go"}}]}`,
+	)
+	c, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil || !reflect.DeepEqual(c.Texts, []string{"final answer"}) || c.Usage.Tokens != 60 || !reflect.DeepEqual(c.FilesTouched, []string{"/p/a.go"}) {
+		t.Fatalf("texts %q, usage %+v, files %q, %v", c.Texts, c.Usage, c.FilesTouched, err)
+	}
+	path = chatFile(t,
+		`{"id":"u1","type":"user","content":[{"text":"fix the lexer"}]}`,
+		`{"id":"g1","type":"gemini","content":"on it","toolCalls":[{"name":"run_shell_command","status":"error","args":{"command":"go test"},"result":[{"functionResponse":{"response":{"output":"FAIL"}}}]}]}`,
+		`{"$set":{"messages":[{"id":"s1","type":"user","content":[{"text":"<state_snapshot>the lexer</state_snapshot>"}]},{"id":"g2","type":"gemini","content":"Got it."}]}}`,
+	)
+	c, err = Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil || !c.Compressed || c.LastPrompt != "" || !reflect.DeepEqual(c.Texts, []string{"Got it."}) || c.OpenError != nil {
+		t.Errorf("compressed %v, request %q, texts %q, error %+v, %v", c.Compressed, c.LastPrompt, c.Texts, c.OpenError, err)
+	}
+}
+
+func TestAFailedCallIsTheOpenError(t *testing.T) {
+	path := chatFile(t,
+		`{"id":"u1","type":"user","content":[{"text":"fix the lexer"}]}`,
+		`{"id":"g1","type":"gemini","content":"on it","toolCalls":[{"name":"run_shell_command","status":"error","args":{"command":"go test"}}]}`,
+	)
+	c, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil || c.OpenError == nil || c.OpenError.Tool != "run_shell_command" || c.OpenError.Input != "go test" {
+		t.Errorf("open error %+v, %v", c.OpenError, err)
+	}
+}

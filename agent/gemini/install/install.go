@@ -1,0 +1,87 @@
+// Package install wires session-hooks into Gemini CLI 0.61.0: entries in
+// the hooks of a settings.json (the project's .gemini/settings.json, or
+// the user's ~/.gemini/settings.json), in Claude Code's nesting, with
+// timeouts in milliseconds.
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/safefile"
+)
+
+// Entries are the hooks session-hooks wires into Gemini CLI: the brief at
+// a session's start and the handoff at its end. Timeouts are milliseconds.
+func Entries(program string) []settings.Entry {
+	cmd := program + " --agent gemini "
+	return []settings.Entry{
+		{Event: "SessionStart", Command: cmd + "init", Timeout: 30000},
+		{Event: "SessionEnd", Command: cmd + "end", Timeout: 5000},
+	}
+}
+
+// Path is the settings file of a scope: project (dir's .gemini) or user.
+func Path(scope, dir string, home func() (string, error)) (string, error) {
+	switch scope {
+	case "project", "":
+		root, _ := settings.ProjectRoot(dir)
+		return filepath.Join(root, ".gemini", "settings.json"), nil
+	case "user":
+		h, err := home()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(h, ".gemini", "settings.json"), nil
+	}
+	return "", settings.UsageError{Msg: fmt.Sprintf("--scope %q: Gemini CLI's scopes are project and user", scope)}
+}
+
+func read(path string) ([]byte, error) {
+	b, err := safefile.Read(path, 4<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Install writes the entries into the settings file at path; every other
+// byte stays.
+func Install(path, program string, out io.Writer) error {
+	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Install(doc, Entries(program), "") })
+}
+
+// Uninstall removes our entries from the settings file at path.
+func Uninstall(path string, out io.Writer) error {
+	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Uninstall(doc, "") })
+}
+
+func edit(path string, out io.Writer, change func([]byte) (settings.Result, error)) error {
+	doc, err := read(path)
+	if err != nil {
+		return err
+	}
+	res, err := change(doc)
+	if err != nil {
+		return fmt.Errorf("cannot edit %s: %v. The file is left untouched.", path, err)
+	}
+	if !res.Changed {
+		fmt.Fprintf(out, "%s needs no change.\n", path)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
+	return nil
+}

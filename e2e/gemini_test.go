@@ -1,0 +1,119 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/e2e/fakegemini"
+)
+
+// geminiVersion is the Gemini CLI release the suite pins.
+const geminiVersion = "0.61.0"
+
+var (
+	geminiOnce          sync.Once
+	geminiBin, noGemini string
+)
+
+// requireGemini installs the pinned Gemini CLI with npm into the cache, as
+// ensureClaude does; it fails in CI when it cannot.
+func requireGemini(t *testing.T) string {
+	t.Helper()
+	geminiOnce.Do(func() {
+		cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
+		if cache == "" {
+			dir, err := os.UserCacheDir()
+			if err != nil {
+				noGemini = err.Error()
+				return
+			}
+			cache = filepath.Join(dir, "session-hooks-e2e")
+		}
+		prefix := filepath.Join(cache, "gemini-"+geminiVersion)
+		geminiBin = filepath.Join(prefix, "node_modules", ".bin", "gemini")
+		if _, err := os.Stat(geminiBin); err == nil {
+			return
+		}
+		if _, err := exec.LookPath("npm"); err != nil {
+			noGemini = "npm is not installed, so Gemini CLI " + geminiVersion + " cannot be installed"
+			return
+		}
+		out, err := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "@google/gemini-cli@"+geminiVersion).CombinedOutput()
+		if err != nil {
+			noGemini = fmt.Sprintf("npm install failed: %v\n%s", err, out)
+		}
+	})
+	if noGemini != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the Gemini end-to-end test cannot run in CI: %s", noGemini)
+		}
+		t.Skipf("Gemini end-to-end test skipped: %s", noGemini)
+	}
+	return geminiBin
+}
+
+// A Gemini CLI session wired by `install --agent gemini` gets the brief,
+// with the repository Gemini does not describe, in its first request; the
+// next session gets the previous one's handoff, quoting its request; and
+// uninstall gives back the project's settings byte for byte.
+func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
+	gemini := requireGemini(t)
+	srv := fakegemini.New(fakegemini.Reply{Text: "I will look at the parser."}, fakegemini.Reply{Text: "Going on."})
+	defer srv.Close()
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(filepath.Join(home, ".gemini"), 0o700)
+	os.MkdirAll(filepath.Join(project, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}}}`), 0o600)
+	theirs := "{\n  // mine\n  \"ui\": {\"theme\": \"Default\"}\n}\n"
+	projectSettings := filepath.Join(project, ".gemini", "settings.json")
+	os.WriteFile(projectSettings, []byte(theirs), 0o644)
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		// A project's hooks run in a folder the user trusts (here by
+		// GEMINI_CLI_TRUST_WORKSPACE; --skip-trust alone runs none).
+		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run(hooksBin, "--agent", "gemini", "install")
+
+	mainRequests := func() []string {
+		var out []string
+		for _, r := range srv.Requests() {
+			if strings.HasSuffix(r.Path, ":streamGenerateContent") {
+				out = append(out, string(r.Body))
+			}
+		}
+		return out
+	}
+	run(gemini, "-p", "fix the parser so that the tests pass", "--yolo", "-o", "json")
+	first := mainRequests()
+	if len(first) == 0 || !strings.Contains(first[0], "what Gemini CLI does not say of it") || !strings.Contains(first[0], "Start") {
+		t.Fatalf("the first request has no brief")
+	}
+	run(gemini, "-p", "go on", "--yolo", "-o", "json")
+	second := mainRequests()[len(first):]
+	if len(second) == 0 || !strings.Contains(second[0], "fix the parser so that the tests pass") || !strings.Contains(second[0], "previous session") {
+		t.Errorf("the next session's first request has no handoff quoting the request")
+	}
+
+	run(hooksBin, "--agent", "gemini", "uninstall")
+	if b, _ := os.ReadFile(projectSettings); string(b) != theirs {
+		t.Errorf("uninstall left the project's settings as:\n%s\nwant:\n%s", b, theirs)
+	}
+}

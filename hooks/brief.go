@@ -28,14 +28,11 @@ const briefDiffFiles = 5
 // briefHeading opens a brief that has something to say.
 const briefHeading = "## session-hooks: what Claude Code's git context leaves out\n\n"
 
-// renderBrief lays the facts out as Claude Code's brief; now dates the
-// handoff. A brief with nothing to say is empty: no heading, no "nothing
-// to report".
-func renderBrief(f facts.Init, now time.Time) string { return renderBriefFor(f, now, Claude) }
-
-// renderBriefFor is the brief for agent a: for an agent that says nothing
-// of the repository itself, it starts with what Claude Code would have
-// said (the branch, the recent commits, the short status).
+// renderBriefFor lays the facts out as the brief for agent a; now dates
+// the handoff. A brief with nothing to say is empty: no heading, no
+// "nothing to report". For an agent that says nothing of the repository
+// itself, it starts with what Claude Code would have said (the branch, the
+// recent commits, the short status).
 func renderBriefFor(f facts.Init, now time.Time, a Agent) string {
 	body := briefBody(f, now)
 	if !a.GitContext {

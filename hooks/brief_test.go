@@ -92,7 +92,7 @@ func TestBriefPutsOperationsFirstAndStaysShort(t *testing.T) {
 		Operations: []facts.Operation{{Kind: "cherry-pick", Text: "a cherry-pick of def5678 is in progress"}},
 		Conflicted: []string{"a.go"}, Detached: "abc1234", Stashes: 2, NewestStash: []string{"On main: wip", "WIP on main: x"},
 		Worktrees: []facts.Worktree{{Path: "/w/side", Branch: "side"}}}}
-	got := renderBrief(f, clock)
+	got := renderBriefFor(f, clock, Claude)
 	order := []string{"**In progress:** a cherry-pick of def5678 is in progress", "Conflicted: `a.go`.", "**HEAD is detached** at `abc1234`",
 		"2 commits ahead and 0 commits behind `origin/main`.", "Stashes: 2; the newest: `On main: wip`, `WIP on main: x`.",
 		"Other worktrees: 1: `/w/side` (`side`)."}
@@ -110,7 +110,7 @@ func TestBriefPutsOperationsFirstAndStaysShort(t *testing.T) {
 }
 
 func TestABriefWithNothingToSayIsEmpty(t *testing.T) {
-	if got := renderBrief(facts.Init{Git: facts.Git{Branch: "main"}, Start: &facts.Start{}}, clock); got != "" {
+	if got := renderBriefFor(facts.Init{Git: facts.Git{Branch: "main"}, Start: &facts.Start{}}, clock, Claude); got != "" {
 		t.Errorf("got %q, want nothing: no heading, no \"no upstream\"", got)
 	}
 	if got := renderBriefOutput(facts.Init{Start: &facts.Start{}}, logs.Report{}, clock, Claude); got != "" {
@@ -121,12 +121,12 @@ func TestABriefWithNothingToSayIsEmpty(t *testing.T) {
 func TestARebaseOrABisectIsNotCalledADetachedHead(t *testing.T) {
 	for _, kind := range []string{"rebase", "bisect"} {
 		f := facts.Init{Start: &facts.Start{Detached: "abc1234", Operations: []facts.Operation{{Kind: kind, Text: "a " + kind + " is in progress"}}}}
-		got := renderBrief(f, clock)
+		got := renderBriefFor(f, clock, Claude)
 		if strings.Contains(got, "detached") || !strings.Contains(got, "a "+kind+" is in progress") {
 			t.Errorf("%s: %q", kind, got)
 		}
 	}
-	got := renderBrief(facts.Init{Start: &facts.Start{Detached: "abc1234"}}, clock)
+	got := renderBriefFor(facts.Init{Start: &facts.Start{Detached: "abc1234"}}, clock, Claude)
 	if !strings.Contains(got, "**HEAD is detached** at `abc1234`: new commits belong to no branch.") {
 		t.Errorf("a plain detached HEAD: %q", got)
 	}
@@ -135,7 +135,7 @@ func TestARebaseOrABisectIsNotCalledADetachedHead(t *testing.T) {
 func TestFromALinkedWorktreeTheBriefNamesItAndListsTheMainOne(t *testing.T) {
 	f := facts.Init{Start: &facts.Start{Worktree: &facts.Worktree{Path: "/w/side", Branch: "side"},
 		Worktrees: []facts.Worktree{{Path: "/w/main", Branch: "main", Main: true}, {Path: "/w/a", Branch: "a"}, {Path: "/w/b"}, {Path: "/w/c", Branch: "c"}}}}
-	got := renderBrief(f, clock)
+	got := renderBriefFor(f, clock, Claude)
 	for _, w := range []string{"This session is in the linked worktree `/w/side` (`side`).",
 		"Other worktrees: 4: `/w/main` (`main`, the main worktree), `/w/a` (`a`), `/w/b` (detached), and 1 more."} {
 		if !strings.Contains(got, w) {

@@ -41,7 +41,7 @@ func FuzzGitFactsReachTheModelOnlySafe(f *testing.F) {
 		snap := facts.Snapshot{Branch: branch, Commits: g.Commits, Uncommitted: []string{path}, LastPrompt: subject,
 			AssistantTexts: []string{stash}, FilesTouched: []string{path}}
 		outputs := map[string]string{
-			"brief":    safeOutput(renderBrief(init, time.Unix(0, 0)), false),
+			"brief":    safeOutput(renderBriefFor(init, time.Unix(0, 0), Claude), false),
 			"snapshot": safeOutput(logs.RenderSnapshot(snap, logs.LogLimits), false),
 			"json":     safeOutput(facts.JSON(init), true),
 		}

@@ -104,7 +104,7 @@ func writeSSE(w http.ResponseWriter, reply Reply, n int) {
 	event("response.created", map[string]any{"response": map[string]any{"id": id}})
 	var output []any
 	for i, it := range reply.Items {
-		item := map[string]any{}
+		var item map[string]any
 		switch {
 		case it.Tool == "":
 			item = map[string]any{"type": "message", "role": "assistant", "id": fmt.Sprintf("msg_%d_%d", n, i),

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -291,6 +292,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				"The previous file is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
+				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+					return err
+				}
 				if c.String("agent") == hooks.Codex.Name {
 					return fail(codexInstall(c, stdout, false))
 				}
@@ -323,6 +327,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
 			Flags:        []cli.Flag{scope, command, followSymlinks},
 			Action: func(c *cli.Context) error {
+				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+					return err
+				}
 				if c.String("agent") == hooks.Codex.Name {
 					return fail(codexInstall(c, stdout, true))
 				}
@@ -339,6 +346,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "show which events each settings scope wires, and what is wrong with it",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
+				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name); err != nil {
+					return err
+				}
 				if c.String("agent") == hooks.Codex.Name {
 					return codexStatus(c, stdout)
 				}
@@ -378,6 +388,9 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "run every wired event on this project and check its timeout, the logs, the transcripts and git",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
+				if err := knownAgent(c, hooks.Claude.Name); err != nil {
+					return err
+				}
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
 				if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
 					return err
@@ -543,4 +556,17 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		program = settings.ShellQuote(exe)
 	}
 	return geminiinstall.Install(path, program, stdout)
+}
+
+// knownAgent fails a person's command whose --agent it does not serve:
+// saying nothing would report on Claude Code's wiring instead.
+func knownAgent(c *cli.Context, served ...string) error {
+	a := c.String("agent")
+	if slices.Contains(served, a) {
+		return nil
+	}
+	if _, ok := hooks.Agents[a]; ok {
+		return cli.Exit(fmt.Sprintf("session-hooks: %s --agent %s is not built yet (it serves %s); see docs/agents.md", c.Command.Name, a, strings.Join(served, ", ")), 2)
+	}
+	return cli.Exit(fmt.Sprintf("session-hooks: --agent %q: the agents are claude, codex and gemini", a), 2)
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
@@ -21,46 +20,10 @@ import (
 // testdata/codex-0.169.0 were recorded from it.
 const codexVersion = "0.169.0"
 
-var (
-	codexOnce         sync.Once
-	codexBin, noCodex string
-)
-
-// requireCodex installs the pinned Codex CLI with npm into the cache, as
-// ensureClaude does; it fails in CI when it cannot.
+// requireCodex is the pinned Codex CLI, installed with npm on first use.
 func requireCodex(t *testing.T) string {
 	t.Helper()
-	codexOnce.Do(func() {
-		cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
-		if cache == "" {
-			dir, err := os.UserCacheDir()
-			if err != nil {
-				noCodex = err.Error()
-				return
-			}
-			cache = filepath.Join(dir, "session-hooks-e2e")
-		}
-		prefix := filepath.Join(cache, "codex-"+codexVersion)
-		codexBin = filepath.Join(prefix, "node_modules", ".bin", "codex")
-		if _, err := os.Stat(codexBin); err == nil {
-			return
-		}
-		if _, err := exec.LookPath("npm"); err != nil {
-			noCodex = "npm is not installed, so Codex CLI " + codexVersion + " cannot be installed"
-			return
-		}
-		out, err := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "@openai/codex@"+codexVersion).CombinedOutput()
-		if err != nil {
-			noCodex = fmt.Sprintf("npm install failed: %v\n%s", err, out)
-		}
-	})
-	if noCodex != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the Codex end-to-end test cannot run in CI: %s", noCodex)
-		}
-		t.Skipf("Codex end-to-end test skipped: %s", noCodex)
-	}
-	return codexBin
+	return requireNPM(t, "Codex CLI", "@openai/codex", codexVersion, "codex")
 }
 
 // A Codex session wired by `install --agent codex` alone, with no bypass

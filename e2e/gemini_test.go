@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/session-hooks/session-hooks/e2e/fakegemini"
@@ -17,46 +15,10 @@ import (
 // geminiVersion is the Gemini CLI release the suite pins.
 const geminiVersion = "0.61.0"
 
-var (
-	geminiOnce          sync.Once
-	geminiBin, noGemini string
-)
-
-// requireGemini installs the pinned Gemini CLI with npm into the cache, as
-// ensureClaude does; it fails in CI when it cannot.
+// requireGemini is the pinned Gemini CLI, installed with npm on first use.
 func requireGemini(t *testing.T) string {
 	t.Helper()
-	geminiOnce.Do(func() {
-		cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
-		if cache == "" {
-			dir, err := os.UserCacheDir()
-			if err != nil {
-				noGemini = err.Error()
-				return
-			}
-			cache = filepath.Join(dir, "session-hooks-e2e")
-		}
-		prefix := filepath.Join(cache, "gemini-"+geminiVersion)
-		geminiBin = filepath.Join(prefix, "node_modules", ".bin", "gemini")
-		if _, err := os.Stat(geminiBin); err == nil {
-			return
-		}
-		if _, err := exec.LookPath("npm"); err != nil {
-			noGemini = "npm is not installed, so Gemini CLI " + geminiVersion + " cannot be installed"
-			return
-		}
-		out, err := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "@google/gemini-cli@"+geminiVersion).CombinedOutput()
-		if err != nil {
-			noGemini = fmt.Sprintf("npm install failed: %v\n%s", err, out)
-		}
-	})
-	if noGemini != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the Gemini end-to-end test cannot run in CI: %s", noGemini)
-		}
-		t.Skipf("Gemini end-to-end test skipped: %s", noGemini)
-	}
-	return geminiBin
+	return requireNPM(t, "Gemini CLI", "@google/gemini-cli", geminiVersion, "gemini")
 }
 
 // A Gemini CLI session wired by `install --agent gemini` gets the brief,

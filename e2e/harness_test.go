@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,33 +57,64 @@ func TestMain(m *testing.M) {
 // ensureClaude installs the pinned Claude Code with npm into a cache
 // directory when it is not there yet.
 func ensureClaude() (bin, unavailable string) {
+	return npmBinary("Claude Code", "@anthropic-ai/claude-code", claudeVersion, "claude")
+}
+
+// npmBinary installs a pinned npm package (an agent CLI) into the suite's
+// cache (SESSION_HOOKS_E2E_CACHE, else the user's cache directory) when
+// it is not there yet, and returns its binary, or why it cannot be had.
+func npmBinary(name, pkg, version, binName string) (bin, unavailable string) {
 	cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
 	if cache == "" {
 		dir, err := os.UserCacheDir()
 		if err != nil {
-			return "", "no cache directory for Claude Code: " + err.Error()
+			return "", "no cache directory for " + name + ": " + err.Error()
 		}
 		cache = filepath.Join(dir, "session-hooks-e2e")
 	}
-	prefix := filepath.Join(cache, "claude-"+claudeVersion)
-	bin = filepath.Join(prefix, "node_modules", ".bin", "claude")
+	prefix := filepath.Join(cache, binName+"-"+version)
+	bin = filepath.Join(prefix, "node_modules", ".bin", binName)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, ""
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		return "", "npm is not installed, so Claude Code " + claudeVersion + " cannot be installed"
+		return "", "npm is not installed, so " + name + " " + version + " cannot be installed"
 	}
-	fmt.Fprintf(os.Stderr, "installing Claude Code %s into %s...\n", claudeVersion, prefix)
-	install := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund",
-		"@anthropic-ai/claude-code@"+claudeVersion)
+	fmt.Fprintf(os.Stderr, "installing %s %s into %s...\n", name, version, prefix)
+	install := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", pkg+"@"+version)
 	if out, err := install.CombinedOutput(); err != nil {
 		return "", fmt.Sprintf("npm install failed: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return "", "npm installed no claude binary at " + bin
+		return "", "npm installed no " + binName + " binary at " + bin
 	}
 	return bin, ""
 }
+
+// requireNPM is npmBinary once per binary for a test: it skips where the
+// CLI cannot be had, and fails in CI, where the suite must run.
+func requireNPM(t *testing.T, name, pkg, version, binName string) string {
+	t.Helper()
+	npmMu.Lock()
+	r, ok := npmResults[binName]
+	if !ok {
+		r.bin, r.unavailable = npmBinary(name, pkg, version, binName)
+		npmResults[binName] = r
+	}
+	npmMu.Unlock()
+	if r.unavailable != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the %s end-to-end test cannot run in CI: %s", name, r.unavailable)
+		}
+		t.Skipf("%s end-to-end test skipped: %s", name, r.unavailable)
+	}
+	return r.bin
+}
+
+var (
+	npmMu      sync.Mutex
+	npmResults = map[string]struct{ bin, unavailable string }{}
+)
 
 // requireClaude skips a test where Claude Code cannot be had, except in CI,
 // where the suite must run.

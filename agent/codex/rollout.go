@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 
@@ -27,23 +26,12 @@ type Rollout struct {
 // end, forward, line by line: Codex appends, so the newest of each fact
 // wins. Memory is bounded by opt.MaxLine, time by opt.Budget.
 func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, error) {
-	f, err := os.Open(path)
+	f, start, err := transcript.OpenTail(path, opt.Budget)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
-	start := max(fi.Size()-opt.Budget, 0)
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return nil, err
-	}
 	// Read from the middle, the first line is a piece of one.
 	first := start > 0
 	oversized, err := eachLine(ctx, f, opt.MaxLine, func(line []byte) {

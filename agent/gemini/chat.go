@@ -8,9 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
@@ -35,22 +33,11 @@ const maxMessages = 20000
 // patches (all the messages at once after a compression). It reads at
 // most opt.Budget bytes before the end.
 func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, error) {
-	f, err := os.Open(path)
+	f, start, err := transcript.OpenTail(path, opt.Budget)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	start := max(fi.Size()-opt.Budget, 0)
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return nil, err
-	}
 	c := &chat{byID: map[string]int{}}
 	br := bufio.NewReaderSize(f, 64<<10)
 	first := start > 0

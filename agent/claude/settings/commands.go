@@ -307,6 +307,14 @@ func inBuildCache(exe string) bool {
 // maxSettings bounds a settings file read: Claude Code's are kilobytes.
 const maxSettings = 16 << 20
 
+// ReadFile reads a settings file (Claude Code's, or another agent's of the
+// same shape) as install reads one: a regular file of bounded size; nil
+// when there is none.
+func ReadFile(path string) ([]byte, error) {
+	b, _, err := readSettings(path)
+	return b, err
+}
+
 func readSettings(path string) ([]byte, bool, error) {
 	b, err := safefile.Read(path, maxSettings)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -203,6 +203,23 @@ func openRegular(path string) (*os.File, error) {
 }
 
 // openSized opens a transcript with openRegular and says its size.
+// OpenTail opens the regular file at path (never blocking on a FIFO or
+// a device a transcript path may name) at budget bytes before its end, or
+// at its start: start says where, and a start past 0 means the first line
+// read is a piece of one. Other agents' transcript readers start there.
+func OpenTail(path string, budget int64) (f *os.File, start int64, err error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	start = max(size-budget, 0)
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, start, nil
+}
+
 func openSized(path string) (*os.File, int64, error) {
 	f, err := openRegular(path)
 	if err != nil {

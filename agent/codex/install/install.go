@@ -7,17 +7,14 @@ package install
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/safefile"
 )
 
 // Entries are the hooks session-hooks wires into Codex: the brief at
@@ -54,23 +51,13 @@ func Home(getenv func(string) string, home func() (string, error)) (string, erro
 	return filepath.Join(dir, ".codex"), nil
 }
 
-const maxFile = 4 << 20
-
-func read(path string) ([]byte, error) {
-	b, err := safefile.Read(path, maxFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return b, err
-}
-
 // Install wires the entries into $CODEX_HOME/hooks.json and trusts them in
 // config.toml with the hashes Codex itself reports, so that Codex runs
 // them without --dangerously-bypass-hook-trust. Every other byte of both
 // files stays.
 func Install(ctx context.Context, opt Options) error {
 	hooksPath := filepath.Join(opt.Home, "hooks.json")
-	doc, err := read(hooksPath)
+	doc, err := settings.ReadFile(hooksPath)
 	if err != nil {
 		return err
 	}
@@ -99,7 +86,7 @@ func Install(ctx context.Context, opt Options) error {
 		}
 	}
 	configPath := filepath.Join(opt.Home, "config.toml")
-	config, err := read(configPath)
+	config, err := settings.ReadFile(configPath)
 	if err != nil {
 		return err
 	}
@@ -139,7 +126,7 @@ func verifyTrusted(ctx context.Context, opt Options, hooksPath string) error {
 // config.toml; every other byte stays.
 func Uninstall(opt Options) error {
 	hooksPath := filepath.Join(opt.Home, "hooks.json")
-	doc, err := read(hooksPath)
+	doc, err := settings.ReadFile(hooksPath)
 	if err != nil || doc == nil {
 		if err == nil {
 			fmt.Fprintf(opt.Out, "%s does not exist; nothing to remove.\n", hooksPath)
@@ -175,7 +162,7 @@ func Uninstall(opt Options) error {
 		}
 	}
 	configPath := filepath.Join(opt.Home, "config.toml")
-	config, err := read(configPath)
+	config, err := settings.ReadFile(configPath)
 	if err != nil {
 		return err
 	}

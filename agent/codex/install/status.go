@@ -33,7 +33,7 @@ type HookStatus struct {
 func ReadStatus(ctx context.Context, opt Options) (Status, error) {
 	path := filepath.Join(opt.Home, "hooks.json")
 	st := Status{SchemaVersion: facts.SchemaVersion, HooksFile: path, Hooks: []HookStatus{}, Warnings: []string{}}
-	doc, err := read(path)
+	doc, err := settings.ReadFile(path)
 	if err != nil {
 		return st, err
 	}

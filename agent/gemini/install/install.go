@@ -5,17 +5,14 @@
 package install
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/safefile"
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI: the brief at
@@ -44,14 +41,6 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 	return "", settings.UsageError{Msg: fmt.Sprintf("--scope %q: Gemini CLI's scopes are project and user", scope)}
 }
 
-func read(path string) ([]byte, error) {
-	b, err := safefile.Read(path, 4<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return b, err
-}
-
 // Install writes the entries into the settings file at path; every other
 // byte stays.
 func Install(path, program string, out io.Writer) error {
@@ -64,7 +53,7 @@ func Uninstall(path string, out io.Writer) error {
 }
 
 func edit(path string, out io.Writer, change func([]byte) (settings.Result, error)) error {
-	doc, err := read(path)
+	doc, err := settings.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -512,9 +512,24 @@ func codexStatus(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
+// onlyFlags fails a command given a flag that --agent's install does not
+// take: a --dry-run that wrote anyway, or a --scope that was not heeded,
+// would be worse than a refusal.
+func onlyFlags(c *cli.Context, allowed ...string) error {
+	for _, f := range c.FlagNames() {
+		if f != "agent" && !slices.Contains(allowed, f) {
+			return settings.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, c.String("agent"), f)}
+		}
+	}
+	return nil
+}
+
 // codexInstall is install (or uninstall) with --agent codex: the hooks go
 // into $CODEX_HOME/hooks.json, trusted in its config.toml.
 func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	if err := onlyFlags(c, "command"); err != nil {
+		return err
+	}
 	opt, err := codexOptions(stdout)
 	if err != nil {
 		return err
@@ -536,6 +551,9 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 // geminiInstall is install (or uninstall) with --agent gemini: the hooks
 // go into the scope's .gemini/settings.json.
 func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	if err := onlyFlags(c, "command", "scope"); err != nil {
+		return err
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return err

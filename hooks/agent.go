@@ -24,7 +24,9 @@ type Agent struct {
 	JSONContext bool
 	// Read, ContextUsage and Injected read the agent's transcript: the
 	// facts of the work, the context in use, and the texts the hooks put
-	// in the context.
+	// in the context. ContextUsage is nil where there is no reading of
+	// the usage cheaper than Read: the run then takes it from Read's
+	// facts, read once.
 	Read         func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error)
 	ContextUsage func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error)
 	Injected     func(ctx context.Context, path string, opt transcript.Options) ([]string, error)
@@ -45,13 +47,6 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 		}
 		return &r.Facts, nil
 	},
-	ContextUsage: func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error) {
-		r, err := codex.Read(ctx, path, opt)
-		if err != nil {
-			return transcript.Usage{}, err
-		}
-		return r.Usage, nil
-	},
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
 }
 
@@ -64,13 +59,6 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true,
 			return nil, err
 		}
 		return &c.Facts, nil
-	},
-	ContextUsage: func(ctx context.Context, path string, opt transcript.Options) (transcript.Usage, error) {
-		c, err := gemini.Read(ctx, path, opt)
-		if err != nil {
-			return transcript.Usage{}, err
-		}
-		return c.Usage, nil
 	},
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
 }

@@ -93,13 +93,19 @@ func bounded[T any](r *Run, fn func() T) (T, bool) {
 }
 
 // readTranscript is the agent's transcript reader within the run's bound.
+// The last read is kept: a run that asks twice (the facts, then the usage
+// of an agent whose usage comes from the same read) reads once.
 func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
+	if c := r.lastRead; c != nil && c.path == path && c.opt == opt {
+		return c.facts, c.err
+	}
 	tf, err, ok := within2(r, "reading the transcript", func() (*transcript.Facts, error) {
 		return r.agent().Read(r.Ctx, path, opt)
 	})
 	if !ok {
-		return nil, errors.New("not read by the hook's deadline")
+		tf, err = nil, errors.New("not read by the hook's deadline")
 	}
+	r.lastRead = &transcriptRead{path: path, opt: opt, facts: tf, err: err}
 	return tf, err
 }
 
@@ -118,4 +124,12 @@ type phases struct{ gather, write, handler time.Duration }
 
 func phasesOf(deadline time.Duration) phases {
 	return phases{gather: deadline * 85 / 100, write: deadline * 92 / 100, handler: deadline * 95 / 100}
+}
+
+// transcriptRead is one reading of a transcript, and what it gave.
+type transcriptRead struct {
+	path  string
+	opt   transcript.Options
+	facts *transcript.Facts
+	err   error
 }

@@ -330,10 +330,14 @@ func (r *Run) contextUsage() (int, bool) {
 			// What Claude Code says the resumed session holds comes first.
 			r.usage = transcript.Usage{Tokens: *t, Known: true}
 		} else if r.In.TranscriptPath != "" && src != claude.SourceCompact {
-			r.usage, _ = within(r, "reading the context size", func() transcript.Usage {
-				u, _ := r.agent().ContextUsage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
-				return u
-			})
+			if usage := r.agent().ContextUsage; usage != nil {
+				r.usage, _ = within(r, "reading the context size", func() transcript.Usage {
+					u, _ := usage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
+					return u
+				})
+			} else if tf, err := r.readTranscript(r.In.TranscriptPath, transcript.DefaultOptions); err == nil {
+				r.usage = tf.Usage
+			}
 		}
 	}
 	if r.usage.Known {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
@@ -438,5 +439,22 @@ func TestContextTokensOfThePayloadCountOnResumeAndForkOnly(t *testing.T) {
 		if got, known := r.contextUsage(); !known || got != want {
 			t.Errorf("%s: %d (%v), want %d", src, got, known, want)
 		}
+	}
+}
+
+// An agent whose usage comes from the same reading as its facts (Codex,
+// Gemini) has its transcript read once in a run that asks for both.
+func TestATranscriptIsReadOnceForItsFactsAndItsUsage(t *testing.T) {
+	reads := 0
+	a := Agent{Name: "counting", Read: func(context.Context, string, transcript.Options) (*transcript.Facts, error) {
+		reads++
+		return &transcript.Facts{Usage: transcript.Usage{Tokens: 42, Known: true}}, nil
+	}}
+	r := &Run{Ctx: context.Background(), skipNote: -1, Agent: a, In: claude.Input{TranscriptPath: "/t.jsonl"}}
+	if _, err := r.readTranscript("/t.jsonl", transcript.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	if got, known := r.contextUsage(); !known || got != 42 || reads != 1 {
+		t.Errorf("usage %d (%v) after %d reads", got, known, reads)
 	}
 }

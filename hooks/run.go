@@ -70,7 +70,8 @@ type Run struct {
 	stateDirty bool             // the state changed and is not written yet
 	usage      transcript.Usage // the transcript's latest usage, once read
 	usageRead  bool
-	tracked    *bool // git tracks files in the log directory, once asked
+	lastRead   *transcriptRead // the last readTranscript, kept for a second ask
+	tracked    *bool           // git tracks files in the log directory, once asked
 	// unlockState lets go of the session's state, locked from its load
 	// to its write.
 	unlockState func()

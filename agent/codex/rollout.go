@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -205,7 +206,9 @@ func callInput(arguments string) string {
 	return sanitize.Excerpt(arguments, transcript.InputRunes)
 }
 
-var exitCode = regexp.MustCompile(`(?m)^Process exited with code (\d+)$`)
+// exitCode is compiled on first use, not at the start of every hook (the
+// hooks package imports this one for every agent).
+var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Process exited with code (\d+)$`) })
 
 // result reads a tool's output as the model got it: the newest decides
 // whether an error is open. A command's output says its exit code
@@ -213,7 +216,7 @@ var exitCode = regexp.MustCompile(`(?m)^Process exited with code (\d+)$`)
 func (r *reader) result(p gjson.Result) {
 	r.lastError = nil
 	out := p.Get("output").Str
-	m := exitCode.FindStringSubmatch(out)
+	m := exitCode().FindStringSubmatch(out)
 	if m == nil || m[1] == "0" {
 		return
 	}

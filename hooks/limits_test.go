@@ -458,3 +458,24 @@ func TestATranscriptIsReadOnceForItsFactsAndItsUsage(t *testing.T) {
 		t.Errorf("usage %d (%v) after %d reads", got, known, reads)
 	}
 }
+
+// Gemini reads a hook's context only as JSON: the reply, escapes
+// included, stays within the budget, and stays JSON.
+func TestAJSONContextReplyStaysWithinTheBudget(t *testing.T) {
+	text := strings.Repeat("\"quoted\"\n", 1200) // 10,800 characters, each line with three escapes
+	var out strings.Builder
+	Execute(strings.NewReader(`{"hook_event_name":"SessionStart"}`), &out, Event{Command: "init", Handle: func(*Run) string { return text }},
+		Options{Deadline: 5 * time.Second, NoLog: true, Agent: Gemini, Getenv: func(string) string { return "" }})
+	var reply struct {
+		Specific struct {
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if n := logs.Len(out.String()); n > claude.Budget {
+		t.Errorf("%d characters", n)
+	}
+	if err := json.Unmarshal([]byte(out.String()), &reply); err != nil || len(reply.Specific.Context) < 1000 ||
+		!strings.HasPrefix(text, strings.SplitN(reply.Specific.Context, "\n…", 2)[0]) {
+		t.Errorf("not the cut context as JSON (%v): %.200s", err, out.String())
+	}
+}

@@ -151,7 +151,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		// construction, and a cut one would be invalid JSON.
 		printed = logs.Cut(printed, claude.Budget)
 		if r.agent().JSONContext && printed != "" {
-			printed = claude.AdditionalContext(r.In.Event, printed)
+			printed = jsonContext(r.In.Event, printed)
 		}
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
@@ -168,6 +168,23 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
+}
+
+// jsonContext is text as the JSON reply an agent that reads only JSON
+// takes (hookSpecificOutput.additionalContext), cut further when JSON's
+// escapes (a quote, a newline: two characters each) would take the reply
+// past the budget.
+func jsonContext(event, text string) string {
+	reply := claude.AdditionalContext(event, text)
+	for range 8 {
+		over := logs.Len(reply) - claude.Budget
+		if over <= 0 {
+			return reply
+		}
+		text = logs.Cut(text, max(logs.Len(text)-over, 0))
+		reply = claude.AdditionalContext(event, text)
+	}
+	return claude.AdditionalContext(event, "")
 }
 
 // safeOutput is the one way to stdout: whatever the handler rendered, and

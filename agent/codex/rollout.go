@@ -249,6 +249,10 @@ func (r *reader) completed(it gjson.Result) {
 			}
 			r.seen[p] = true
 			r.out.FilesTouched = append(r.out.FilesTouched, p)
+			if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
+				delete(r.seen, r.out.FilesTouched[0])
+				r.out.FilesTouched = r.out.FilesTouched[1:]
+			}
 			return true
 		})
 	}

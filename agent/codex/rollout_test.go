@@ -161,3 +161,16 @@ func TestTheNewestMessageIsKeptLongest(t *testing.T) {
 		t.Errorf("older %d runes, newest %d", len([]rune(r.Texts[0])), len([]rune(r.Texts[1])))
 	}
 }
+
+// The files listed are bounded as Claude Code's reader bounds them: the
+// newest MaxFiles.
+func TestTheFilesListedAreTheNewestMaxFiles(t *testing.T) {
+	var ls []string
+	for i := range transcript.MaxFiles + 1 {
+		ls = append(ls, `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":{"/p/`+strconv.Itoa(i)+`.go":{}}}}}`)
+	}
+	r, err := Read(context.Background(), lines(t, ls...), transcript.DefaultOptions)
+	if err != nil || len(r.FilesTouched) != transcript.MaxFiles || r.FilesTouched[0] != "/p/1.go" {
+		t.Errorf("%d files, the first %q, %v", len(r.FilesTouched), r.FilesTouched[0], err)
+	}
+}

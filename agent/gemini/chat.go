@@ -189,6 +189,9 @@ func (c *chat) calls(m gjson.Result, out *Chat) {
 		if (name == "write_file" || name == "replace") && status == "success" {
 			if p := sanitize.Path(call.Get("args.file_path").Str, 500); p != "" && !contains(out.FilesTouched, p) {
 				out.FilesTouched = append(out.FilesTouched, p)
+				if len(out.FilesTouched) > transcript.MaxFiles {
+					out.FilesTouched = out.FilesTouched[1:]
+				}
 			}
 		}
 	}

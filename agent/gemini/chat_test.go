@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -66,5 +67,18 @@ func TestAFailedCallIsTheOpenError(t *testing.T) {
 	c, err := Read(context.Background(), path, transcript.DefaultOptions)
 	if err != nil || c.OpenError == nil || c.OpenError.Tool != "run_shell_command" || c.OpenError.Input != "go test" {
 		t.Errorf("open error %+v, %v", c.OpenError, err)
+	}
+}
+
+// The files listed are bounded as Claude Code's reader bounds them: the
+// newest MaxFiles.
+func TestTheFilesListedAreTheNewestMaxFiles(t *testing.T) {
+	var ls []string
+	for i := range transcript.MaxFiles + 1 {
+		ls = append(ls, fmt.Sprintf(`{"id":"g%d","type":"gemini","content":"x","toolCalls":[{"name":"write_file","status":"success","args":{"file_path":"/p/%d.go"}}]}`, i, i))
+	}
+	c, err := Read(context.Background(), chatFile(t, ls...), transcript.DefaultOptions)
+	if err != nil || len(c.FilesTouched) != transcript.MaxFiles || c.FilesTouched[0] != "/p/1.go" {
+		t.Errorf("%d files, the first %q, %v", len(c.FilesTouched), c.FilesTouched[0], err)
 	}
 }

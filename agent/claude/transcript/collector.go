@@ -265,7 +265,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			c.taskCalls = append(c.taskCalls, call)
 		}
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		if c.pastBoundary || !answered || res.isError || len(c.files) >= maxFiles {
+		if c.pastBoundary || !answered || res.isError || len(c.files) >= MaxFiles {
 			return // older than the compaction, in flight, or failed
 		}
 		p := input.Get("file_path").String()

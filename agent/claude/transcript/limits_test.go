@@ -70,11 +70,11 @@ func TestTasksWithoutAnIdAreNumberedInOrder(t *testing.T) {
 // and task calls each stop at their limit, the newest kept.
 func TestTheListsReadAreBounded(t *testing.T) {
 	var lines []string
-	for i := range maxFiles + 1 {
+	for i := range MaxFiles + 1 {
 		id := fmt.Sprint("w", i)
 		lines = append(lines, call(id, "Write", fmt.Sprintf(`{"file_path":"/p/%d.go"}`, i)), answer(id, "ok", false, ""))
 	}
-	if f := read(t, lines...); len(f.FilesTouched) != maxFiles || f.FilesTouched[maxFiles-1] != fmt.Sprintf("/p/%d.go", maxFiles) {
+	if f := read(t, lines...); len(f.FilesTouched) != MaxFiles || f.FilesTouched[MaxFiles-1] != fmt.Sprintf("/p/%d.go", MaxFiles) {
 		t.Errorf("%d files, the last %q", len(f.FilesTouched), f.FilesTouched[len(f.FilesTouched)-1])
 	}
 	lines = []string{user("tidy the loader")}

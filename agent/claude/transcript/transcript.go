@@ -121,7 +121,9 @@ const (
 	ErrorRunes   = 600
 	InputRunes   = 200
 	maxTexts     = 3
-	maxFiles     = 200
+	// MaxFiles is how many files a transcript reader lists at most, the
+	// newest kept: every agent's reader holds to it.
+	MaxFiles = 200
 	// maxPathRunes bounds a file path taken from the transcript: a path
 	// thousands of characters long would push the snapshot out of the budget.
 	maxPathRunes = 300

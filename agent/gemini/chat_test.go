@@ -82,3 +82,46 @@ func TestTheFilesListedAreTheNewestMaxFiles(t *testing.T) {
 		t.Errorf("%d files, the first %q, %v", len(c.FilesTouched), c.FilesTouched[0], err)
 	}
 }
+
+func gem(id, text string) string {
+	return fmt.Sprintf(`{"id":"%s","type":"gemini","content":"%s","tokens":{"input":0,"output":1}}`, id, text)
+}
+
+// The newest three answers, the newest kept longest; a chat read whole from
+// its first line, or from the middle at its next whole line; lines over
+// the limit skipped; a prompt count of zero is no count.
+func TestTheChatsLimits(t *testing.T) {
+	long := strings.Repeat("word ", transcript.ExcerptRunes/5+50)
+	c, err := Read(context.Background(), chatFile(t, `{"id":"u","type":"user","content":[{"text":"first line"}]}`,
+		gem("a", "one"), gem("b", long), gem("c", "three"), gem("d", long)), transcript.DefaultOptions)
+	if err != nil || len(c.Texts) != 3 || c.LastPrompt != "first line" || c.Usage.Known {
+		t.Fatalf("texts %d, request %q, usage %+v, %v", len(c.Texts), c.LastPrompt, c.Usage, err)
+	}
+	if len([]rune(c.Texts[0])) > transcript.ExcerptRunes+5 || len([]rune(c.Texts[2])) <= transcript.ExcerptRunes+5 {
+		t.Errorf("older %d runes, newest %d", len([]rune(c.Texts[0])), len([]rune(c.Texts[2])))
+	}
+	big := `{"id":"u","type":"user","content":[{"text":"` + strings.Repeat("x", 3000) + `"}]}`
+	path := chatFile(t, big, `{"id":"v","type":"user","content":[{"text":"second"}]}`, big)
+	c, err = Read(context.Background(), path, transcript.Options{Budget: 1 << 20, MaxLine: 1000})
+	if err != nil || c.LastPrompt != "second" {
+		t.Errorf("a line over the limit was read: %q, %v", c.LastPrompt, err)
+	}
+	c, err = Read(context.Background(), chatFile(t, strings.Repeat("y", 5000), `{"id":"v","type":"user","content":[{"text":"second"}]}`),
+		transcript.Options{Budget: 1000, MaxLine: 1 << 20})
+	if err != nil || c.LastPrompt != "second" {
+		t.Errorf("read from the middle: %q, %v", c.LastPrompt, err)
+	}
+}
+
+func TestHookContextIsNotTheUsersAndReplaceWritesAFile(t *testing.T) {
+	for in, want := range map[string]string{"<hook_context>x</hook_context>\n\nfix it": "fix it", "fix it <hook_context>torn": "fix it",
+		"<session_context>x</session_context>": ""} {
+		if got := request(in); got != want {
+			t.Errorf("request(%q) = %q, want %q", in, got, want)
+		}
+	}
+	c, _ := Read(context.Background(), chatFile(t, `{"id":"g","type":"gemini","content":"x","toolCalls":[{"name":"replace","status":"success","args":{"file_path":"/p/a.go"}}]}`), transcript.DefaultOptions)
+	if len(c.FilesTouched) != 1 {
+		t.Errorf("files %q", c.FilesTouched)
+	}
+}

@@ -79,3 +79,81 @@ func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
 		t.Errorf("uninstall left the project's settings as:\n%s\nwant:\n%s", b, theirs)
 	}
 }
+
+// A Gemini CLI session that compresses its chat mid-turn gets the
+// recovery, quoting the request, with the next prompt (here the next
+// run's, a resume), and only once: PreCompress ran before every request,
+// and kept the snapshot taken before the compression.
+func TestGeminiCompressionIsRecoveredOnceOnTheNextPrompt(t *testing.T) {
+	gemini := requireGemini(t)
+	const request = "fix the parser so that the tests pass"
+	srv := fakegemini.New(fakegemini.Reply{Text: "I will look at the parser."},
+		// The shell call reports a prompt past the threshold: Gemini CLI
+		// compresses the chat before the request that follows it.
+		fakegemini.Reply{Call: &fakegemini.Call{Name: "run_shell_command", Args: map[string]any{"command": "go test ./..."}}, InputTokens: 900000},
+		fakegemini.Reply{Text: "The tests pass."},
+		fakegemini.Reply{Text: "Going on."},
+		fakegemini.Reply{Text: "Still going."})
+	defer srv.Close()
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(filepath.Join(home, ".gemini"), 0o700)
+	os.MkdirAll(project, 0o755)
+	os.WriteFile(filepath.Join(home, ".gemini", "settings.json"),
+		[]byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}},"model":{"compressionThreshold":0.2}}`), 0o600)
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run(hooksBin, "--agent", "gemini", "install")
+
+	seen := 0
+	next := func() (main []string, summaries int) {
+		all := srv.Requests()
+		for _, r := range all[seen:] {
+			switch {
+			case strings.HasSuffix(r.Path, ":streamGenerateContent"):
+				main = append(main, string(r.Body))
+			case fakegemini.IsSummaryRequest(r.Body):
+				summaries++
+			}
+		}
+		seen = len(all)
+		return main, summaries
+	}
+	const recovered = "Pre-Compaction Context"
+	run(gemini, "-p", "look at the parser", "--yolo", "-o", "json")
+	next()
+	run(gemini, "--resume", "latest", "-p", request, "--yolo", "-o", "json")
+	main, summaries := next()
+	if summaries == 0 || len(main) < 2 {
+		t.Fatalf("Gemini CLI did not compress the chat (%d summary requests, %d main requests)", summaries, len(main))
+	}
+	for _, body := range main {
+		if strings.Contains(body, recovered) {
+			t.Errorf("a request before the next prompt holds a recovery:\n%.2000s", body)
+		}
+	}
+	run(gemini, "--resume", "latest", "-p", "go on", "--yolo", "-o", "json")
+	main, _ = next()
+	if len(main) == 0 || !strings.Contains(main[0], recovered) || !strings.Contains(main[0], request) {
+		t.Fatalf("the first request after the compression has no recovery quoting the request:\n%.4000s", strings.Join(main, "\n"))
+	}
+	if n := strings.Count(main[0], recovered); n != 1 {
+		t.Errorf("the recovery is in the request %d times", n)
+	}
+	run(gemini, "--resume", "latest", "-p", "and now?", "--yolo", "-o", "json")
+	main, _ = next()
+	if len(main) == 0 || strings.Count(main[0], recovered) != 1 {
+		t.Errorf("the next prompt's request holds the recovery %d times, want the one already in the history", strings.Count(strings.Join(main, ""), recovered))
+	}
+}

@@ -22,6 +22,13 @@ type Agent struct {
 	// JSONContext says that the client reads a hook's context only as
 	// JSON (hookSpecificOutput.additionalContext), never as plain text.
 	JSONContext bool
+	// LateRecovery says that the client has no event after a compaction
+	// and runs its pre-compaction hook before every request, compaction
+	// or not (Gemini CLI's PreCompress): pre-compact then snapshots only
+	// a transcript that changed, and keeps the snapshot taken before a
+	// compaction until its recovery is given; the recovery rides the
+	// first prompt (or start) after the transcript shows the compaction.
+	LateRecovery bool
 	// Read, ContextUsage and Injected read the agent's transcript: the
 	// facts of the work, the context in use, and the texts the hooks put
 	// in the context. ContextUsage is nil where there is no reading of
@@ -52,7 +59,7 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 
 // Gemini is Gemini CLI's: its transcript is a chat of messages patched in
 // place, and it reads a hook's context only as JSON.
-var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true,
+var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true, LateRecovery: true,
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		c, err := gemini.Read(ctx, path, opt)
 		if err != nil {

@@ -24,12 +24,35 @@ const payloadFieldRunes = 200
 const snapshotShare = 6000
 
 // handleInit is SessionStart startup, resume, clear and fork: what the
-// repository looks like now.
-func handleInit(r *Run) string { return initStory(r, false) }
+// repository looks like now. For a client with no event after a
+// compaction, a start that finds one not yet recovered gives the
+// recovery instead: the context it starts is the compacted one.
+func handleInit(r *Run) string {
+	if c := r.pendingCompaction(); c != "" {
+		return lateRecovery(r, c)
+	}
+	return initStory(r, false)
+}
 
 // handleRecovery is SessionStart compact: the same, and the snapshot taken
-// just before the compaction.
-func handleRecovery(r *Run) string { return initStory(r, true) }
+// just before the compaction. For a client with no event after a
+// compaction, it runs before every prompt (Gemini CLI's BeforeAgent) and
+// gives the recovery once per compaction, on the first prompt after it.
+func handleRecovery(r *Run) string {
+	if r.agent().LateRecovery {
+		if c := r.pendingCompaction(); c != "" {
+			return lateRecovery(r, c)
+		}
+		return ""
+	}
+	return initStory(r, true)
+}
+
+func lateRecovery(r *Run, compaction string) string {
+	out := initStory(r, true)
+	r.recovered(compaction)
+	return out
+}
 
 func initStory(r *Run, recovery bool) string {
 	f := gatherInit(r, recovery)

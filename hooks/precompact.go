@@ -36,6 +36,9 @@ const (
 // handlePreCompact is PreCompact: a snapshot of the work in progress,
 // saved for the SessionStart "compact" hook that follows.
 func handlePreCompact(r *Run) string {
+	if r.agent().LateRecovery {
+		return handlePreCompress(r)
+	}
 	f := gatherPreCompact(r)
 	text := renderSnapshot(f, r)
 	// The snapshot is what the session gets back after the compaction:
@@ -183,8 +186,10 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	for _, t := range r.tasks(configDir) {
 		snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
 	}
+	// A client that runs the hook before every request has written the
+	// transcript by then; waiting would delay every request.
 	if settled, ok := within(r, "waiting for the transcript", func() bool {
-		return transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
+		return r.agent().LateRecovery || transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
 	}); ok && !settled {
 		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}

@@ -49,6 +49,15 @@ type Session struct {
 	// Injected hashes each paragraph of ours the session's context holds
 	// now (hooks' ledger): a compaction replaces it, a resume keeps it.
 	Injected []string `json:"injected,omitempty"`
+	// For a client with no event after a compaction (Gemini CLI), whose
+	// pre-compaction hook runs before every request: SnapshotOf is the
+	// transcript (size and modification time) the session's snapshot was
+	// taken from, SnapshotCompaction the compaction that transcript
+	// showed then, and Recovered the compaction whose recovery the
+	// session was given.
+	SnapshotOf         string `json:"snapshot_of,omitempty"`
+	SnapshotCompaction string `json:"snapshot_compaction,omitempty"`
+	Recovered          string `json:"recovered_compaction,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

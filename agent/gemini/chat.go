@@ -8,6 +8,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"strings"
 
@@ -19,7 +21,8 @@ import (
 // Chat is what a Gemini CLI chat says about the work in progress, in the
 // shape the hooks render; Compressed says the history was rewritten by a
 // compression (its summary, a <state_snapshot>, stands for what came
-// before).
+// before), and Facts.Compaction names the last one: the id of the
+// summary's message, which a later rewrite (a resume) keeps.
 type Chat struct {
 	transcript.Facts
 	Compressed bool
@@ -38,7 +41,7 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, erro
 		return nil, err
 	}
 	defer f.Close()
-	c := &chat{byID: map[string]int{}}
+	c := &chat{byID: map[string]int{}, seen: map[string]bool{}, commands: map[string]string{}}
 	br := bufio.NewReaderSize(f, 64<<10)
 	first := start > 0
 	for {
@@ -63,6 +66,10 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, erro
 type chat struct {
 	messages []gjson.Result
 	byID     map[string]int
+	// seen are the ids of the tool calls the replies recorded; commands
+	// are the shell calls' commands by id, from the replies' parts.
+	seen     map[string]bool
+	commands map[string]string
 }
 
 func (c *chat) line(b []byte) {
@@ -135,26 +142,33 @@ func request(s string) string {
 func (c *chat) facts() *Chat {
 	out := &Chat{}
 	var texts []string
+	// The reply that follows a compression's summary is Gemini CLI's
+	// canned acknowledgement, not the model's words.
+	afterSummary := false
 	for _, m := range c.messages {
+		canned := afterSummary
+		afterSummary = false
 		switch m.Get("type").Str {
 		case "user":
 			t := text(m)
 			if strings.Contains(t, "<state_snapshot>") {
-				out.Compressed = true
-				out.FilesTouched = nil
+				out.Compressed, out.Compaction = true, compactionName(m, t)
+				out.FilesTouched, afterSummary = nil, true
 			}
 			if r := request(t); r != "" {
 				out.LastPrompt, out.LastPromptAt = transcript.Request(r), sanitize.Excerpt(m.Get("timestamp").Str, 40)
 				out.OpenError = nil
 			}
+			c.responses(m, out)
 		case "gemini":
-			if t := strings.TrimSpace(text(m)); t != "" {
+			if t := strings.TrimSpace(text(m)); t != "" && !canned {
 				texts = append(texts, t)
 			}
 			if in := m.Get("tokens.input").Int(); in > 0 && in < 1e9 {
 				out.Usage = transcript.Usage{Tokens: int(in), Output: int(m.Get("tokens.output").Int()), Known: true,
 					Model: sanitize.Excerpt(m.Get("model").Str, 80)}
 			}
+			c.callsIn(m)
 			c.calls(m, out)
 		}
 	}
@@ -171,12 +185,90 @@ func (c *chat) facts() *Chat {
 	return out
 }
 
+// shellExit reads a shell call's output as the model got it ("Output:
+// …", "Exit Code: N", "Process Group PGID: …"): a non-zero exit code and
+// the output before it; "" when the command succeeded or the call is not
+// a shell command.
+func shellExit(name, res string) (code, output string) {
+	if name != "run_shell_command" {
+		return "", ""
+	}
+	var out []string
+	for _, line := range strings.Split(res, "\n") {
+		if c, ok := strings.CutPrefix(line, "Exit Code: "); ok {
+			if c = strings.TrimSpace(c); c != "0" && c != "" {
+				code = c
+			}
+			break
+		}
+		if o, ok := strings.CutPrefix(line, "Output: "); ok {
+			line = o
+		} else if len(out) == 0 {
+			continue // the wrapper, before the output
+		}
+		out = append(out, line)
+	}
+	if code == "" {
+		return "", ""
+	}
+	return code, strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// compactionName names a compression by its summary's message: its id,
+// else (a chat that gives none) a hash of its text.
+func compactionName(m gjson.Result, text string) string {
+	if id := m.Get("id").Str; id != "" {
+		return sanitize.Excerpt(id, 80)
+	}
+	sum := sha256.Sum256([]byte(text))
+	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// responses reads the tool results of a user message that no reply's
+// tool calls recorded: a compression rewrites the history as the model
+// got it, the call in the reply's parts and its result in the next user
+// message.
+func (c *chat) responses(m gjson.Result, out *Chat) {
+	for _, p := range m.Get("content").Array() {
+		fr := p.Get("functionResponse")
+		if !fr.Exists() || c.seen[fr.Get("id").Str] {
+			continue
+		}
+		out.OpenError = nil
+		name := fr.Get("name").Str
+		if code, output := shellExit(name, fr.Get("response.output").Str); code != "" {
+			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80),
+				Input: sanitize.Excerpt(c.commands[fr.Get("id").Str], transcript.InputRunes)},
+				Error: sanitize.Excerpt("Exit code "+code+"\n"+output, transcript.ErrorRunes)}
+		}
+	}
+}
+
+// callsIn notes the commands of the shell calls in a reply's parts, for
+// the results that follow it.
+func (c *chat) callsIn(m gjson.Result) {
+	for _, p := range m.Get("content").Array() {
+		if fc := p.Get("functionCall"); fc.Exists() && fc.Get("name").Str == "run_shell_command" && len(c.commands) < maxMessages {
+			c.commands[fc.Get("id").Str] = fc.Get("args.command").Str
+		}
+	}
+}
+
 // calls reads a reply's tool calls: the files written, and whether the
 // newest call failed.
 func (c *chat) calls(m gjson.Result, out *Chat) {
 	for _, call := range m.Get("toolCalls").Array() {
 		name, status := call.Get("name").Str, call.Get("status").Str
 		out.OpenError = nil
+		c.seen[call.Get("id").Str] = true
+		if code, output := shellExit(name, call.Get("result.0.functionResponse.response.output").Str); code != "" {
+			// Gemini CLI records a command that exits non-zero as a
+			// success: its exit code is only in the output.
+			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80),
+				Input: sanitize.Excerpt(call.Get("args.command").Str, transcript.InputRunes)},
+				Error: sanitize.Excerpt("Exit code "+code+"\n"+output, transcript.ErrorRunes)}
+			continue
+		}
 		if status == "error" {
 			input := call.Get("args.command").Str
 			if input == "" {

@@ -54,8 +54,50 @@ func TestTheLastVersionOfAMessageWinsAndACompressionRewritesThemAll(t *testing.T
 		`{"$set":{"messages":[{"id":"s1","type":"user","content":[{"text":"<state_snapshot>the lexer</state_snapshot>"}]},{"id":"g2","type":"gemini","content":"Got it."}]}}`,
 	)
 	c, err = Read(context.Background(), path, transcript.DefaultOptions)
-	if err != nil || !c.Compressed || c.LastPrompt != "" || !reflect.DeepEqual(c.Texts, []string{"Got it."}) || c.OpenError != nil {
-		t.Errorf("compressed %v, request %q, texts %q, error %+v, %v", c.Compressed, c.LastPrompt, c.Texts, c.OpenError, err)
+	if err != nil || !c.Compressed || c.Compaction != "s1" || c.LastPrompt != "" || len(c.Texts) != 0 || c.OpenError != nil {
+		t.Errorf("compressed %v (%q), request %q, texts %q (the acknowledgement after the summary is Gemini CLI's), error %+v, %v",
+			c.Compressed, c.Compaction, c.LastPrompt, c.Texts, c.OpenError, err)
+	}
+}
+
+// The recorded compression: a session resumed, whose shell call reported a
+// prompt past the threshold, so that Gemini CLI summarised the first turn
+// before its next request. The request kept verbatim is still the last
+// one; the compression is named by its summary's message, and the same
+// name comes back from the same chat.
+func TestReadTheRecordedCompression(t *testing.T) {
+	path := "../../testdata/gemini-0.61.0/compressed.jsonl"
+	c, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Compressed || c.Compaction == "" || c.LastPrompt != "fix the parser so that the tests pass" {
+		t.Fatalf("compressed %v (%q), request %q", c.Compressed, c.Compaction, c.LastPrompt)
+	}
+	if !reflect.DeepEqual(c.Texts, []string{"The tests pass."}) {
+		t.Errorf("texts %q: the canned acknowledgement and the summarised turn's answer are not the model's latest", c.Texts)
+	}
+	if e := c.OpenError; e == nil || e.Tool != "run_shell_command" || e.Input != "go test ./..." || !strings.HasPrefix(e.Error, "Exit code 1 ") || !strings.Contains(e.Error, "FAIL") {
+		t.Errorf("open error %+v: the shell call exited 1, which Gemini CLI records as a success", e)
+	}
+	again, _ := Read(context.Background(), path, transcript.DefaultOptions)
+	if again.Compaction != c.Compaction {
+		t.Errorf("the same compression was named %q, then %q", c.Compaction, again.Compaction)
+	}
+}
+
+// A chat whose summary has no id names the compression by its text, so two
+// summaries are two compressions.
+func TestACompressionWithoutIDIsNamedByItsSummary(t *testing.T) {
+	read := func(summary string) string {
+		c, err := Read(context.Background(), chatFile(t, `{"$set":{"messages":[{"type":"user","content":[{"text":"<state_snapshot>`+summary+`</state_snapshot>"}]}]}}`), transcript.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Compaction
+	}
+	if a, b := read("one"), read("two"); a == "" || a == b || a != read("one") {
+		t.Errorf("names %q and %q", a, b)
 	}
 }
 
@@ -123,5 +165,33 @@ func TestHookContextIsNotTheUsersAndReplaceWritesAFile(t *testing.T) {
 	c, _ := Read(context.Background(), chatFile(t, `{"id":"g","type":"gemini","content":"x","toolCalls":[{"name":"replace","status":"success","args":{"file_path":"/p/a.go"}}]}`), transcript.DefaultOptions)
 	if len(c.FilesTouched) != 1 {
 		t.Errorf("files %q", c.FilesTouched)
+	}
+}
+
+// A shell call is a failure when its output says a non-zero exit code,
+// whatever its status; a zero one, or a call of another tool, is not.
+func TestAShellCallsExitCodeDecidesTheOpenError(t *testing.T) {
+	call := func(name, output string) string {
+		return `{"id":"g","type":"gemini","content":"","toolCalls":[{"name":"` + name + `","status":"success","args":{"command":"make"},"result":[{"functionResponse":{"response":{"output":` + fmt.Sprintf("%q", output) + `}}}]}]}`
+	}
+	for _, tc := range []struct {
+		name, output, want string
+	}{
+		{"run_shell_command", "<untrusted_context>\nOutput: boom\nExit Code: 2\nProcess Group PGID: 7\n</untrusted_context>", "Exit code 2 boom"},
+		{"run_shell_command", "Output: fine\nExit Code: 0\n", ""},
+		{"run_shell_command", "Output: fine\n", ""},
+		{"read_file", "Exit Code: 3\n", ""},
+	} {
+		c, err := Read(context.Background(), chatFile(t, call(tc.name, tc.output)), transcript.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c.OpenError != nil {
+			got = c.OpenError.Error
+		}
+		if got != tc.want {
+			t.Errorf("%s %q: open error %q, want %q", tc.name, tc.output, got, tc.want)
+		}
 	}
 }

@@ -16,20 +16,32 @@ import (
 )
 
 // Server serves the scripted texts in order to the main (streamed)
-// requests; every other request gets Other.
+// requests; a compression's requests (the summary and its self-check) get
+// Summary; every other request gets Other.
 type Server struct {
 	*httptest.Server
 	mu       sync.Mutex
 	replies  []Reply
 	requests []Request
-	// Other answers the non-streamed requests (routing, summaries).
+	// Other answers the other non-streamed requests (routing).
 	Other string
+	// Summary answers a compression's requests, which ask for a
+	// <state_snapshot>.
+	Summary string
 }
 
-// Reply is one scripted answer with the prompt size it reports.
+// Reply is one scripted answer with the prompt size it reports: a text,
+// or a function call when Call is set.
 type Reply struct {
 	Text        string
+	Call        *Call
 	InputTokens int
+}
+
+// Call is a function call the model asks for.
+type Call struct {
+	Name string
+	Args map[string]any
 }
 
 // Request is one recorded request.
@@ -40,7 +52,8 @@ type Request struct {
 
 // New starts a server with the scripted replies.
 func New(replies ...Reply) *Server {
-	s := &Server{replies: replies, Other: `{"complexity_reasoning": "simple", "complexity_score": 10}`}
+	s := &Server{replies: replies, Other: `{"complexity_reasoning": "simple", "complexity_score": 10}`,
+		Summary: "<state_snapshot>\n<overall_goal>what the fake summariser kept</overall_goal>\n</state_snapshot>"}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -58,6 +71,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
 	stream := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
 	reply := Reply{Text: s.Other}
+	if !stream && IsSummaryRequest(body) {
+		reply = Reply{Text: s.Summary}
+	}
 	if stream {
 		reply = Reply{Text: "Done."}
 		if len(s.replies) > 0 {
@@ -69,8 +85,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if in == 0 {
 		in = 100
 	}
+	part := map[string]any{"text": reply.Text}
+	if c := reply.Call; c != nil {
+		part = map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Args}}
+	}
 	resp := map[string]any{
-		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": reply.Text}}},
+		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]any{"promptTokenCount": in, "candidatesTokenCount": 5, "totalTokenCount": in + 5},
 		"modelVersion":  "gemini-2.5-pro",
@@ -83,4 +103,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)
+}
+
+// IsSummaryRequest says whether a request is one of a compression's: its
+// last turn asks for a <state_snapshot> (the history alone may hold one
+// after a compression, as the router's requests then do).
+func IsSummaryRequest(body []byte) bool {
+	var req struct {
+		Contents []struct {
+			Parts []struct{ Text string }
+		}
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Contents) == 0 {
+		return false
+	}
+	for _, p := range req.Contents[len(req.Contents)-1].Parts {
+		if strings.Contains(p.Text, "generate the updated <state_snapshot>") || strings.Contains(p.Text, "Critically evaluate the <state_snapshot>") {
+			return true
+		}
+	}
+	return false
 }

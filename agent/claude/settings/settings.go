@@ -117,12 +117,14 @@ func IsOurs(event, cmd, custom string) bool {
 		if !isOurProgram(words[i], custom) {
 			continue
 		}
-		sub := i + 1
+		sub, otherAgent := i+1, false
 		if words[sub] == "--agent" && sub+2 < len(words) {
-			sub += 2 // session-hooks --agent codex init
+			// session-hooks --agent gemini init: another agent's
+			// events (BeforeAgent, PreCompress) are not the table's.
+			sub, otherAgent = sub+2, words[sub+1] != "claude"
 		}
 		for _, e := range hooks.Table {
-			if words[sub] == e.Command && (event == "" || event == e.Claude) {
+			if words[sub] == e.Command && (event == "" || otherAgent || event == e.Claude) {
 				return true
 			}
 		}

@@ -75,6 +75,11 @@ type Facts struct {
 	// Usage is the context in use, as the latest main-chain reply after
 	// the last compaction reported it.
 	Usage Usage
+	// Compaction names the last compaction the transcript shows, "" when
+	// none. Only the readers of clients with no event after a compaction
+	// (Gemini CLI) set it: the hooks find a compaction there, and deliver
+	// its recovery once per name.
+	Compaction string
 	// Notes say what could not be read, one line each.
 	Notes []string
 }

@@ -16,11 +16,17 @@ import (
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI: the brief at
-// a session's start and the handoff at its end. Timeouts are milliseconds.
+// a session's start, the snapshot before a compression (PreCompress runs
+// before every request: the snapshot is taken only when the chat
+// changed), the recovery on the first prompt after a compression
+// (BeforeAgent: there is no event after one), and the handoff at the
+// session's end. Timeouts are milliseconds.
 func Entries(program string) []settings.Entry {
 	cmd := program + " --agent gemini "
 	return []settings.Entry{
 		{Event: "SessionStart", Command: cmd + "init", Timeout: 30000},
+		{Event: "BeforeAgent", Command: cmd + "init --compact-recovery", Timeout: 30000},
+		{Event: "PreCompress", Command: cmd + "pre-compact", Timeout: 30000},
 		{Event: "SessionEnd", Command: cmd + "end", Timeout: 5000},
 	}
 }

@@ -1,0 +1,144 @@
+package hooks
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// geminiRun runs one hook as Gemini CLI runs it, and returns the context
+// the model would get ("" for no reply).
+func geminiRun(t *testing.T, dir, chat, event string, row Event) string {
+	t.Helper()
+	var out strings.Builder
+	Execute(payload(dir, event, `,"transcript_path":"`+chat+`"`), &out, row,
+		Options{Deadline: 5 * time.Second, Now: time.Now, Agent: Gemini, Getenv: func(string) string { return "" }})
+	if out.Len() == 0 {
+		return ""
+	}
+	var reply struct {
+		Specific struct {
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &reply); err != nil {
+		t.Fatalf("%s printed no JSON reply (%v): %s", row.Command, err, out.String())
+	}
+	return reply.Specific.Context
+}
+
+const (
+	chatBefore = `{"sessionId":"s1","kind":"main"}
+{"id":"u1","type":"user","content":[{"text":"fix the lexer"}]}
+{"id":"g1","type":"gemini","content":"Writing it.","toolCalls":[{"id":"c1","name":"write_file","status":"success","args":{"file_path":"lexer.go"}}]}
+`
+	compression = `{"$set":{"messages":[{"id":"sum1","type":"user","content":[{"text":"<state_snapshot>the lexer</state_snapshot>"}]},{"id":"ack","type":"gemini","content":"Got it. Thanks for the additional context!"}]}}
+`
+)
+
+// Gemini CLI runs PreCompress before every request and has no event after
+// a compression: pre-compact snapshots a chat only when it changed, keeps
+// the snapshot taken before a compression until its recovery is given,
+// and the recovery rides the first prompt after it (BeforeAgent), once.
+func TestGeminiRecoveryRidesTheFirstPromptAfterACompressionOnce(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(chatBefore), 0o600)
+	snapshot := filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog))
+	preCompact, recovery := rowOf(t, "pre-compact"), Table[1]
+
+	if out := geminiRun(t, dir, chat, "PreCompress", preCompact); out != "" {
+		t.Errorf("PreCompress printed %q: Gemini CLI shows it to the person only", out)
+	}
+	if b, err := os.ReadFile(snapshot); err != nil || !strings.Contains(string(b), "fix the lexer") {
+		t.Fatalf("no snapshot of the request (%v):\n%s", err, b)
+	}
+	if out := geminiRun(t, dir, chat, "BeforeAgent", recovery); out != "" {
+		t.Errorf("a prompt with no compression before it got %q", out)
+	}
+
+	// The chat has not changed: the next request's PreCompress does nothing.
+	os.Remove(snapshot)
+	geminiRun(t, dir, chat, "PreCompress", preCompact)
+	if _, err := os.Stat(snapshot); err == nil {
+		t.Errorf("an unchanged chat was snapshot again")
+	}
+	os.WriteFile(chat, []byte(chatBefore+`{"id":"g2","type":"gemini","content":"Still writing."}`+"\n"), 0o600)
+	geminiRun(t, dir, chat, "PreCompress", preCompact)
+	if _, err := os.Stat(snapshot); err != nil {
+		t.Fatalf("a changed chat was not snapshot: %v", err)
+	}
+
+	// The compression: the requests after it must not replace the
+	// snapshot taken before it (it alone knows lexer.go was written).
+	f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(compression)
+	f.Close()
+	geminiRun(t, dir, chat, "PreCompress", preCompact)
+	got := geminiRun(t, dir, chat, "BeforeAgent", recovery)
+	for _, want := range []string{"Pre-Compaction Context", "fix the lexer", "lexer.go"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the first prompt after the compression got no %q:\n%s", want, got)
+		}
+	}
+	if again := geminiRun(t, dir, chat, "BeforeAgent", recovery); again != "" {
+		t.Errorf("the recovery was given twice:\n%s", again)
+	}
+
+	// Recovered: the snapshots go on from the compressed chat.
+	os.WriteFile(chat, append(must(os.ReadFile(chat)), `{"id":"u2","type":"user","content":[{"text":"now the parser"}]}`+"\n"...), 0o600)
+	geminiRun(t, dir, chat, "PreCompress", preCompact)
+	if b, _ := os.ReadFile(snapshot); !strings.Contains(string(b), "now the parser") {
+		t.Errorf("after the recovery, the snapshot is still the old one:\n%s", b)
+	}
+}
+
+// A session that starts (a resume) on a chat compressed since its last
+// recovery gets the recovery at its start, and not again at its prompt.
+func TestGeminiStartAfterACompressionGivesTheRecovery(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(chatBefore), 0o600)
+	geminiRun(t, dir, chat, "PreCompress", rowOf(t, "pre-compact"))
+	f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(compression)
+	f.Close()
+	start := geminiRun(t, dir, chat, "SessionStart", Table[0])
+	if !strings.Contains(start, "Pre-Compaction Context") || !strings.Contains(start, "fix the lexer") {
+		t.Errorf("the start after a compression has no recovery:\n%s", start)
+	}
+	if out := geminiRun(t, dir, chat, "BeforeAgent", Table[1]); out != "" {
+		t.Errorf("the prompt after that start got the recovery again:\n%s", out)
+	}
+}
+
+func TestKeepSnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		name                                       string
+		snapshotOf, snapCompaction, recovered, now string
+		want                                       bool
+	}{
+		{"no compaction", "10@1", "", "", "", false},
+		{"a compaction after the snapshot, not recovered", "10@1", "", "", "c1", true},
+		{"the compaction recovered", "10@1", "", "c1", "c1", false},
+		{"the snapshot taken after the compaction", "10@1", "c1", "", "c1", false},
+		{"a second compaction after one recovered", "10@1", "c1", "c1", "c2", true},
+		{"no snapshot yet", "", "", "", "c1", false},
+	} {
+		if got := keepSnapshot(tc.snapshotOf, tc.snapCompaction, tc.recovered, tc.now); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

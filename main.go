@@ -346,11 +346,14 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "show which events each settings scope wires, and what is wrong with it",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name); err != nil {
+				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
 					return err
 				}
-				if c.String("agent") == hooks.Codex.Name {
+				switch c.String("agent") {
+				case hooks.Codex.Name:
 					return codexStatus(c, stdout)
+				case hooks.Gemini.Name:
+					return geminiStatus(c, stdout)
 				}
 				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
 				if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
@@ -503,6 +506,31 @@ func codexStatus(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return fail(err)
 	}
+	if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
+		return err
+	}
+	if n := len(st.Warnings); n > 0 {
+		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
+	}
+	return nil
+}
+
+// geminiStatus is status with --agent gemini: our entries in the project's
+// and the user's settings, and what would keep Gemini CLI from running
+// them.
+func geminiStatus(c *cli.Context, stdout io.Writer) error {
+	if err := onlyFlags(c, "format"); err != nil {
+		return fail(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return fail(err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return fail(err)
+	}
+	st := geminiinstall.ReadStatus(geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")})
 	if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
 		return err
 	}

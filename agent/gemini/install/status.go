@@ -1,0 +1,195 @@
+package install
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/tidwall/gjson"
+)
+
+// Status is Gemini CLI's wiring of session-hooks: our entries in each
+// scope's settings.json, and what would keep Gemini CLI from running
+// them (hooks turned off, a hook disabled by name, a project folder Gemini
+// CLI does not trust, a timeout given in seconds).
+type Status struct {
+	SchemaVersion int           `json:"schema_version"`
+	Scopes        []ScopeStatus `json:"scopes"`
+	Warnings      []string      `json:"warnings"`
+}
+
+// ScopeStatus is one settings file and our entries in it.
+type ScopeStatus struct {
+	Scope string       `json:"scope"`
+	Path  string       `json:"path"`
+	Found bool         `json:"found"`
+	Error string       `json:"error,omitempty"`
+	Hooks []HookStatus `json:"hooks"`
+}
+
+// HookStatus is one entry of ours; its timeout is in milliseconds (0 when
+// none is set: Gemini CLI's default, 60 s).
+type HookStatus struct {
+	Event     string `json:"event"`
+	Command   string `json:"command"`
+	TimeoutMS int    `json:"timeout_ms"`
+}
+
+// Where says where Gemini CLI keeps what ReadStatus reads.
+type Where struct {
+	Dir  string // the project, or a directory in it
+	Home string // the user's home directory
+	// TrustWorkspace is GEMINI_CLI_TRUST_WORKSPACE: "true" trusts any
+	// folder.
+	TrustWorkspace string
+}
+
+// minTimeoutMS is the least timeout that is plausibly milliseconds: a
+// smaller one was most likely meant as seconds (Claude Code's unit).
+const minTimeoutMS = 1000
+
+// ReadStatus reads both scopes' settings and says what is wrong.
+func ReadStatus(w Where) Status {
+	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []ScopeStatus{}, Warnings: []string{}}
+	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	for _, scope := range []string{"project", "user"} {
+		path, _ := Path(scope, w.Dir, func() (string, error) { return w.Home, nil })
+		sc, js := readScope(scope, path)
+		st.Scopes = append(st.Scopes, sc)
+		if sc.Error != "" {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; Gemini CLI will not load it either", path, sc.Error))
+			continue
+		}
+		st.Warnings = append(st.Warnings, offSwitches(path, js, sc.Hooks)...)
+		for _, h := range sc.Hooks {
+			key := h.Event + " " + lastWords(h.Command)
+			wired[key] = append(wired[key], scope)
+			if h.TimeoutMS > 0 && h.TimeoutMS < minTimeoutMS {
+				st.Warnings = append(st.Warnings, fmt.Sprintf("%s → %s: timeout %d is in milliseconds for Gemini CLI, which stops the hook after %d ms", h.Event, h.Command, h.TimeoutMS, h.TimeoutMS))
+			}
+		}
+		if scope == "project" && len(sc.Hooks) > 0 && w.TrustWorkspace != "true" && !trusted(filepath.Dir(filepath.Dir(path)), w.Home) {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("Gemini CLI runs a project's hooks only in a folder it trusts, and %s is not trusted in %s: trust it when Gemini CLI asks, or install with --scope user",
+				filepath.Dir(filepath.Dir(path)), filepath.Join(w.Home, ".gemini", "trustedFolders.json")))
+		}
+	}
+	var missing []string
+	for _, e := range Entries("") {
+		scopes := wired[e.Event+" "+lastWords(e.Command)]
+		switch {
+		case len(scopes) == 0:
+			missing = append(missing, e.Event+" → session-hooks"+e.Command)
+		case len(scopes) > 1:
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s → session-hooks%s is wired in the %s settings: Gemini CLI runs each", e.Event, e.Command, strings.Join(scopes, " and ")))
+		}
+	}
+	if len(missing) == len(Entries("")) {
+		st.Warnings = append(st.Warnings, "session-hooks is not wired for Gemini CLI: run session-hooks --agent gemini install")
+	} else {
+		for _, m := range missing {
+			st.Warnings = append(st.Warnings, "not wired: "+m+" (session-hooks --agent gemini install adds it)")
+		}
+	}
+	return st
+}
+
+func readScope(scope, path string) (ScopeStatus, []byte) {
+	sc := ScopeStatus{Scope: scope, Path: path, Hooks: []HookStatus{}}
+	doc, err := settings.ReadFile(path)
+	if err != nil {
+		sc.Error = err.Error()
+		return sc, nil
+	}
+	sc.Found = doc != nil
+	js, err := settings.Parse(doc)
+	if err != nil {
+		sc.Error = err.Error()
+		return sc, nil
+	}
+	for _, h := range settings.Wired(js) {
+		if settings.IsOurs(h.Event, h.Command, "") {
+			sc.Hooks = append(sc.Hooks, HookStatus{Event: h.Event, Command: h.Command, TimeoutMS: h.Timeout})
+		}
+	}
+	return sc, js
+}
+
+// offSwitches are the settings of a file that keep Gemini CLI from
+// running our hooks: hooksConfig.enabled false, or one of ours listed by
+// its command in hooksConfig.disabled.
+func offSwitches(path string, js []byte, ours []HookStatus) []string {
+	var out []string
+	if e := gjson.GetBytes(js, "hooksConfig.enabled"); e.Exists() && e.Type == gjson.False {
+		out = append(out, path+": hooksConfig.enabled is false, so Gemini CLI runs no hook")
+	}
+	var disabled []string
+	for _, d := range gjson.GetBytes(js, "hooksConfig.disabled").Array() {
+		disabled = append(disabled, d.String())
+	}
+	for _, h := range ours {
+		if slices.Contains(disabled, h.Command) {
+			out = append(out, fmt.Sprintf("%s: hooksConfig.disabled lists %q, so Gemini CLI does not run it", path, h.Command))
+		}
+	}
+	return out
+}
+
+// lastWords is a command's subcommand and flags, after "--agent gemini".
+func lastWords(cmd string) string {
+	if _, after, ok := strings.Cut(cmd, "--agent gemini "); ok {
+		return after
+	}
+	return cmd
+}
+
+// trusted says whether Gemini CLI trusts the folder dir, as it decides
+// from ~/.gemini/trustedFolders.json: the longest rule that holds dir
+// wins; TRUST_PARENT trusts the rule's parent.
+func trusted(dir, home string) bool {
+	b, err := settings.ReadFile(filepath.Join(home, ".gemini", "trustedFolders.json"))
+	if err != nil || b == nil {
+		return false
+	}
+	js, err := settings.Parse(b)
+	if err != nil {
+		return false
+	}
+	best, level := -1, ""
+	gjson.ParseBytes(js).ForEach(func(rule, l gjson.Result) bool {
+		p := filepath.Clean(rule.String())
+		if l.String() == "TRUST_PARENT" {
+			p = filepath.Dir(p)
+		}
+		if rel, err := filepath.Rel(p, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && len(rule.String()) > best {
+			best, level = len(rule.String()), l.String()
+		}
+		return true
+	})
+	return level == "TRUST_FOLDER" || level == "TRUST_PARENT"
+}
+
+// Text is the status for a person.
+func (s Status) Text() string {
+	var b strings.Builder
+	for _, sc := range s.Scopes {
+		state := "not found"
+		if sc.Found {
+			state = fmt.Sprintf("%d entr%s of session-hooks", len(sc.Hooks), map[bool]string{true: "y", false: "ies"}[len(sc.Hooks) == 1])
+		}
+		fmt.Fprintf(&b, "Gemini CLI %s settings: %s (%s)\n", sc.Scope, sc.Path, state)
+		for _, h := range sc.Hooks {
+			timeout := "default 60000 ms"
+			if h.TimeoutMS > 0 {
+				timeout = fmt.Sprintf("%d ms", h.TimeoutMS)
+			}
+			fmt.Fprintf(&b, "  %s → %s [%s]\n", h.Event, h.Command, timeout)
+		}
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}

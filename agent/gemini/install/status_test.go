@@ -1,0 +1,84 @@
+package install
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tree is a home and a project (a git work tree) with settings files.
+func tree(t *testing.T, project, user, trustedFolders string) Where {
+	t.Helper()
+	root := t.TempDir()
+	w := Where{Dir: filepath.Join(root, "project"), Home: filepath.Join(root, "home")}
+	os.MkdirAll(filepath.Join(w.Dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(w.Dir, ".gemini"), 0o755)
+	os.MkdirAll(filepath.Join(w.Home, ".gemini"), 0o700)
+	for path, doc := range map[string]string{
+		filepath.Join(w.Dir, ".gemini", "settings.json"):        project,
+		filepath.Join(w.Home, ".gemini", "settings.json"):       user,
+		filepath.Join(w.Home, ".gemini", "trustedFolders.json"): strings.ReplaceAll(trustedFolders, "$PROJECT", w.Dir),
+	} {
+		if doc != "" {
+			os.WriteFile(path, []byte(doc), 0o600)
+		}
+	}
+	return w
+}
+
+func installed(t *testing.T, w Where, scope string) {
+	t.Helper()
+	path, _ := Path(scope, w.Dir, func() (string, error) { return w.Home, nil })
+	if err := Install(path, "session-hooks", io.Discard); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
+	trustProject := `{"$PROJECT": "TRUST_FOLDER"}`
+	for _, tc := range []struct {
+		name                 string
+		project, user, trust string
+		install              []string
+		trustWorkspace       string
+		want                 []string // each in some warning
+		wantNone             bool
+	}{
+		{name: "nothing wired", want: []string{"not wired for Gemini CLI"}},
+		{name: "the project wired in a trusted folder", install: []string{"project"}, trust: trustProject, wantNone: true},
+		{name: "the project's parent trusted", install: []string{"project"}, trust: `{"$PROJECT/sub": "TRUST_PARENT"}`, wantNone: true},
+		{name: "the project wired in an untrusted folder", install: []string{"project"}, want: []string{"only in a folder it trusts"}},
+		{name: "a longer rule distrusts it", install: []string{"project"}, trust: `{"/": "TRUST_FOLDER", "$PROJECT": "DO_NOT_TRUST"}`, want: []string{"only in a folder it trusts"}},
+		{name: "GEMINI_CLI_TRUST_WORKSPACE trusts every folder", install: []string{"project"}, trustWorkspace: "true", wantNone: true},
+		{name: "the user scope needs no trust", install: []string{"user"}, wantNone: true},
+		{name: "both scopes run each hook twice", install: []string{"user", "project"}, trust: trustProject, want: []string{"wired in the project and user settings"}},
+		{name: "hooks turned off", user: `{"hooksConfig": {"enabled": false}}`, install: []string{"user"}, want: []string{"hooksConfig.enabled is false"}},
+		{name: "ours disabled by name", user: `{"hooksConfig": {"disabled": ["session-hooks --agent gemini end"]}}`, install: []string{"user"}, want: []string{`hooksConfig.disabled lists "session-hooks --agent gemini end"`}},
+		{name: "a timeout in seconds", user: `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end", "timeout": 5}]}]}}`,
+			want: []string{"timeout 5 is in milliseconds", "not wired: SessionStart"}},
+		{name: "a settings file Gemini cannot read", user: `{"hooks": `, want: []string{"not valid JSON"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := tree(t, tc.project, tc.user, tc.trust)
+			w.TrustWorkspace = tc.trustWorkspace
+			for _, scope := range tc.install {
+				installed(t, w, scope)
+			}
+			st := ReadStatus(w)
+			all := strings.Join(st.Warnings, "\n")
+			if tc.wantNone && len(st.Warnings) > 0 {
+				t.Errorf("warnings:\n%s", all)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(all, want) {
+					t.Errorf("no warning says %q:\n%s", want, all)
+				}
+			}
+			if text := st.Text(); len(tc.install) > 0 && !strings.Contains(text, "PreCompress → session-hooks --agent gemini pre-compact [30000 ms]") {
+				t.Errorf("the text does not list the entries:\n%s", text)
+			}
+		})
+	}
+}

@@ -391,8 +391,11 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "run every wired event on this project and check its timeout, the logs, the transcripts and git",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name); err != nil {
+				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
 					return err
+				}
+				if a := c.String("agent"); a == hooks.Codex.Name || a == hooks.Gemini.Name {
+					return agentDoctor(c, stdout, a)
 				}
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
 				if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
@@ -536,6 +539,48 @@ func geminiStatus(c *cli.Context, stdout io.Writer) error {
 	}
 	if n := len(st.Warnings); n > 0 {
 		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
+	}
+	return nil
+}
+
+// agentDoctor is doctor with --agent codex or gemini: the status's
+// problems, and each entry of ours run as that client runs it.
+func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
+	if err := onlyFlags(c, "format"); err != nil {
+		return fail(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return fail(err)
+	}
+	project, _ := settings.ProjectRoot(dir)
+	var wiring []string
+	var rehearsals []settings.Rehearsal
+	label := hooks.Agents[agent].Label
+	if agent == hooks.Codex.Name {
+		opt, err := codexOptions(io.Discard)
+		if err != nil {
+			return fail(err)
+		}
+		st, err := codexinstall.ReadStatus(c.Context, opt)
+		if err != nil {
+			return fail(err)
+		}
+		wiring, rehearsals = st.Warnings, codexinstall.Rehearsals(st, project)
+	} else {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return fail(err)
+		}
+		st := geminiinstall.ReadStatus(geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")})
+		wiring, rehearsals = st.Warnings, geminiinstall.Rehearsals(st, project)
+	}
+	d := settings.RunAgentDoctor(label, project, wiring, rehearsals)
+	if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
+		return err
+	}
+	if d.Problems > 0 {
+		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", d.Problems), 1)
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	if out := run(project, nil, hooksBin, "--agent", "codex", "status"); strings.Count(out, "[trusted]") != 4 || strings.Contains(out, "warning") {
 		t.Errorf("status after install:\n%s", out)
 	}
+	if out := run(project, nil, hooksBin, "--agent", "codex", "doctor"); strings.Count(out, "\nok   ") != 4 || strings.Contains(out, "FAIL") {
+		t.Errorf("doctor after install:\n%s", out)
+	}
 	run(project, nil, codex, "exec", "--skip-git-repo-check", "--json", "-c", "model_auto_compact_token_limit=5000",
 		"fix the parser so that the tests pass")
 	var after string

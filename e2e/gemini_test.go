@@ -53,6 +53,9 @@ func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
 	run("git", "init", "-q", "-b", "main")
 	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
 	run(hooksBin, "--agent", "gemini", "install")
+	if out := run(hooksBin, "--agent", "gemini", "doctor"); strings.Count(out, "\nok   ") != 4 || strings.Contains(out, "FAIL") {
+		t.Errorf("doctor after install:\n%s", out)
+	}
 
 	mainRequests := func() []string {
 		var out []string

@@ -174,8 +174,37 @@ func ourArgs(h WiredHook, custom string) ([]string, bool) {
 // rehearse runs an entry of ours as Claude Code would, but with this
 // binary and without a shell, with a sample payload for its event.
 func rehearse(project string, h WiredHook, self string, selfErr error, custom string) DoctorRun {
-	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok"}
-	args, ok := ourArgs(h, custom)
+	limit := 600 * time.Second
+	if h.Event == claude.SessionEnd {
+		limit = 1500 * time.Millisecond // Claude Code's own budget without a timeout
+	}
+	if h.Timeout != nil {
+		limit = time.Duration(*h.Timeout) * time.Second
+	}
+	matcher := h.Matcher
+	if e, ok := rowFor(h.Event, h.Command); ok && e.Matcher != "" {
+		matcher = e.Matcher
+	}
+	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
+	return Rehearse(project, Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
+}
+
+// Rehearsal is an entry of ours to run as its client runs it: the payload
+// on stdin, the client's time limit, and what its output must be (Check
+// says what is wrong with it, "" when nothing).
+type Rehearsal struct {
+	Event, Command string
+	Limit          time.Duration
+	Payload        []byte
+	Check          func(stdout []byte) string
+}
+
+// Rehearse runs an entry of ours with this binary (self) and without a
+// shell, and says how it went. It never runs a command that is more than
+// session-hooks.
+func Rehearse(project string, h Rehearsal, self string, selfErr error, custom string) DoctorRun {
+	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", TimeoutMS: float64(h.Limit.Milliseconds())}
+	args, ok := ourArgs(WiredHook{Command: h.Command}, custom)
 	switch {
 	case !ok:
 		run.Result, run.Problem = "fail", "it runs more than session-hooks (a shell operator); doctor does not run it, and install will not replace it"
@@ -184,22 +213,9 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 		run.Result, run.Problem = "fail", "cannot find this program to rehearse it: "+selfErr.Error()
 		return run
 	}
-	limit := 600 * time.Second
-	if h.Event == claude.SessionEnd {
-		limit = 1500 * time.Millisecond // Claude Code's own budget without a timeout
-	}
-	if h.Timeout != nil {
-		limit = time.Duration(*h.Timeout) * time.Second
-	}
-	run.TimeoutMS = float64(limit.Milliseconds())
-	matcher := h.Matcher
-	if e, ok := rowFor(h.Event, h.Command); ok && e.Matcher != "" {
-		matcher = e.Matcher
-	}
-	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
 	cmd := exec.Command(self, args...)
 	cmd.Args[0] = "session-hooks" // the name it is wired by, whatever the binary's file is called
-	cmd.Dir, cmd.Stdin = project, bytes.NewReader(b)
+	cmd.Dir, cmd.Stdin = project, bytes.NewReader(h.Payload)
 	// The run is a rehearsal: it must not replace the logs of the
 	// sessions people look at.
 	cmd.Env = append(os.Environ(), "SESSION_HOOKS_NO_LOG=1")
@@ -215,13 +231,16 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 	case stderr.Len() > 0:
 		line, _, _ := strings.Cut(stderr.String(), "\n")
 		run.Result, run.Problem = "fail", "printed on stderr: "+line
-	case took > limit:
-		run.Result, run.Problem = "slow", fmt.Sprintf("%s, over its %s timeout", logs.Duration(took), limit)
+	case took > h.Limit:
+		run.Result, run.Problem = "slow", fmt.Sprintf("%s, over its %s timeout", logs.Duration(took), h.Limit)
 	case strings.HasPrefix(stdout.String(), "session-hooks: ") && strings.Contains(stdout.String(), "Usage: session-hooks"):
 		line, _, _ := strings.Cut(stdout.String(), "\n")
 		run.Result, run.Problem = "fail", "its output is a usage error: "+line
+	case h.Check != nil && h.Check(stdout.Bytes()) != "":
+		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
 	}
 	run.OutputLen = utf8.RuneCount(stdout.Bytes())
+	run.Ours = true
 	return run
 }
 

@@ -2,7 +2,12 @@ package install
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"path/filepath"
 	"strings"
 
@@ -27,6 +32,8 @@ type HookStatus struct {
 	Matcher string `json:"matcher"`
 	Command string `json:"command"`
 	Trust   string `json:"trust"`
+	// Timeout is the entry's, in seconds; 0 when it sets none.
+	Timeout int `json:"timeout"`
 }
 
 // ReadStatus reads hooks.json and asks Codex which entries it trusts.
@@ -51,7 +58,7 @@ func ReadStatus(ctx context.Context, opt Options) (Status, error) {
 		if !settings.IsOurs(w.Event, w.Command, "") {
 			continue
 		}
-		h := HookStatus{Event: w.Event, Matcher: w.Matcher, Command: w.Command, Trust: "unknown"}
+		h := HookStatus{Event: w.Event, Matcher: w.Matcher, Command: w.Command, Trust: "unknown", Timeout: w.Timeout}
 		if lerr == nil {
 			h.Trust = trust[Key(path, w.Event, w.Group, w.Index)]
 			if h.Trust == "" {
@@ -105,4 +112,38 @@ func (s Status) Text() string {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
+}
+
+// Codex's limits on a hook: SessionEnd's run (it does not wait longer),
+// the output it passes on whole, and the timeout of an entry without one
+// (taken as Claude Code's).
+const (
+	sessionEndLimit = 3 * time.Second
+	outputLimit     = 10000
+	defaultTimeout  = 600 * time.Second
+)
+
+// Rehearsals are the entries of ours as doctor runs them: Codex's payload
+// (Claude Code's shape), the entry's timeout (SessionEnd's 3 s at most),
+// and an output Codex passes on whole.
+func Rehearsals(st Status, project string) []settings.Rehearsal {
+	var out []settings.Rehearsal
+	for _, h := range st.Hooks {
+		limit := defaultTimeout
+		if h.Timeout > 0 {
+			limit = time.Duration(h.Timeout) * time.Second
+		}
+		if h.Event == claude.SessionEnd {
+			limit = min(limit, sessionEndLimit)
+		}
+		b, _ := json.Marshal(claude.SamplePayload(h.Event, h.Matcher, "session-hooks-doctor", project))
+		out = append(out, settings.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b,
+			Check: func(stdout []byte) string {
+				if n := utf8.RuneCount(stdout); n > outputLimit {
+					return fmt.Sprintf("it printed %d characters; Codex cuts a hook's output past %d", n, outputLimit)
+				}
+				return ""
+			}})
+	}
+	return out
 }

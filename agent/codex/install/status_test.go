@@ -33,3 +33,22 @@ func TestStatusWithoutCodexSaysWhatItCouldNotAsk(t *testing.T) {
 		t.Errorf("warnings:\n%s", all)
 	}
 }
+
+// Codex gives SessionEnd at most 3 s and cuts an output past 10,000
+// characters: doctor holds our entries to both.
+func TestCodexRehearsalsHoldSessionEndTo3sAndTheOutputTo10000(t *testing.T) {
+	rs := Rehearsals(Status{Hooks: []HookStatus{
+		{Event: "SessionEnd", Command: "session-hooks --agent codex end", Timeout: 30},
+		{Event: "SessionStart", Matcher: "compact", Command: "session-hooks --agent codex init --compact-recovery", Timeout: 30},
+		{Event: "PreCompact", Command: "session-hooks --agent codex pre-compact"},
+	}}, "/p")
+	if len(rs) != 3 || rs[0].Limit.Seconds() != 3 || rs[1].Limit.Seconds() != 30 || rs[2].Limit.Seconds() != 600 {
+		t.Fatalf("limits %v %v %v", rs[0].Limit, rs[1].Limit, rs[2].Limit)
+	}
+	if !strings.Contains(string(rs[1].Payload), `"source":"compact"`) {
+		t.Errorf("payload %s", rs[1].Payload)
+	}
+	if rs[0].Check([]byte(strings.Repeat("é", 10000))) != "" || rs[0].Check([]byte(strings.Repeat("é", 10001))) == "" {
+		t.Errorf("the output check is not at 10,000 characters")
+	}
+}

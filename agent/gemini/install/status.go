@@ -1,10 +1,13 @@
 package install
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/facts"
@@ -192,4 +195,66 @@ func (s Status) Text() string {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
+}
+
+// geminiDefaultTimeout is Gemini CLI's timeout for an entry without one.
+const geminiDefaultTimeout = 60 * time.Second
+
+// samplePayload is what Gemini CLI gives a hook of event, as it was
+// recorded (testdata/gemini-0.61.0/payloads), for a session with no chat.
+func samplePayload(event, project string) []byte {
+	p := map[string]any{"session_id": "session-hooks-doctor", "transcript_path": "", "cwd": project,
+		"hook_event_name": event, "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	switch event {
+	case "SessionStart":
+		p["source"] = "startup"
+	case "BeforeAgent":
+		p["prompt"] = "session-hooks doctor"
+	case "PreCompress":
+		p["trigger"] = "auto"
+	case "SessionEnd":
+		p["reason"] = "exit"
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// Rehearsals are the entries of ours as doctor runs them: Gemini CLI's
+// payload and timeout, and an output it reads (nothing, or JSON with
+// hookSpecificOutput.additionalContext: Gemini CLI shows plain text to the
+// person only).
+func Rehearsals(st Status, project string) []settings.Rehearsal {
+	var out []settings.Rehearsal
+	seen := map[string]bool{}
+	for _, sc := range st.Scopes {
+		for _, h := range sc.Hooks {
+			if seen[h.Event+" "+h.Command] {
+				continue
+			}
+			seen[h.Event+" "+h.Command] = true
+			limit := geminiDefaultTimeout
+			if h.TimeoutMS > 0 {
+				limit = time.Duration(h.TimeoutMS) * time.Millisecond
+			}
+			out = append(out, settings.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit,
+				Payload: samplePayload(h.Event, project), Check: checkReply})
+		}
+	}
+	return out
+}
+
+// checkReply says what is wrong with a hook's output as Gemini CLI reads
+// it.
+func checkReply(stdout []byte) string {
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return ""
+	}
+	r := gjson.ParseBytes(stdout)
+	if !gjson.ValidBytes(stdout) || !r.IsObject() {
+		return "its output is not JSON; Gemini CLI shows it to the person, and the model never reads it"
+	}
+	if c := r.Get("hookSpecificOutput.additionalContext"); c.Type != gjson.String {
+		return "its JSON has no hookSpecificOutput.additionalContext, the one field Gemini CLI gives the model"
+	}
+	return ""
 }

@@ -82,3 +82,39 @@ func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
 		})
 	}
 }
+
+// Gemini CLI gives the model only a JSON reply's additionalContext: doctor
+// fails any other output.
+func TestDoctorChecksTheReplyAsGeminiReadsIt(t *testing.T) {
+	for out, ok := range map[string]bool{
+		"":   true,
+		"\n": true,
+		`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"brief"}}`: true,
+		"## session-hooks: the brief as text\n":                                               false,
+		`{"systemMessage":"x"}`:                                                               false,
+		`["additionalContext"]`:                                                               false,
+	} {
+		if got := checkReply([]byte(out)); (got == "") != ok {
+			t.Errorf("%q: %q", out, got)
+		}
+	}
+}
+
+// Each entry is rehearsed once, with its own timeout (Gemini CLI's 60 s
+// without one) and the payload of its event.
+func TestRehearsalsTakeTheEntrysTimeoutAndEvent(t *testing.T) {
+	st := Status{Scopes: []ScopeStatus{
+		{Hooks: []HookStatus{{Event: "PreCompress", Command: "session-hooks --agent gemini pre-compact", TimeoutMS: 1500}, {Event: "SessionEnd", Command: "session-hooks --agent gemini end"}}},
+		{Hooks: []HookStatus{{Event: "PreCompress", Command: "session-hooks --agent gemini pre-compact", TimeoutMS: 1500}}},
+	}}
+	rs := Rehearsals(st, "/p")
+	if len(rs) != 2 || rs[0].Limit.Milliseconds() != 1500 || rs[1].Limit.Seconds() != 60 {
+		t.Fatalf("%+v", rs)
+	}
+	if p := string(rs[0].Payload); !strings.Contains(p, `"trigger":"auto"`) || !strings.Contains(p, `"cwd":"/p"`) || !strings.Contains(p, `"hook_event_name":"PreCompress"`) {
+		t.Errorf("payload %s", p)
+	}
+	if p := string(rs[1].Payload); !strings.Contains(p, `"reason":"exit"`) {
+		t.Errorf("payload %s", p)
+	}
+}

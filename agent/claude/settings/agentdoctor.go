@@ -1,0 +1,74 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// AgentDoctor is doctor for an agent CLI other than Claude Code: what its
+// status found wrong with the wiring, and every entry of ours rehearsed as
+// that client runs it.
+type AgentDoctor struct {
+	SchemaVersion int         `json:"schema_version"`
+	Agent         string      `json:"agent"`
+	Project       string      `json:"project"`
+	Runs          []DoctorRun `json:"runs"`
+	Wiring        []string    `json:"wiring"`
+	LogsDir       string      `json:"logs_dir"`
+	LogsError     string      `json:"logs_error"` // "" when writable
+	Problems      int         `json:"problems"`
+}
+
+// RunAgentDoctor rehearses each entry with this binary and checks that
+// the logs can be written; wiring are the status's warnings.
+func RunAgentDoctor(agent, project string, wiring []string, rehearsals []Rehearsal) AgentDoctor {
+	d := AgentDoctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []DoctorRun{}, Wiring: append([]string{}, wiring...)}
+	self, selfErr := os.Executable()
+	for _, h := range rehearsals {
+		r := Rehearse(project, h, self, selfErr, "")
+		if r.Result != "ok" {
+			d.Problems++
+		}
+		d.Runs = append(d.Runs, r)
+	}
+	d.Problems += len(d.Wiring)
+	dir := logs.DirFor(project)
+	d.LogsDir = dir.Path
+	if err := dir.Write(".doctor-check", []byte("x")); err != nil {
+		d.Problems++
+		d.LogsError = err.Error()
+	} else {
+		os.Remove(filepath.Join(dir.Path, ".doctor-check"))
+	}
+	return d
+}
+
+// Text is the report as people read it.
+func (d AgentDoctor) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Project: %s (%s)\n\n", d.Project, d.Agent)
+	for _, r := range d.Runs {
+		switch r.Result {
+		case "ok":
+			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command,
+				logs.Duration(time.Duration(r.DurationMS*float64(time.Millisecond))), time.Duration(r.TimeoutMS)*time.Millisecond)
+		default:
+			fmt.Fprintf(&b, "%-4s %s → %s: %s\n", strings.ToUpper(r.Result), r.Event, r.Command, r.Problem)
+		}
+	}
+	for _, w := range d.Wiring {
+		fmt.Fprintf(&b, "FAIL %s\n", w)
+	}
+	if d.LogsError != "" {
+		fmt.Fprintf(&b, "\nLogs: %s\n", d.LogsError)
+	} else {
+		fmt.Fprintf(&b, "\nLogs: %s is writable\n", d.LogsDir)
+	}
+	return b.String()
+}

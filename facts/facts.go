@@ -98,7 +98,8 @@ type Snapshot struct {
 	OpenError      *ToolError `json:"open_error"`    // the newest tool result, when it failed
 	InFlight       *ToolCall  `json:"in_flight"`     // a call at the end with no result yet
 	ContextTokens  *int       `json:"context_tokens"`
-	Notes          []string   `json:"notes"` // what the transcript could not tell
+	ContextWindow  int        `json:"context_window,omitempty"` // the model's, unless configured; with context_tokens
+	Notes          []string   `json:"notes"`                    // what the transcript could not tell
 }
 
 // Plan is a plan the agent proposed (ExitPlanMode), and whether the user

@@ -359,7 +359,11 @@ func (r *Run) context() config.Context {
 	if s := r.sess; model == "" && s != nil && len(s.Models) > 0 {
 		model = s.Models[len(s.Models)-1]
 	}
-	return r.Cfg.ContextFor(claude.ContextWindow(model, r.Getenv))
+	window := claude.ContextWindow(model, r.Getenv)
+	if r.usage.Window > 0 {
+		window = r.usage.Window // the client said it (Codex)
+	}
+	return r.Cfg.ContextFor(window)
 }
 
 func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Feature) {

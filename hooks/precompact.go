@@ -229,6 +229,6 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	// the event line take it from there instead of reading the tail again.
 	r.usage, r.usageRead = tf.Usage, true
 	if tokens, ok := r.contextUsage(); ok {
-		snap.ContextTokens = &tokens
+		snap.ContextTokens, snap.ContextWindow = &tokens, r.context().Window
 	}
 }

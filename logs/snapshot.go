@@ -23,6 +23,9 @@ func RenderSnapshot(s facts.Snapshot, l Limits) string {
 	if s.Session != "" {
 		fmt.Fprintf(&b, "**Session:** %s\n", Code(s.Session))
 	}
+	if t := s.ContextTokens; t != nil && s.ContextWindow > 0 {
+		fmt.Fprintf(&b, "**Context:** %s of %s tokens (%d%%)\n", Thousands(*t), Thousands(s.ContextWindow), *t*100/s.ContextWindow)
+	}
 	b.WriteString("\n### Recent commits\n")
 	b.WriteString(Fence(orError(s.Commits, s.CommitsError, "(no commits)", l)))
 	b.WriteString("\n### Uncommitted changes\n")
@@ -237,4 +240,13 @@ func shrinkRegions(src string, regions []region, keep int) string {
 	}
 	b.WriteString(src[at:])
 	return b.String()
+}
+
+// Thousands writes n with commas between its groups of three digits.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -71,3 +71,25 @@ func TestFitMarkdownShortensListsAndBlocksButKeepsProse(t *testing.T) {
 		t.Errorf("fitting lost the session field")
 	}
 }
+
+// The context is said against its window, and only when both are known.
+func TestSnapshotSaysTheContextAgainstItsWindow(t *testing.T) {
+	tokens := 1234567
+	for _, tc := range []struct {
+		tokens *int
+		window int
+		want   string
+	}{
+		{&tokens, 2000000, "**Context:** 1,234,567 of 2,000,000 tokens (61%)\n"},
+		{&tokens, 0, ""},
+		{nil, 2000000, ""},
+	} {
+		out := RenderSnapshot(facts.Snapshot{Branch: "main", ContextTokens: tc.tokens, ContextWindow: tc.window}, LogLimits)
+		if got := strings.Contains(out, "**Context:**"); got != (tc.want != "") || tc.want != "" && !strings.Contains(out, tc.want) {
+			t.Errorf("tokens %v, window %d:\n%s", tc.tokens, tc.window, out)
+		}
+	}
+	if got := Thousands(999); got != "999" {
+		t.Errorf("Thousands(999) = %q", got)
+	}
+}

@@ -49,17 +49,9 @@ func ContextOf(f facts.LongRunning) config.Context {
 func ContextLine(tokens int, c config.Context) string {
 	level := Level(tokens, c.Warn, c.Critical, c.Emergency)
 	if level == "" {
-		return fmt.Sprintf("context %s tokens (warn at %s)", thousands(tokens), thousands(c.Warn))
+		return fmt.Sprintf("context %s tokens (warn at %s)", logs.Thousands(tokens), logs.Thousands(c.Warn))
 	}
-	return fmt.Sprintf("context %s tokens: **%s**, %s", thousands(tokens), level, LevelAdvice[level])
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return fmt.Sprintf("context %s tokens: **%s**, %s", logs.Thousands(tokens), level, LevelAdvice[level])
 }
 
 // InitSection is shown at startup and resume: where the plan stands, what

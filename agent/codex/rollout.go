@@ -187,6 +187,7 @@ func (r *reader) event(p gjson.Result) {
 		if w := info.Get("model_context_window").Int(); w > 0 && w < 1e9 {
 			r.out.Window = int(w)
 		}
+		r.out.Usage.Window = r.out.Window
 	case "item_completed":
 		r.completed(p.Get("item"))
 	}

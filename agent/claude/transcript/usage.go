@@ -16,6 +16,10 @@ type Usage struct {
 	// Known is false when no reply has reported usage since the last
 	// compaction (or at all): the context size is then not known.
 	Known bool
+	// Window is the model's context window as the transcript states it
+	// (Codex's model_context_window); 0 when it does not (Claude Code's
+	// window comes from the model's name).
+	Window int
 }
 
 // ContextUsage reads the latest assistant usage from the end of a

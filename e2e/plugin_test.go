@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,4 +81,67 @@ func TestThePluginValidates(t *testing.T) {
 			t.Errorf("claude plugin validate %s: %v\n%s", dir, err, out)
 		}
 	}
+}
+
+// The manifest's "binaries", as scripts/pluginbinaries writes them (here
+// the sha256 of the suite's own build): Claude Code's validator accepts
+// them, and the plugin installs from a local marketplace. Claude Code
+// fetches such files only from Anthropic's plugin-asset store, for a
+// claude.ai login: with an API key it places none, and the bridge runs the
+// binary on PATH (TestThePluginDeliversTheStartAndTheRecoveryOnce).
+func TestThePluginsBinariesAreAcceptedAndTheBridgeFallsBackToPath(t *testing.T) {
+	requireClaude(t)
+	root, _ := filepath.Abs("..")
+	market := t.TempDir()
+	copyTree(t, filepath.Join(root, ".claude-plugin"), filepath.Join(market, ".claude-plugin"))
+	copyTree(t, filepath.Join(root, "plugin"), filepath.Join(market, "plugin"))
+	sum := sha256Of(t, hooksBin)
+	manifest := filepath.Join(market, "plugin", ".claude-plugin", "plugin.json")
+	b, _ := os.ReadFile(manifest)
+	b = []byte(strings.Replace(string(b), "{", `{"binaries": {"session-hooks-x86_64-unknown-linux-musl": {"sha256": "`+sum+`"}, "session-hooks-aarch64-apple-darwin": {"sha256": "`+sum+`"}},`, 1))
+	os.WriteFile(manifest, b, 0o644)
+
+	config := t.TempDir()
+	claude := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(claudeBin, args...)
+		cmd.Dir = market
+		cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+config, "ANTHROPIC_API_KEY=sk-ant-test", "ANTHROPIC_BASE_URL=http://127.0.0.1:9",
+			"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	if out := claude("plugin", "validate", filepath.Join(market, "plugin")); strings.Contains(out, "binaries") {
+		t.Errorf("the validator objects to the binaries:\n%s", out)
+	}
+	claude("plugin", "marketplace", "add", market)
+	claude("plugin", "install", "session-hooks@session-hooks")
+	installed, _ := filepath.Glob(filepath.Join(config, "plugins", "cache", "session-hooks", "session-hooks", "*", "bin", "*"))
+	var names []string
+	for _, p := range installed {
+		names = append(names, filepath.Base(p))
+	}
+	if strings.Join(names, " ") != "session-hooks-bridge" {
+		t.Errorf("the installed plugin's bin/ holds %q; with an API key Claude Code was seen to place no binary", names)
+	}
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	if out, err := exec.Command("cp", "-R", from, to).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+}
+
+func sha256Of(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -30,4 +30,10 @@ if [[ "$(uname -s)_$(uname -m)" == Linux_x86_64 ]]; then
   dist/session-hooks_linux_amd64_v1/session-hooks version
 fi
 (cd dist && sha256sum -c checksums.txt --ignore-missing)
+
+# The plugin's manifest with these builds as its "binaries" (Claude Code
+# fetches them at the plugin's install, where it provisions binaries): a
+# release commits dist/plugin.json as plugin/.claude-plugin/plugin.json.
+cp plugin/.claude-plugin/plugin.json dist/plugin.json
+go run ./scripts/pluginbinaries -dist dist -manifest dist/plugin.json
 echo "release check passed: dist/ holds the snapshot"

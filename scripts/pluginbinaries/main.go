@@ -1,0 +1,123 @@
+// Command pluginbinaries writes the release binaries into the plugin's
+// manifest (plugin/.claude-plugin/plugin.json) as Claude Code 2.1.330 reads
+// them: "binaries" maps "<name>-<target triple>" to {"sha256": …} for the
+// targets it provisions (x86_64 and aarch64, linux-musl and apple-darwin;
+// a static Go binary runs on any Linux). Every other byte of the manifest
+// stays as hujson formats it. It reads goreleaser's dist/artifacts.json; scripts/release-check.sh
+// runs it after the snapshot build.
+//
+//	go run ./scripts/pluginbinaries -dist dist -manifest plugin/.claude-plugin/plugin.json
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/tailscale/hujson"
+)
+
+func main() {
+	dist := flag.String("dist", "dist", "goreleaser's output directory")
+	manifest := flag.String("manifest", "plugin/.claude-plugin/plugin.json", "the plugin manifest to edit")
+	flag.Parse()
+	if err := run(*dist, *manifest, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "pluginbinaries:", err)
+		os.Exit(1)
+	}
+}
+
+// artifact is an entry of goreleaser's dist/artifacts.json.
+type artifact struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Goos   string `json:"goos"`
+	Goarch string `json:"goarch"`
+	Type   string `json:"type"`
+}
+
+// triple is the target Claude Code names a binary for, "" for a target it
+// does not provision (Windows).
+func triple(goos, goarch string) string {
+	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[goarch]
+	switch {
+	case arch == "":
+		return ""
+	case goos == "linux":
+		return arch + "-unknown-linux-musl"
+	case goos == "darwin":
+		return arch + "-apple-darwin"
+	}
+	return ""
+}
+
+func run(dist, manifest string, out io.Writer) error {
+	b, err := os.ReadFile(filepath.Join(dist, "artifacts.json"))
+	if err != nil {
+		return err
+	}
+	var all []artifact
+	if err := json.Unmarshal(b, &all); err != nil {
+		return fmt.Errorf("%s: %v", filepath.Join(dist, "artifacts.json"), err)
+	}
+	binaries := map[string]map[string]string{}
+	for _, a := range all {
+		t := triple(a.Goos, a.Goarch)
+		if a.Type != "Binary" || t == "" {
+			continue
+		}
+		sum, err := sha256File(a.Path)
+		if err != nil {
+			return err
+		}
+		binaries["session-hooks-"+t] = map[string]string{"sha256": sum}
+	}
+	if len(binaries) != 4 {
+		return fmt.Errorf("%d binaries for Claude Code's targets in %s, want 4 (linux and darwin, amd64 and arm64)", len(binaries), dist)
+	}
+	doc, err := os.ReadFile(manifest)
+	if err != nil {
+		return err
+	}
+	v, err := hujson.Parse(doc)
+	if err != nil {
+		return fmt.Errorf("%s: %v", manifest, err)
+	}
+	value, _ := json.Marshal(binaries)
+	patch, _ := json.Marshal([]map[string]any{{"op": "add", "path": "/binaries", "value": json.RawMessage(value)}})
+	if err := v.Patch(patch); err != nil {
+		return fmt.Errorf("%s: %v", manifest, err)
+	}
+	v.Format()
+	if err := os.WriteFile(manifest, v.Pack(), 0o644); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(binaries))
+	for n := range binaries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(out, "%s %s\n", binaries[n]["sha256"], n)
+	}
+	return nil
+}
+
+func sha256File(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -142,3 +142,52 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// A snapshot whose files could not be written is taken again at the next
+// request, though the chat has not changed since.
+func TestGeminiSnapshotNotWrittenIsTakenAgain(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(chatBefore), 0o600)
+	blocker := filepath.Join(dir, ".claude", "logs", "sessions", "s1")
+	os.MkdirAll(filepath.Dir(blocker), 0o755)
+	os.WriteFile(blocker, []byte("not a directory"), 0o644)
+	geminiRun(t, dir, chat, "PreCompress", rowOf(t, "pre-compact"))
+	os.Remove(blocker)
+	geminiRun(t, dir, chat, "PreCompress", rowOf(t, "pre-compact"))
+	if _, err := os.Stat(filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog))); err != nil {
+		t.Errorf("the snapshot was not taken again: %v", err)
+	}
+}
+
+// Gemini CLI runs PreCompress before every request: the snapshot does not
+// wait for the chat to be still (Claude Code's PreCompact does, up to
+// 300 ms), so a chat written to meanwhile is read as it stands, with no
+// note that it was still being written.
+func TestGeminiSnapshotDoesNotWaitForAStillChat(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(chatBefore), 0o600)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				f.WriteString("\n")
+			}
+		}
+	}()
+	geminiRun(t, dir, chat, "PreCompress", rowOf(t, "pre-compact"))
+	close(stop)
+	<-done
+	b, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog)))
+	if err != nil || strings.Contains(string(b), "still being written") {
+		t.Errorf("%v:\n%s", err, b)
+	}
+}

@@ -195,3 +195,27 @@ func TestAShellCallsExitCodeDecidesTheOpenError(t *testing.T) {
 		}
 	}
 }
+
+// A line of exactly the limit (its newline counted) is read; one byte more
+// is skipped.
+func TestALineOfTheLimitIsRead(t *testing.T) {
+	line := `{"id":"v","type":"user","content":[{"text":"exact"}]}`
+	path := chatFile(t, line)
+	for limit, want := range map[int]string{len(line) + 1: "exact", len(line): ""} {
+		c, err := Read(context.Background(), path, transcript.Options{Budget: 1 << 20, MaxLine: limit})
+		if err != nil || c.LastPrompt != want {
+			t.Errorf("limit %d: request %q, want %q (%v)", limit, c.LastPrompt, want, err)
+		}
+	}
+}
+
+// A reply that reports no input tokens says nothing of the context: the
+// latest count that was reported stands.
+func TestAReplyWithoutInputTokensKeepsTheLastCount(t *testing.T) {
+	c, err := Read(context.Background(), chatFile(t,
+		`{"id":"g1","type":"gemini","content":"a","tokens":{"input":60,"output":2}}`,
+		`{"id":"g2","type":"gemini","content":"b","tokens":{"input":0,"output":0}}`), transcript.DefaultOptions)
+	if err != nil || !c.Usage.Known || c.Usage.Tokens != 60 {
+		t.Errorf("usage %+v, %v", c.Usage, err)
+	}
+}

@@ -3,7 +3,7 @@
 // them: "binaries" maps "<name>-<target triple>" to {"sha256": …} for the
 // targets it provisions (x86_64 and aarch64, linux-musl and apple-darwin;
 // a static Go binary runs on any Linux). Every other byte of the manifest
-// stays as hujson formats it. It reads goreleaser's dist/artifacts.json; scripts/release-check.sh
+// stays (the manifest is laid out as pretty lays JSON out). It reads goreleaser's dist/artifacts.json; scripts/release-check.sh
 // runs it after the snapshot build.
 //
 //	go run ./scripts/pluginbinaries -dist dist -manifest plugin/.claude-plugin/plugin.json
@@ -21,6 +21,7 @@ import (
 	"sort"
 
 	"github.com/tailscale/hujson"
+	"github.com/tidwall/pretty"
 )
 
 func main() {
@@ -94,8 +95,8 @@ func run(dist, manifest string, out io.Writer) error {
 	if err := v.Patch(patch); err != nil {
 		return fmt.Errorf("%s: %v", manifest, err)
 	}
-	v.Format()
-	if err := os.WriteFile(manifest, v.Pack(), 0o644); err != nil {
+	// Laid out as the manifest is (two spaces, keys in their order).
+	if err := os.WriteFile(manifest, pretty.Pretty(v.Pack()), 0o644); err != nil {
 		return err
 	}
 	names := make([]string, 0, len(binaries))

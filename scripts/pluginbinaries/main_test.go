@@ -16,12 +16,13 @@ import (
 func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 	dir := t.TempDir()
 	var artifacts []artifact
-	for _, target := range [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}} {
+	for _, target := range [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"linux", "386"}} {
 		path := filepath.Join(dir, target[0]+"_"+target[1])
 		os.WriteFile(path, []byte(target[0]+target[1]), 0o755)
 		artifacts = append(artifacts, artifact{Name: "session-hooks", Path: path, Goos: target[0], Goarch: target[1], Type: "Binary"})
 	}
-	artifacts = append(artifacts, artifact{Name: "x.tar.gz", Path: filepath.Join(dir, "linux_amd64"), Goos: "linux", Goarch: "amd64", Type: "Archive"})
+	os.WriteFile(filepath.Join(dir, "archive"), []byte("an archive"), 0o644)
+	artifacts = append(artifacts, artifact{Name: "x.tar.gz", Path: filepath.Join(dir, "archive"), Goos: "linux", Goarch: "amd64", Type: "Archive"})
 	b, _ := json.Marshal(artifacts)
 	os.WriteFile(filepath.Join(dir, "artifacts.json"), b, 0o644)
 	manifest := filepath.Join(dir, "plugin.json")
@@ -42,6 +43,9 @@ func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 		"session-hooks-aarch64-unknown-linux-musl": "linuxarm64",
 		"session-hooks-x86_64-apple-darwin":        "darwinamd64",
 		"session-hooks-aarch64-apple-darwin":       "darwinarm64",
+	}
+	if !strings.HasPrefix(string(b), "{\n  \"name\": \"session-hooks\",\n  \"version\": \"0.1.0\",\n  \"binaries\": {\n    \"session-hooks-") {
+		t.Errorf("the manifest is not laid out as the rest of it:\n%s", b)
 	}
 	if len(got.Binaries) != len(want) {
 		t.Errorf("binaries %v", got.Binaries)

@@ -44,6 +44,7 @@ func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
 		install              []string
 		trustWorkspace       string
 		want                 []string // each in some warning
+		wantNot              string
 		wantNone             bool
 	}{
 		{name: "nothing wired", want: []string{"not wired for Gemini CLI"}},
@@ -59,6 +60,11 @@ func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
 		{name: "a timeout in seconds", user: `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end", "timeout": 5}]}]}}`,
 			want: []string{"timeout 5 is in milliseconds", "not wired: SessionStart"}},
 		{name: "a settings file Gemini cannot read", user: `{"hooks": `, want: []string{"not valid JSON"}},
+		{name: "a timeout of a second is milliseconds", user: `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end", "timeout": 1000}]}]}}`,
+			want: []string{"not wired: SessionStart"}, wantNot: "timeout"},
+		{name: "no timeout is Gemini's default", user: `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end"}]}]}}`,
+			want: []string{"not wired: SessionStart"}, wantNot: "timeout"},
+		{name: "a rule for the root trusts every folder", install: []string{"project"}, trust: `{"/": "TRUST_FOLDER"}`, wantNone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tree(t, tc.project, tc.user, tc.trust)
@@ -75,6 +81,9 @@ func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
 				if !strings.Contains(all, want) {
 					t.Errorf("no warning says %q:\n%s", want, all)
 				}
+			}
+			if tc.wantNot != "" && strings.Contains(all, tc.wantNot) {
+				t.Errorf("a warning says %q:\n%s", tc.wantNot, all)
 			}
 			if text := st.Text(); len(tc.install) > 0 && !strings.Contains(text, "PreCompress → session-hooks --agent gemini pre-compact [30000 ms]") {
 				t.Errorf("the text does not list the entries:\n%s", text)
@@ -116,5 +125,18 @@ func TestRehearsalsTakeTheEntrysTimeoutAndEvent(t *testing.T) {
 	}
 	if p := string(rs[1].Payload); !strings.Contains(p, `"reason":"exit"`) {
 		t.Errorf("payload %s", p)
+	}
+}
+
+// The text says which files are missing, and an entry's timeout as Gemini
+// CLI takes it.
+func TestStatusTextSaysMissingFilesAndDefaultTimeouts(t *testing.T) {
+	w := tree(t, "", `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end"}]}]}}`, "")
+	text := ReadStatus(w).Text()
+	for _, want := range []string{"project settings: " + filepath.Join(w.Dir, ".gemini", "settings.json") + " (not found)",
+		"(1 entry of session-hooks)", "SessionEnd → session-hooks --agent gemini end [default 60000 ms]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
 	}
 }

@@ -48,9 +48,12 @@ type Git struct {
 	Ahead    *int     `json:"ahead"`      // commits on HEAD not on the upstream; null when unknown
 	Behind   *int     `json:"behind"`     // commits on the upstream not on HEAD; null when unknown
 	Status   []string `json:"status"`     // git status --short
-	Commits  []string `json:"commits"`    // git log --oneline, newest first
-	DiffStat []string `json:"diff_stat"`  // git diff --stat <upstream>...HEAD
-	Probes   []Probe  `json:"probes"`
+	// StatusIncomplete says what Status leaves out: why it is partial (a
+	// walk cut by the deadline) or missing; "" when it is whole.
+	StatusIncomplete string   `json:"status_incomplete"`
+	Commits          []string `json:"commits"`   // git log --oneline, newest first
+	DiffStat         []string `json:"diff_stat"` // git diff --stat <upstream>...HEAD
+	Probes           []Probe  `json:"probes"`
 }
 
 // Task is one item of the agent's task list.
@@ -190,17 +193,20 @@ type Resume struct {
 // Handoff is what a session left for the next one, saved by end
 // (sessions/<session>/handoff.json).
 type Handoff struct {
-	Session      string     `json:"session_id"`
-	EndedAt      string     `json:"ended_at"`
-	Reason       string     `json:"reason"`
-	LastPrompt   string     `json:"last_prompt"`
-	OpenTasks    []Task     `json:"open_tasks"`
-	OpenError    *ToolError `json:"open_error"`
-	Uncommitted  []string   `json:"uncommitted"` // git status --short
-	Branch       string     `json:"branch"`
-	Head         string     `json:"head"`
-	Upstream     string     `json:"upstream"`
-	UpstreamHead string     `json:"upstream_head"`
+	Session     string     `json:"session_id"`
+	EndedAt     string     `json:"ended_at"`
+	Reason      string     `json:"reason"`
+	LastPrompt  string     `json:"last_prompt"`
+	OpenTasks   []Task     `json:"open_tasks"`
+	OpenError   *ToolError `json:"open_error"`
+	Uncommitted []string   `json:"uncommitted"` // git status --short
+	// UncommittedIncomplete says what Uncommitted leaves out, as
+	// Git.StatusIncomplete; "" when it is whole.
+	UncommittedIncomplete string `json:"uncommitted_incomplete,omitempty"`
+	Branch                string `json:"branch"`
+	Head                  string `json:"head"`
+	Upstream              string `json:"upstream"`
+	UpstreamHead          string `json:"upstream_head"`
 }
 
 // Recovery is what SessionStart "compact" found to re-inject.

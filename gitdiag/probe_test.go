@@ -179,3 +179,55 @@ func TestSharedRepoCallCutByTheDeadlineKeepsItsTurn(t *testing.T) {
 		t.Error("the second call ran beside the first")
 	}
 }
+
+// countdown is a context that ends after n looks at it: the walk checks
+// its context at each directory, so it is cut partway, as a deadline cuts
+// it on a busy machine.
+type countdown struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (c *countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// A walk cut partway reports the changes it saw, says how many tracked
+// files it did not compare, and reports none of those deleted: never an
+// empty list that reads as clean.
+func TestACutStatusReportsWhatItSawAndHowMuchIsMissing(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 40; i++ {
+		f.write(fmt.Sprintf("d%02d/f.txt", i), "x")
+	}
+	f.commit("first")
+	for i := 0; i < 40; i++ {
+		f.write(fmt.Sprintf("d%02d/f.txt", i), "changed")
+	}
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &countdown{Context: context.Background()}
+	ctx.n.Store(12)
+	st, err := r.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := st.Short("")
+	var missing int
+	if _, err := fmt.Sscanf(st.Incomplete[strings.Index(st.Incomplete, "with ")+5:], "%d of 40 tracked files not compared", &missing); err != nil {
+		t.Fatalf("incomplete note %q: %v", st.Incomplete, err)
+	}
+	if len(lines) == 0 || missing == 0 || len(lines)+missing != 40 {
+		t.Errorf("%d changes reported and %d files not compared, of 40 changed:\n%s", len(lines), missing, strings.Join(lines, "\n"))
+	}
+	for _, line := range lines {
+		if !strings.HasPrefix(line, " M ") {
+			t.Errorf("a file not looked at was reported: %s", line)
+		}
+	}
+}

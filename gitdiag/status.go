@@ -106,7 +106,8 @@ func (r *Repo) computeStatus(ctx context.Context) (*Status, error) {
 	status := st.result()
 	status.dirsFromCache = int(st.fromCache.Load())
 	if ctx.Err() != nil {
-		status.Incomplete = fmt.Sprintf("the work tree walk stopped after %s, at its deadline; untracked and modified files may be missing", formatSeconds(time.Since(start)))
+		status.Incomplete = fmt.Sprintf("the work tree walk stopped after %s, at its deadline, with %d of %d tracked files not compared; changes in them and untracked files may be missing",
+			formatSeconds(time.Since(start)), st.unseen, st.walkable)
 	}
 	return status, nil
 }
@@ -133,6 +134,9 @@ type statusBuilder struct {
 	fileMode   bool   // core.fileMode: the executable bit counts
 	ignoreCase bool   // core.ignoreCase: names match in either case
 	untracked  string // status.showUntrackedFiles: "no", "all", or normal
+	// walkable are the tracked files the walk compares; unseen those a
+	// walk cut by its deadline did not reach.
+	walkable, unseen int
 
 	head       map[string]headEntry     // HEAD tree, except subtrees known equal to the index
 	sparseDirs map[string]plumbing.Hash // "dir/" → tree id, a sparse index's directories equal to HEAD's

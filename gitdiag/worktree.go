@@ -54,10 +54,10 @@ func (b *statusBuilder) walk() error {
 	}
 	b.walkEntries(tree, top, entries, baseIgnore(b.globalIgnore, b.infoExclude, b.ignoreCase), false, b.ucRoot, cached)
 	b.wg.Wait()
-	if b.ctx.Err() != nil {
-		return nil // unseen files were not looked at, not deleted
-	}
-	if b.ignoreCase {
+	// A walk cut by its deadline reports what it found: a file it did not
+	// look at is not deleted, and a change it saw is still a change.
+	cut := b.ctx.Err() != nil
+	if b.ignoreCase && !cut {
 		b.checkUnseenByPath()
 	}
 	for _, e := range b.entries {
@@ -65,10 +65,17 @@ func (b *statusBuilder) walk() error {
 		case e.Stage != 0:
 		case e.SkipWorktree || e.AssumeValid:
 			// absent on purpose (sparse checkout) or declared unchanged
+		case !e.seen && cut:
+			b.walkable++
+			b.unseen++
 		case !e.seen:
+			b.walkable++
 			b.worktree[e.Name] = 'D'
-		case e.y != 0:
-			b.worktree[e.Name] = e.y
+		default:
+			b.walkable++
+			if e.y != 0 {
+				b.worktree[e.Name] = e.y
+			}
 		}
 	}
 	return nil

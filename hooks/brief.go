@@ -65,6 +65,14 @@ func isHeading(p string) bool {
 // statusLines is how many lines of the short status gitContext shows.
 const statusLines = 20
 
+// firstOf says ", the first 20 of n" when the list is cut to statusLines.
+func firstOf(n int) string {
+	if n <= statusLines {
+		return ""
+	}
+	return fmt.Sprintf(", the first %d of %d", statusLines, n)
+}
+
 // gitContext is what Claude Code's session_context says and other agents
 // do not: the branch, the recent commits, the short status.
 func gitContext(g facts.Git) string {
@@ -79,6 +87,11 @@ func gitContext(g facts.Git) string {
 		b.WriteString("\n")
 	}
 	switch n := len(g.Status); {
+	case g.StatusIncomplete != "" && n == 0:
+		b.WriteString("\nUncommitted changes not known: " + g.StatusIncomplete + ".\n\n")
+	case g.StatusIncomplete != "":
+		b.WriteString("\nUncommitted, as far as the status got (git status --short" + firstOf(n) + "):\n" +
+			logs.Fence(firstN(g.Status, statusLines)) + "_(" + g.StatusIncomplete + ")_\n\n")
 	case n == 0:
 		b.WriteString("\nNo uncommitted change.\n\n")
 	case n <= statusLines:
@@ -274,8 +287,13 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	if since != nil {
 		clean = since.NowClean
 	}
-	if left := without(h.Uncommitted, clean); len(left) > 0 || len(clean) > 0 {
+	if h.UncommittedIncomplete != "" && len(h.Uncommitted) == 0 {
+		b.WriteString("What it left uncommitted is not known: " + h.UncommittedIncomplete + ".\n\n")
+	} else if left := without(h.Uncommitted, clean); len(left) > 0 || len(clean) > 0 {
 		line := fmt.Sprintf("It left %d uncommitted change(s)", len(h.Uncommitted))
+		if h.UncommittedIncomplete != "" {
+			line = fmt.Sprintf("It left at least %d uncommitted change(s) (%s)", len(h.Uncommitted), h.UncommittedIncomplete)
+		}
 		if len(clean) > 0 {
 			line += fmt.Sprintf("; %d committed or undone since", len(clean))
 			if len(left) > 0 {

@@ -213,3 +213,32 @@ func TestAHandoffsOpenTasksSayHowManyTheyLeaveOut(t *testing.T) {
 		t.Errorf("got:\n%s", got)
 	}
 }
+
+// A status cut at the deadline, or not read, is never shown as a clean
+// work tree: what was seen is listed, and what is missing is said.
+func TestACutStatusIsNotShownAsClean(t *testing.T) {
+	const cut = "the work tree walk stopped after 0.8s, at its deadline, with 120 of 300 tracked files not compared; changes in them and untracked files may be missing"
+	for _, tc := range []struct {
+		name       string
+		g          facts.Git
+		want, dont string
+	}{
+		{"whole and clean", facts.Git{Branch: "main"}, "No uncommitted change.", "not known"},
+		{"cut before any change was seen", facts.Git{Branch: "main", StatusIncomplete: cut}, "Uncommitted changes not known: " + cut + ".", "No uncommitted change"},
+		{"cut after a change was seen", facts.Git{Branch: "main", Status: []string{" M a.go"}, StatusIncomplete: cut},
+			"Uncommitted, as far as the status got (git status --short):\n```text\n M a.go\n```\n_(" + cut + ")_", "No uncommitted change"},
+	} {
+		out := gitContext(tc.g)
+		if !strings.Contains(out, tc.want) || strings.Contains(out, tc.dont) {
+			t.Errorf("%s:\n%s", tc.name, out)
+		}
+	}
+	h := facts.Handoff{Session: "s0", EndedAt: "2026-01-01T00:00:00Z", LastPrompt: "go", UncommittedIncomplete: cut}
+	if out := renderHandoff(h, nil, false, clock); !strings.Contains(out, "What it left uncommitted is not known: "+cut) {
+		t.Errorf("a handoff whose status was cut before any change:\n%s", out)
+	}
+	h.Uncommitted = []string{" M a.go"}
+	if out := renderHandoff(h, nil, false, clock); !strings.Contains(out, "It left at least 1 uncommitted change(s) ("+cut+")") {
+		t.Errorf("a handoff whose status was cut after a change:\n%s", out)
+	}
+}

@@ -43,6 +43,9 @@ func (r *Run) gitFacts(probes []gitdiag.Probe) facts.Git {
 		}
 		g.Probes = append(g.Probes, p)
 		if res.Err != nil {
+			if probes[i].Command == gitdiag.StatusShort.Command {
+				g.StatusIncomplete = "the status was not read: " + p.Error
+			}
 			continue
 		}
 		switch probes[i].Command {
@@ -51,7 +54,7 @@ func (r *Run) gitFacts(probes []gitdiag.Probe) facts.Git {
 				g.Branch = res.Lines[0]
 			}
 		case gitdiag.StatusShort.Command:
-			g.Status = res.Lines
+			g.Status, g.StatusIncomplete = res.Lines, res.Note
 		case gitdiag.DiffStatUpstream.Command:
 			g.DiffStat = res.Lines
 		default:

@@ -204,7 +204,8 @@ func (r *Run) otherWorktreeLogs() []logs.Dir {
 // uncommitted.
 func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 	h := facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat),
-		Reason: sanitize.Excerpt(r.In.Reason, 100), Branch: sanitize.Excerpt(g.Branch, 200)}
+		Reason: sanitize.Excerpt(r.In.Reason, 100), Branch: sanitize.Excerpt(g.Branch, 200),
+		UncommittedIncomplete: sanitize.Excerpt(g.StatusIncomplete, 300)}
 	for _, line := range g.Status {
 		// The hooks' own logs are not work the session left.
 		if len(line) > 3 && !longrun.Ignored(line[3:], r.Cfg.LongRunning.IgnorePaths) {

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# session-hooks against git on real repositories, side by side in one run
+# (bench/compare: alternating runs, medians, peak RSS). Give it clones (or
+# bare mirrors) of public repositories; each is cloned once into
+# $BENCH_DIR/real/<name> and measured in four states:
+#   clean:    the default branch, checked out as cloned;
+#   dirty:    20 tracked files modified and 5 files added, untracked;
+#   ahead-30: a feature branch 30 commits ahead of its upstream (the default
+#             branch), touching 200 files, with 5 uncommitted changes;
+#   uc:       the clean checkout with git's untracked cache in its index
+#             (git update-index --untracked-cache), which git status keeps.
+# Each row: `git status --porcelain`, the four commands the Node script ran
+# (bench/four-commands.sh), init, end; on ahead-30 also `git diff --stat`
+# against the upstream and gitdiag's alone (bench/floor/diffstat).
+#
+#   bash bench/real.sh ~/src/cobra ~/src/rails ...
+#
+# RUNS sets the timed runs per command (default 15); STATES the states.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || { echo "usage: bash bench/real.sh REPOSITORY..." >&2; exit 2; }
+work=${BENCH_DIR:-${TMPDIR:-/tmp}/session-hooks-bench}/real
+runs=${RUNS:-15}
+states=${STATES:-clean dirty ahead-30 uc}
+mkdir -p "$work"
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
+go build -o "$work/compare" ./bench/compare
+CGO_ENABLED=0 go build -o "$work/floor-diffstat" ./bench/floor/diffstat
+cp bench/four-commands.sh "$work/four-commands.sh"
+chmod +x "$work/four-commands.sh"
+export PATH="$work:$PATH" # the rows name the commands as people type them
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+
+# some prints n tracked files spread over the tree.
+some() {
+  local dir=$1 n=$2 total step
+  total=$(git -C "$dir" ls-files | wc -l)
+  step=$(( total > n ? total / n : 1 ))
+  git -C "$dir" ls-files -s | awk -v s="$step" '$1 != "160000" && NR % s == 0 {print $4}' | head -"$n"
+}
+
+prepare() {
+  local src=$1 repo=$2 default
+  git clone -q "$src" "$repo"
+  default=$(git -C "$repo" symbolic-ref --short HEAD)
+  git -C "$repo" worktree add -q --detach "$repo-clean" "$default"
+  git -C "$repo" worktree add -q --detach "$repo-dirty" "$default"
+  mapfile -t files < <(some "$repo-dirty" 20)
+  for f in "${files[@]}"; do echo "a local change" >> "$repo-dirty/$f"; done
+  for i in 1 2 3 4 5; do echo "new $i" > "$repo-dirty/bench-untracked-$i.txt"; done
+  git -C "$repo" worktree add -q -b bench-feature "$repo-ahead-30" "$default"
+  git -C "$repo-ahead-30" config branch.bench-feature.remote .
+  git -C "$repo-ahead-30" config branch.bench-feature.merge "refs/heads/$default"
+  mapfile -t files < <(some "$repo-ahead-30" 200)
+  local per=$(( (${#files[@]} + 29) / 30 ))
+  for ((c = 0; c < 30; c++)); do
+    for f in "${files[@]:$((c * per)):$per}"; do echo "feature change $c" >> "$repo-ahead-30/$f"; done
+    git -C "$repo-ahead-30" commit -qam "feature commit $c" --allow-empty --no-verify
+  done
+  for f in "${files[@]:0:5}"; do echo "uncommitted" >> "$repo-ahead-30/$f"; done
+  git -C "$repo" worktree add -q --detach "$repo-uc" "$default"
+  git -C "$repo-uc" update-index --untracked-cache
+  git -C "$repo-uc" status --porcelain >/dev/null # the first status fills the cache
+  touch "$repo.complete"
+}
+
+for src in "$@"; do
+  name=$(basename "$(cd "$src" && git rev-parse --show-toplevel 2>/dev/null || git rev-parse --absolute-git-dir)")
+  [ "$name" = repo ] || [ "$name" = .git ] && name=$(basename "$(dirname "$(cd "$src" && git rev-parse --absolute-git-dir)")")
+  repo=$work/$name
+  if [ ! -f "$repo.complete" ]; then
+    echo "cloning $src into $repo (once)..." >&2
+    rm -rf "$repo" "$repo"-*
+    prepare "$src" "$repo"
+  fi
+  for state in $states; do
+    dir=$repo-$state
+    echo
+    echo "### $name, $state ($(git -C "$dir" ls-files | wc -l | tr -d ' ') files, $(git -C "$dir" rev-list --count HEAD) commits)"
+    echo
+    extra=()
+    if [ "$state" = ahead-30 ]; then
+      extra=("git diff --stat @{upstream}...HEAD" "floor-diffstat")
+    fi
+    "$work/compare" -dir "$dir" -runs "$runs" \
+      'git status --porcelain' "four-commands.sh" "session-hooks init" "session-hooks end" ${extra[@]+"${extra[@]}"}
+  done
+done

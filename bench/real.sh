@@ -80,7 +80,7 @@ for src in "$@"; do
     echo
     extra=()
     if [ "$state" = ahead-30 ]; then
-      extra=("git diff --stat @{upstream}...HEAD" "floor-diffstat")
+      extra=("git diff --stat @{upstream}...HEAD" "floor-diffstat" "floor-diffstat -nocache")
     fi
     "$work/compare" -dir "$dir" -runs "$runs" \
       'git status --porcelain' "four-commands.sh" "session-hooks init" "session-hooks end" ${extra[@]+"${extra[@]}"}

@@ -76,11 +76,26 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if base.IsZero() {
 		return nil, fmt.Errorf("fatal: %s...HEAD: no merge base", up.Name)
 	}
+	key := r.diffStatKey(base, head.Hash)
+	driver, drivers := recordingDriver(func(path string) int { return r.diffDriverBinary(r.diffAttributes(), path) })
+	if stats, ok := r.cachedDiffStat(key, driver); ok {
+		return stats, nil
+	}
+	stats, err := r.diffStat(ctx, store, base, head.Hash, driver)
+	if err == nil {
+		r.keepDiffStat(key, drivers, stats)
+	}
+	return stats, err
+}
+
+// diffStat is the diff stat from base to head, each path's diff driver
+// asked of driver.
+func (r *Repo) diffStat(ctx context.Context, store *objects.Store, base, head plumbing.Hash, driver func(string) int) ([]FileStat, error) {
 	from, err := store.Commit(base)
 	if err != nil {
 		return nil, err
 	}
-	to, err := store.Commit(head.Hash)
+	to, err := store.Commit(head)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +103,6 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if err := diffTrees(store, from.Tree, to.Tree, "", &changes); err != nil {
 		return nil, err
 	}
-	driver := func(path string) int { return r.diffDriverBinary(r.diffAttributes(), path) }
 	var loaded map[plumbing.Hash][]byte
 	if rs := renameSettingsFor(r.cfg, false); rs.on {
 		changes, loaded = pairRenames(store, changes, rs.limit, driver)

@@ -135,11 +135,13 @@ func Run(ctx context.Context, dir string, probes []Probe) ([]Result, string) {
 // up at its context's end, and one still running then keeps the Repo until
 // it returns.
 type Shared struct {
-	dir    string
-	mu     sync.Mutex // held by the call using repo
-	opened bool
-	repo   *Repo
-	err    error
+	// CacheDir is given to the Repo when it is opened (Repo.CacheDir).
+	CacheDir string
+	dir      string
+	mu       sync.Mutex // held by the call using repo
+	opened   bool
+	repo     *Repo
+	err      error
 }
 
 // NewShared prepares the repository containing dir; nothing is read yet.
@@ -150,6 +152,9 @@ func (s *Shared) open() (*Repo, error) {
 	if !s.opened {
 		s.repo, s.err = Open(s.dir)
 		s.opened = true
+		if s.repo != nil {
+			s.repo.CacheDir = s.CacheDir
+		}
 	}
 	return s.repo, s.err
 }

@@ -65,7 +65,10 @@ type Repo struct {
 	diffAttrs     *attributes.Stack // for the diff stat
 	once          sync.Once
 	forceParallel bool // tests: walk a small tree in parallel too
-	noUntracked   bool // git status -uno: a submodule whose untracked files do not count
+	// CacheDir, when set, is where DiffStat keeps its last result for this
+	// repository, to answer again without reading a blob (diffstatcache.go).
+	CacheDir    string
+	noUntracked bool // git status -uno: a submodule whose untracked files do not count
 	// unapplied names the conversions (filters, encodings) of hashed
 	// files that gitdiag cannot apply.
 	unappliedMu sync.Mutex

@@ -103,6 +103,9 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	r.ev = r.newEvent(e.Command)
 	r.Project = projectDir(in, opt.Getenv)
 	r.Git = gitdiag.NewShared(r.Project)
+	if !r.NoLog {
+		r.Git.CacheDir = cacheDir(opt.Getenv)
+	}
 	defer r.Git.Close()
 	r.Logs = logs.DirFor(r.Project)
 	// Asked only when the log directory must be made: most runs find it.
@@ -168,6 +171,21 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
+}
+
+// cacheDir is where a run keeps what it may use again (the diff stat
+// against the upstream): the user's cache directory, never the
+// repository's, whose files are not to be trusted; "" when there is none.
+func cacheDir(getenv func(string) string) string {
+	dir := getenv("XDG_CACHE_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = base
+	}
+	return filepath.Join(dir, "session-hooks")
 }
 
 // jsonContext is text as the JSON reply an agent that reads only JSON

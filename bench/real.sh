@@ -36,12 +36,35 @@ some() {
   local dir=$1 n=$2 total step
   total=$(git -C "$dir" ls-files | wc -l)
   step=$(( total > n ? total / n : 1 ))
-  git -C "$dir" ls-files -s | awk -v s="$step" '$1 != "160000" && NR % s == 0 {print $4}' | head -"$n"
+  git -C "$dir" -c core.quotePath=false ls-files -s | awk -F'\t' -v s="$step" '$1 !~ /^160000 / && NR % s == 0 {print $2}' | head -"$n"
+}
+
+# dropMissing commits, on the default branch, the removal of the files whose
+# blobs a mirror lacks (its largest files may be left out), so that the
+# clone checks out; the commit says so.
+dropMissing() {
+  local repo=$1
+  mapfile -t missing < <(git -C "$repo" ls-tree -r HEAD --format='%(objecttype) %(objectname)	%(path)' |
+    awk -F'\t' '$1 ~ /^blob / {sub(/^blob /, "", $1); print $1 "\t" $2}' |
+    while IFS=$'\t' read -r hash path; do
+      printf '%s %s\n' "$hash" "$path"
+    done | git -C "$repo" cat-file --batch-check='%(objectname) %(rest)' 2>/dev/null | awk '$2 == "missing" {print $1}')
+  [ ${#missing[@]} -gt 0 ] || return 0
+  echo "the source lacks ${#missing[@]} blob(s); the clone drops their files in one commit" >&2
+  git -C "$repo" ls-tree -r HEAD --format='%(objectname)	%(path)' |
+    awk -F'\t' 'NR == FNR {gone[$1] = 1; next} gone[$1] {print $2}' <(printf '%s\n' "${missing[@]}") - |
+    git -C "$repo" update-index --force-remove --stdin
+  git -C "$repo" commit -q --no-verify -m "bench: drop the files whose blobs the source lacks"
+  # The remote branch too, so that the clean checkout is level with it.
+  git -C "$repo" update-ref "refs/remotes/origin/$(git -C "$repo" symbolic-ref --short HEAD)" HEAD
 }
 
 prepare() {
   local src=$1 repo=$2 default
-  git clone -q "$src" "$repo"
+  git clone -q --no-checkout "$src" "$repo"
+  git -C "$repo" read-tree HEAD # the index, without the blobs
+  dropMissing "$repo"
+  git -C "$repo" checkout -q -f HEAD
   default=$(git -C "$repo" symbolic-ref --short HEAD)
   git -C "$repo" worktree add -q --detach "$repo-clean" "$default"
   git -C "$repo" worktree add -q --detach "$repo-dirty" "$default"

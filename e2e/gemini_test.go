@@ -21,28 +21,25 @@ func requireGemini(t *testing.T) string {
 	return requireNPM(t, "Gemini CLI", "@google/gemini-cli", geminiVersion, "gemini")
 }
 
-// A Gemini CLI session wired by `install --agent gemini` gets the brief,
-// with the repository Gemini does not describe, in its first request; the
-// next session gets the previous one's handoff, quoting its request; and
-// uninstall gives back the project's settings byte for byte.
-func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
-	gemini := requireGemini(t)
-	srv := fakegemini.New(fakegemini.Reply{Text: "I will look at the parser."}, fakegemini.Reply{Text: "Going on."})
-	defer srv.Close()
+// geminiProject is a home with the user's settings and a git project with
+// one commit (and the project's own settings, unless ""), wired by
+// `install --agent gemini`; run runs a command there against srv. A
+// project's hooks run in a folder the user trusts (here by
+// GEMINI_CLI_TRUST_WORKSPACE; --skip-trust alone runs none).
+func geminiProject(t *testing.T, srv *fakegemini.Server, user, projectSettings string) (string, func(string, ...string) string) {
+	t.Helper()
 	root := t.TempDir()
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
 	os.MkdirAll(filepath.Join(home, ".gemini"), 0o700)
 	os.MkdirAll(filepath.Join(project, ".gemini"), 0o755)
-	os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}}}`), 0o600)
-	theirs := "{\n  // mine\n  \"ui\": {\"theme\": \"Default\"}\n}\n"
-	projectSettings := filepath.Join(project, ".gemini", "settings.json")
-	os.WriteFile(projectSettings, []byte(theirs), 0o644)
+	os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(user), 0o600)
+	if projectSettings != "" {
+		os.WriteFile(filepath.Join(project, ".gemini", "settings.json"), []byte(projectSettings), 0o644)
+	}
 	run := func(name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)
 		cmd.Dir = project
-		// A project's hooks run in a folder the user trusts (here by
-		// GEMINI_CLI_TRUST_WORKSPACE; --skip-trust alone runs none).
 		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -53,6 +50,20 @@ func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
 	run("git", "init", "-q", "-b", "main")
 	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
 	run(hooksBin, "--agent", "gemini", "install")
+	return project, run
+}
+
+// A Gemini CLI session wired by `install --agent gemini` gets the brief,
+// with the repository Gemini does not describe, in its first request; the
+// next session gets the previous one's handoff, quoting its request; and
+// uninstall gives back the project's settings byte for byte.
+func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
+	gemini := requireGemini(t)
+	srv := fakegemini.New(fakegemini.Reply{Text: "I will look at the parser."}, fakegemini.Reply{Text: "Going on."})
+	defer srv.Close()
+	theirs := "{\n  // mine\n  \"ui\": {\"theme\": \"Default\"}\n}\n"
+	project, run := geminiProject(t, srv, `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`, theirs)
+	projectSettings := filepath.Join(project, ".gemini", "settings.json")
 	if out := run(hooksBin, "--agent", "gemini", "doctor"); strings.Count(out, "\nok   ") != 4 || strings.Contains(out, "FAIL") {
 		t.Errorf("doctor after install:\n%s", out)
 	}
@@ -98,26 +109,7 @@ func TestGeminiCompressionIsRecoveredOnceOnTheNextPrompt(t *testing.T) {
 		fakegemini.Reply{Text: "Going on."},
 		fakegemini.Reply{Text: "Still going."})
 	defer srv.Close()
-	root := t.TempDir()
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-	os.MkdirAll(filepath.Join(home, ".gemini"), 0o700)
-	os.MkdirAll(project, 0o755)
-	os.WriteFile(filepath.Join(home, ".gemini", "settings.json"),
-		[]byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}},"model":{"compressionThreshold":0.2}}`), 0o600)
-	run := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
-	run(hooksBin, "--agent", "gemini", "install")
+	_, run := geminiProject(t, srv, `{"security":{"auth":{"selectedType":"gemini-api-key"}},"model":{"compressionThreshold":0.2}}`, "")
 
 	seen := 0
 	next := func() (main []string, summaries int) {

@@ -38,15 +38,30 @@ func RunAgentDoctor(agent, project string, wiring []string, rehearsals []Rehears
 		d.Runs = append(d.Runs, r)
 	}
 	d.Problems += len(d.Wiring)
-	dir := logs.DirFor(project)
-	d.LogsDir = dir.Path
-	if err := dir.Write(".doctor-check", []byte("x")); err != nil {
+	d.LogsDir, d.LogsError = checkLogs(project)
+	if d.LogsError != "" {
 		d.Problems++
-		d.LogsError = err.Error()
-	} else {
-		os.Remove(filepath.Join(dir.Path, ".doctor-check"))
 	}
 	return d
+}
+
+// checkLogs writes and removes a file in the project's log directory: its
+// path, and why it cannot be written ("" when it can).
+func checkLogs(project string) (path, problem string) {
+	dir := logs.DirFor(project)
+	if err := dir.Write(".doctor-check", []byte("x")); err != nil {
+		return dir.Path, err.Error()
+	}
+	os.Remove(filepath.Join(dir.Path, ".doctor-check"))
+	return dir.Path, ""
+}
+
+// logsLine is the report's line on the log directory.
+func logsLine(path, problem string) string {
+	if problem != "" {
+		return "\nLogs: " + problem + "\n"
+	}
+	return "\nLogs: " + path + " is writable\n"
 }
 
 // Text is the report as people read it.
@@ -65,10 +80,6 @@ func (d AgentDoctor) Text() string {
 	for _, w := range d.Wiring {
 		fmt.Fprintf(&b, "FAIL %s\n", w)
 	}
-	if d.LogsError != "" {
-		fmt.Fprintf(&b, "\nLogs: %s\n", d.LogsError)
-	} else {
-		fmt.Fprintf(&b, "\nLogs: %s is writable\n", d.LogsDir)
-	}
+	b.WriteString(logsLine(d.LogsDir, d.LogsError))
 	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -120,13 +119,9 @@ func RunDoctor(env Env, custom string) Doctor {
 	if ours == 0 {
 		d.Problems++
 	}
-	dir := logs.DirFor(env.Dir)
-	d.LogsDir = dir.Path
-	if err := dir.Write(".doctor-check", []byte("x")); err != nil {
+	d.LogsDir, d.LogsError = checkLogs(env.Dir)
+	if d.LogsError != "" {
 		d.Problems++
-		d.LogsError = err.Error()
-	} else {
-		os.Remove(filepath.Join(dir.Path, ".doctor-check"))
 	}
 	if config, err := claude.ConfigDir(env.Getenv, env.Home); err == nil {
 		d.Transcripts = claude.TranscriptsDir(config, env.Dir)
@@ -137,7 +132,7 @@ func RunDoctor(env Env, custom string) Doctor {
 			}
 		}
 	}
-	if all, err := events.Read(dir); err == nil {
+	if all, err := events.Read(logs.DirFor(env.Dir)); err == nil {
 		for _, e := range all {
 			if e.Receipt != nil {
 				d.LastRecovery = e.Receipt.Status
@@ -283,11 +278,7 @@ func (d Doctor) Text() string {
 			fmt.Fprintf(&b, "       %s\n", c)
 		}
 	}
-	if d.LogsError != "" {
-		fmt.Fprintf(&b, "\nLogs: %s\n", d.LogsError)
-	} else {
-		fmt.Fprintf(&b, "\nLogs: %s is writable\n", d.LogsDir)
-	}
+	b.WriteString(logsLine(d.LogsDir, d.LogsError))
 	if d.TranscriptN == 0 {
 		fmt.Fprintf(&b, "Transcripts: %s (none yet)\n", d.Transcripts)
 	} else {

@@ -1,10 +1,14 @@
+//go:build unix
+
+// The bridge is a POSIX shell script; Claude Code provisions no Windows
+// binary for it.
+
 package main
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -13,9 +17,6 @@ import (
 // manifest's "binaries") before the one on PATH, and the one on PATH
 // without it; both with SESSION_HOOKS_PLUGIN=1, and the arguments whole.
 func TestTheBridgePrefersThePluginsOwnBinary(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the bridge is a POSIX shell script; Claude Code provisions no Windows binary")
-	}
 	bridge, _ := filepath.Abs("plugin/bin/session-hooks-bridge")
 	fake := func(dir, name string) {
 		os.MkdirAll(dir, 0o755)

@@ -154,7 +154,14 @@ func Clean(s string) string {
 	}
 	// Last, once nothing hidden can split a tag: restored text is data,
 	// and "</system-reminder>" in it must not close Claude Code's wrapper.
-	return p.tags.ReplaceAllString(s, "&lt;$1$2")
+	// A match takes the character after the name, which may be the "<" of
+	// the next tag ("<system<system-reminder"): that one is left for a
+	// second pass. It cannot hide a third: what the first pass left stands
+	// right after what it replaced, never after another one it left.
+	for range 2 {
+		s = p.tags.ReplaceAllString(s, "&lt;$1$2")
+	}
+	return s
 }
 
 // mayNameSecret is a cheap test before the key=value pattern, which is

@@ -122,6 +122,10 @@ func TestCleanNeutralisesClaudeCodesOwnTags(t *testing.T) {
 		// conservative side of the fence.
 		{"<system-reminders-are-fun", "&lt;system-reminders-are-fun"},
 		{"<system-reminder-x>", "&lt;system-reminder-x>"}, // a name ends where a word does
+		// A tag right after another one's name (found by fuzzing): the
+		// first match took the second's "<" as its end.
+		{"<sYstem<sYstem-reminder", "&lt;sYstem&lt;sYstem-reminder"},
+		{"<system<system<system-reminder><summary<analysis>", "&lt;system&lt;system&lt;system-reminder>&lt;summary&lt;analysis>"},
 	}
 	for _, tt := range tests {
 		if got := Clean(tt.in); got != tt.want {

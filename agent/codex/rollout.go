@@ -16,11 +16,10 @@ import (
 )
 
 // Rollout is what a rollout says about the work in progress, in the
-// shape the hooks render; Window is the model's context window Codex
+// shape the hooks render; Usage.Window is the model's context window Codex
 // reported (0 when none).
 type Rollout struct {
 	transcript.Facts
-	Window int
 }
 
 // Read reads the rollout at path from at most opt.Budget bytes before its
@@ -95,6 +94,7 @@ type reader struct {
 	lastError *transcript.ToolError // the newest tool result, when it failed
 	calls     map[string]call       // by call_id, for their results
 	model     string
+	window    int // the latest model_context_window, kept across usage lines
 }
 
 func (r *reader) line(b []byte) {
@@ -185,9 +185,9 @@ func (r *reader) event(p gjson.Result) {
 			r.out.Usage = transcript.Usage{Tokens: int(in), Output: int(last.Get("output_tokens").Int()), Known: true}
 		}
 		if w := info.Get("model_context_window").Int(); w > 0 && w < 1e9 {
-			r.out.Window = int(w)
+			r.window = int(w)
 		}
-		r.out.Usage.Window = r.out.Window
+		r.out.Usage.Window = r.window
 	case "item_completed":
 		r.completed(p.Get("item"))
 	}

@@ -32,8 +32,8 @@ func TestReadTheRecordedRollout(t *testing.T) {
 	if e == nil || e.Tool != "exec_command" || e.Input != "echo hi > notes.txt" || !strings.HasPrefix(e.Error, "Exit code 1 ") {
 		t.Errorf("open error %+v", e)
 	}
-	if !r.Usage.Known || r.Usage.Tokens != 9000 || r.Window != 258400 || r.Usage.Model != "gpt-5" {
-		t.Errorf("usage %+v, window %d", r.Usage, r.Window)
+	if !r.Usage.Known || r.Usage.Tokens != 9000 || r.Usage.Window != 258400 || r.Usage.Model != "gpt-5" {
+		t.Errorf("usage %+v, window %d", r.Usage, r.Usage.Window)
 	}
 }
 

@@ -356,14 +356,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 					return geminiStatus(c, stdout)
 				}
 				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
-				if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
-					return err
-				}
-				if n := len(st.Warnings); n > 0 {
-					// Non-zero so that CI can gate on it.
-					return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
-				}
-				return nil
+				return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
 			},
 		},
 		{
@@ -398,13 +391,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 					return agentDoctor(c, stdout, a)
 				}
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
-				if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
-					return err
-				}
-				if d.Problems > 0 {
-					return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", d.Problems), 1)
-				}
-				return nil
+				return report(stdout, c.String("format"), d, d.Text(), d.Problems)
 			},
 		},
 	}
@@ -509,13 +496,33 @@ func codexStatus(c *cli.Context, stdout io.Writer) error {
 	if err != nil {
 		return fail(err)
 	}
-	if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
+	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
+}
+
+// report prints a person command's result as text or JSON, and fails with
+// the number of problems it found: non-zero, so that CI can gate on it.
+func report(stdout io.Writer, format string, data any, text string, problems int) error {
+	if err := printAs(stdout, format, data, text); err != nil {
 		return err
 	}
-	if n := len(st.Warnings); n > 0 {
-		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
+	if problems > 0 {
+		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", problems), 1)
 	}
 	return nil
+}
+
+// geminiWhere is where Gemini CLI's settings are for this directory and
+// user.
+func geminiWhere() (geminiinstall.Where, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return geminiinstall.Where{}, err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return geminiinstall.Where{}, err
+	}
+	return geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")}, nil
 }
 
 // geminiStatus is status with --agent gemini: our entries in the project's
@@ -525,22 +532,12 @@ func geminiStatus(c *cli.Context, stdout io.Writer) error {
 	if err := onlyFlags(c, "format"); err != nil {
 		return fail(err)
 	}
-	dir, err := os.Getwd()
+	w, err := geminiWhere()
 	if err != nil {
 		return fail(err)
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return fail(err)
-	}
-	st := geminiinstall.ReadStatus(geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")})
-	if err := printAs(stdout, c.String("format"), st, st.Text()); err != nil {
-		return err
-	}
-	if n := len(st.Warnings); n > 0 {
-		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", n), 1)
-	}
-	return nil
+	st := geminiinstall.ReadStatus(w)
+	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
 }
 
 // agentDoctor is doctor with --agent codex or gemini: the status's
@@ -568,21 +565,15 @@ func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
 		}
 		wiring, rehearsals = st.Warnings, codexinstall.Rehearsals(st, project)
 	} else {
-		home, err := os.UserHomeDir()
+		w, err := geminiWhere()
 		if err != nil {
 			return fail(err)
 		}
-		st := geminiinstall.ReadStatus(geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")})
+		st := geminiinstall.ReadStatus(w)
 		wiring, rehearsals = st.Warnings, geminiinstall.Rehearsals(st, project)
 	}
 	d := settings.RunAgentDoctor(label, project, wiring, rehearsals)
-	if err := printAs(stdout, c.String("format"), d, d.Text()); err != nil {
-		return err
-	}
-	if d.Problems > 0 {
-		return cli.Exit(fmt.Sprintf("\n%d problem(s) found.", d.Problems), 1)
-	}
-	return nil
+	return report(stdout, c.String("format"), d, d.Text(), d.Problems)
 }
 
 // onlyFlags fails a command given a flag that --agent's install does not

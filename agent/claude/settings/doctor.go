@@ -94,9 +94,7 @@ func RunDoctor(env Env, custom string) Doctor {
 				bySettings[rowKey] = true
 			}
 			ran[h.Command] = true
-			r := rehearse(env.Dir, h, self, selfErr, custom)
-			r.Ours = true
-			d.Runs = append(d.Runs, r)
+			d.Runs = append(d.Runs, rehearse(env.Dir, h, self, selfErr, custom))
 		}
 	}
 	d.Wiring = append(notLoaded, wiringProblems(all, custom)...)

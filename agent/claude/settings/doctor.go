@@ -196,7 +196,7 @@ type Rehearsal struct {
 // shell, and says how it went. It never runs a command that is more than
 // session-hooks.
 func Rehearse(project string, h Rehearsal, self string, selfErr error, custom string) DoctorRun {
-	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", TimeoutMS: float64(h.Limit.Milliseconds())}
+	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
 	args, ok := ourArgs(WiredHook{Command: h.Command}, custom)
 	switch {
 	case !ok:
@@ -233,7 +233,6 @@ func Rehearse(project string, h Rehearsal, self string, selfErr error, custom st
 		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
 	}
 	run.OutputLen = utf8.RuneCount(stdout.Bytes())
-	run.Ours = true
 	return run
 }
 

@@ -292,14 +292,8 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				"The previous file is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+				if done, err := otherAgentInstall(c, stdout, false); done {
 					return err
-				}
-				if c.String("agent") == hooks.Codex.Name {
-					return fail(codexInstall(c, stdout, false))
-				}
-				if c.String("agent") == hooks.Gemini.Name {
-					return fail(geminiInstall(c, stdout, false))
 				}
 				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
@@ -327,14 +321,8 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
 			Flags:        []cli.Flag{scope, command, followSymlinks},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+				if done, err := otherAgentInstall(c, stdout, true); done {
 					return err
-				}
-				if c.String("agent") == hooks.Codex.Name {
-					return fail(codexInstall(c, stdout, true))
-				}
-				if c.String("agent") == hooks.Gemini.Name {
-					return fail(geminiInstall(c, stdout, true))
 				}
 				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command"),
 					FollowSymlinks: c.Bool("follow-symlinks")}))
@@ -586,6 +574,21 @@ func onlyFlags(c *cli.Context, allowed ...string) error {
 		}
 	}
 	return nil
+}
+
+// otherAgentInstall is install (remove: uninstall) for the agent --agent
+// names when it is not Claude Code; done says it answered the command.
+func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool, err error) {
+	if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+		return true, err
+	}
+	switch c.String("agent") {
+	case hooks.Codex.Name:
+		return true, fail(codexInstall(c, stdout, remove))
+	case hooks.Gemini.Name:
+		return true, fail(geminiInstall(c, stdout, remove))
+	}
+	return false, nil
 }
 
 // codexInstall is install (or uninstall) with --agent codex: the hooks go

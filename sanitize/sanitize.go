@@ -12,98 +12,100 @@ import (
 // Redacted replaces each secret Clean finds.
 const Redacted = "[REDACTED]"
 
-// patterns are compiled on first use: at package initialisation they cost
-// every hook run 0.2 ms, and most runs (session start and end, tool calls)
-// read no transcript.
-var patterns = sync.OnceValue(compilePatterns)
+// Each pattern is compiled on its first use, and used only on text that
+// holds one of its hints: compiling them all cost every hook run 0.3 ms
+// (counted repetitions such as {64} compile to long programs), and most
+// text holds no credential-like word at all.
 
-type redactPatterns struct {
-	secrets              []*regexp.Regexp
-	hints                []string // secrets[i] can match only where hints[i] occurs (lower-cased); "" for any text
-	keyValue, ansi, tags *regexp.Regexp
+// secretPattern is a credential's shape, and the words (lower-cased) at
+// least one of which every match holds: text without any cannot match.
+type secretPattern struct {
+	hints []string
+	re    func() *regexp.Regexp
 }
 
-func compilePatterns() (p redactPatterns) {
-	// Credentials that agents paste, print or read into a conversation.
-	// Whole-token patterns go first; key=value patterns keep the key so the
-	// text stays readable.
-	p.secrets = []*regexp.Regexp{
-		// Private key blocks: PEM (RSA, EC, OpenSSH, PKCS#8…) and PGP.
-		regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`),
-		// Anthropic, then OpenAI (sk-, sk-proj-, sk-svcacct-).
-		regexp.MustCompile(`sk-ant-[A-Za-z0-9_\-]{8,}`),
-		regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
-		// GitHub (classic and fine-grained), GitLab.
-		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`),
-		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`),
-		// AWS access key ids.
-		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`),
-		// Slack tokens and incoming webhooks.
-		regexp.MustCompile(`xox[abposre]-[A-Za-z0-9\-]{10,}`),
-		regexp.MustCompile(`xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}`), // app-level tokens
-		regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`),
-		// Google API keys.
-		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`),
-		// Google OAuth client secrets.
-		regexp.MustCompile(`GOCSPX-[A-Za-z0-9_\-]{28}`),
-		// Azure AD (Entra) client secrets, as gitleaks' azure-ad-client-secret.
-		regexp.MustCompile(`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`),
-		// DigitalOcean and Shopify access tokens.
-		regexp.MustCompile(`(?:dop|doo|dor)_v1_[a-f0-9]{64}`),
-		regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`),
-		// Stripe secret and restricted keys.
-		regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
-		// npm, PyPI, Hugging Face.
-		regexp.MustCompile(`npm_[A-Za-z0-9]{36}`),
-		regexp.MustCompile(`pypi-AgE[A-Za-z0-9_\-]{50,}`),
-		regexp.MustCompile(`hf_[A-Za-z0-9]{30,}`),
-		// SendGrid, Twilio (API key SIDs).
-		regexp.MustCompile(`SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`),
-		regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
-		// Azure storage account keys in connection strings.
-		regexp.MustCompile(`(?i)AccountKey=[A-Za-z0-9+/=]{40,}`),
-		// JSON Web Tokens.
-		regexp.MustCompile(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-		// Credentials in URLs: scheme://user:password@host.
-		regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s/@]+@`),
-		// Authorization headers: Bearer and Basic.
-		regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`),
-		regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+[A-Za-z0-9+/]{8,}=*`),
-	}
-	// The patterns without a literal start are slow, tried at every
-	// position: each runs only where the text holds its word.
-	p.hints = make([]string, len(p.secrets))
-	for i, re := range p.secrets {
-		switch src := re.String(); {
-		case strings.Contains(src, "://"):
-			p.hints[i] = "://"
-		case strings.Contains(src, "bearer"):
-			p.hints[i] = "bearer"
-		case strings.Contains(src, "authorization"):
-			p.hints[i] = "authorization"
-		case strings.Contains(src, "AccountKey"):
-			p.hints[i] = "accountkey"
-		case strings.HasPrefix(src, `\bSK`):
-			p.hints[i] = "sk"
-		case strings.Contains(src, "Q~"):
-			p.hints[i] = "q~"
+func secret(expr string, hints ...string) secretPattern {
+	return secretPattern{hints: hints, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+}
+
+// mayMatch says whether lower (the text, lower-cased) holds a hint.
+func (p secretPattern) mayMatch(lower string) bool {
+	for _, h := range p.hints {
+		if strings.Contains(lower, h) {
+			return true
 		}
 	}
+	return false
+}
+
+// Credentials that agents paste, print or read into a conversation.
+// Whole-token patterns go first; key=value patterns keep the key so the
+// text stays readable.
+var secrets = []secretPattern{
+	// Private key blocks: PEM (RSA, EC, OpenSSH, PKCS#8…) and PGP.
+	secret(`-----BEGIN[A-Z ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`, "private key"),
+	// Anthropic, then OpenAI (sk-, sk-proj-, sk-svcacct-).
+	secret(`sk-ant-[A-Za-z0-9_\-]{8,}`, "sk-ant-"),
+	secret(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`, "sk-"),
+	// GitHub (classic and fine-grained), GitLab.
+	secret(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+	secret(`glpat-[A-Za-z0-9_\-]{20,}`, "glpat-"),
+	// AWS access key ids.
+	secret(`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`, "akia", "asia", "abia", "acca"),
+	// Slack tokens and incoming webhooks.
+	secret(`xox[abposre]-[A-Za-z0-9\-]{10,}`, "xox"),
+	secret(`xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}`, "xapp-"), // app-level tokens
+	secret(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`, "hooks.slack.com/"),
+	// Google API keys.
+	secret(`AIza[0-9A-Za-z_\-]{35}`, "aiza"),
+	// Google OAuth client secrets.
+	secret(`GOCSPX-[A-Za-z0-9_\-]{28}`, "gocspx-"),
+	// Azure AD (Entra) client secrets, as gitleaks' azure-ad-client-secret.
+	secret(`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`, "q~"),
+	// DigitalOcean and Shopify access tokens.
+	secret(`(?:dop|doo|dor)_v1_[a-f0-9]{64}`, "_v1_"),
+	secret(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, "shp"),
+	// Stripe secret and restricted keys.
+	secret(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, "_live_", "_test_"),
+	// npm, PyPI, Hugging Face.
+	secret(`npm_[A-Za-z0-9]{36}`, "npm_"),
+	secret(`pypi-AgE[A-Za-z0-9_\-]{50,}`, "pypi-age"),
+	secret(`hf_[A-Za-z0-9]{30,}`, "hf_"),
+	// SendGrid, Twilio (API key SIDs).
+	secret(`SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`, "sg."),
+	secret(`\bSK[0-9a-fA-F]{32}\b`, "sk"),
+	// Azure storage account keys in connection strings.
+	secret(`(?i)AccountKey=[A-Za-z0-9+/=]{40,}`, "accountkey="),
+	// JSON Web Tokens.
+	secret(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, "eyj"),
+	// Credentials in URLs: scheme://user:password@host.
+	secret(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s/@]+@`, "://"),
+	// Authorization headers: Bearer and Basic.
+	secret(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`, "bearer"),
+	secret(`(?i)\bauthorization:\s*basic\s+[A-Za-z0-9+/]{8,}=*`, "authorization"),
+}
+
+var (
 	// key=value and "key": value: *_PASSWORD=, *_SECRET=, *_TOKEN=, API and
 	// access keys, and camelCase keys (accessToken, clientSecret). A value
 	// does not start with a bracket: "password= {" must not swallow the
-	// object after it, and the keys inside it.
-	p.keyValue = regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth|` +
-		`access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&{\[][^\s,;&]*)`)
+	// object after it, and the keys inside it. Tried only where
+	// mayNameSecret finds a word of a key.
+	keyValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b((?:[a-z0-9_]*_)?(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|auth|` +
+			`access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&{\[][^\s,;&]*)`)
+	})
 	// The tags Claude Code wraps its own text in: restored text holding
 	// one could pass for Claude Code's words, or close its wrapper. The
 	// tag's start is enough: "<system-reminder" in one string and a ">"
 	// in the next would read as one tag across them. A name ends where a
 	// word does (as \b): "<system-reminder-x" is neutralised too, which
 	// costs a false positive on names that merely start alike.
-	p.tags = regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
-		`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
-		`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_]|$)`)
+	tags = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
+			`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
+			`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_]|$)`)
+	})
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
 	// OSC strings (ESC ] … BEL) lose their delimiters but keep their text:
@@ -112,15 +114,13 @@ func compilePatterns() (p redactPatterns) {
 	// CSI sequences without intermediate bytes only: "ESC [ SP g" would
 	// eat the "g" of a token written after a blank; left as text, its ESC
 	// goes with the other controls.
-	p.ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[@-~]|[@-Z\\-_])`)
-	return p
-}
+	ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b(?:\[[0-9;?]*[@-~]|[@-Z\\-_])`) })
+)
 
 // Clean makes text taken from a transcript safe to write and re-inject:
 // secrets redacted, terminal escapes and control characters removed,
 // invalid UTF-8 replaced. Newlines and tabs are kept.
 func Clean(s string) string {
-	p := patterns()
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	// Redaction runs twice. First on the text as written, for the tokens
 	// that stand whole in it (an escape sequence just before one could
@@ -128,26 +128,31 @@ func Clean(s string) string {
 	// continues is left for the second pass. Then, once escapes, controls
 	// and zero-width characters are gone, on the joined text: "sk-ant-…"
 	// split by a control character is whole again there.
-	s = redactWhole(s, p)
+	s = redactWhole(s)
 	if mayNameSecret(s) {
-		s = redactValues(s, p.keyValue, true)
+		s = redactValues(s, keyValue(), true)
 	}
 	if strings.IndexFunc(s, func(r rune) bool { return hidden(r) }) >= 0 {
 		// Only text that held hidden characters changes when they go, and
 		// only there can the second pass find more.
-		s = p.ansi.ReplaceAllString(s, "")
+		if strings.IndexByte(s, 0x1b) >= 0 {
+			s = ansi().ReplaceAllString(s, "")
+		}
 		s = strings.Map(func(r rune) rune {
 			if hidden(r) {
 				return -1 // C0/C1 controls, bidi overrides and zero-width characters that disguise text
 			}
 			return r
 		}, s)
-		for _, re := range p.secrets {
-			s = re.ReplaceAllString(s, Redacted)
+		lower := strings.ToLower(s)
+		for _, p := range secrets {
+			if p.mayMatch(lower) {
+				s = p.re().ReplaceAllString(s, Redacted)
+			}
 		}
 	}
 	if mayNameSecret(s) {
-		s = redactValues(s, p.keyValue, false)
+		s = redactValues(s, keyValue(), false)
 	}
 	if strings.IndexByte(s, '<') < 0 {
 		return s
@@ -159,7 +164,7 @@ func Clean(s string) string {
 	// second pass. It cannot hide a third: what the first pass left stands
 	// right after what it replaced, never after another one it left.
 	for range 2 {
-		s = p.tags.ReplaceAllString(s, "&lt;$1$2")
+		s = tags().ReplaceAllString(s, "&lt;$1$2")
 	}
 	return s
 }
@@ -207,13 +212,13 @@ func redactValues(s string, re *regexp.Regexp, whole bool) string {
 }
 
 // redactWhole redacts the secrets that no hidden character continues.
-func redactWhole(s string, p redactPatterns) string {
+func redactWhole(s string) string {
 	lower := strings.ToLower(s)
-	for i, re := range p.secrets {
-		if p.hints[i] != "" && !strings.Contains(lower, p.hints[i]) {
+	for _, p := range secrets {
+		if !p.mayMatch(lower) {
 			continue
 		}
-		locs := re.FindAllStringIndex(s, -1)
+		locs := p.re().FindAllStringIndex(s, -1)
 		if locs == nil {
 			continue
 		}

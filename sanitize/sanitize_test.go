@@ -47,25 +47,26 @@ func TestCleanLeavesOrdinaryWordsThatLookAlike(t *testing.T) {
 	}
 }
 
+// planted are more secrets, in the text around them: with the catalogue,
+// at least one match of every pattern Clean knows.
+var planted = []struct{ name, in, secret string }{
+	{"anthropic key", "use sk-ant-api03-AbCdEfGhIjKlMnOp_qr-stu now", "sk-ant-api03-AbCdEfGhIjKlMnOp_qr-stu"},
+	{"openai key", "OPENAI sk-proj-abcdefghijklmnopqrstuvwx123", "sk-proj-abcdefghijklmnopqrstuvwx123"},
+	{"github token", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
+	{"github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijk", "github_pat_11ABCDEFG0123456789_abcdefghijk"},
+	{"aws access key", "AKIAIOSFODNN7EXAMPLE is set", "AKIAIOSFODNN7EXAMPLE"},
+	{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+	{"slack token", "xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl"},
+	{"google key", "key AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890abcdefghijklmnopqrstuv"},
+	{"private key block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY----- done", "MIIEow"},
+	{"unterminated private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk", "b3BlbnNzaC1rZXk"},
+	{"password value", `db password="hunter2 with spaces" ok`, "hunter2"},
+	{"token value", "export TOKEN=abc123def456", "abc123def456"},
+	{"bearer header", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig", "eyJhbGciOiJIUzI1NiJ9"},
+}
+
 func TestCleanRedactsSecrets(t *testing.T) {
-	tests := []struct {
-		name, in, secret string
-	}{
-		{"anthropic key", "use sk-ant-api03-AbCdEfGhIjKlMnOp_qr-stu now", "sk-ant-api03-AbCdEfGhIjKlMnOp_qr-stu"},
-		{"openai key", "OPENAI sk-proj-abcdefghijklmnopqrstuvwx123", "sk-proj-abcdefghijklmnopqrstuvwx123"},
-		{"github token", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
-		{"github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijk", "github_pat_11ABCDEFG0123456789_abcdefghijk"},
-		{"aws access key", "AKIAIOSFODNN7EXAMPLE is set", "AKIAIOSFODNN7EXAMPLE"},
-		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
-		{"slack token", "xoxb-123456789012-abcdefghijkl", "xoxb-123456789012-abcdefghijkl"},
-		{"google key", "key AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890abcdefghijklmnopqrstuv"},
-		{"private key block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY----- done", "MIIEow"},
-		{"unterminated private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk", "b3BlbnNzaC1rZXk"},
-		{"password value", `db password="hunter2 with spaces" ok`, "hunter2"},
-		{"token value", "export TOKEN=abc123def456", "abc123def456"},
-		{"bearer header", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig", "eyJhbGciOiJIUzI1NiJ9"},
-	}
-	tests = append(tests, catalogue...)
+	tests := append(append(planted[:0:0], planted...), catalogue...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Clean(tt.in)
@@ -256,5 +257,42 @@ func TestAWriterWritesNothingWhenNothingWasPrinted(t *testing.T) {
 func TestAKeyWhoseValueIsTheNextKeyDoesNotHideThatKeysValue(t *testing.T) {
 	if got := Clean("pwd= clientSecret: cs-0123456789abcdef"); strings.Contains(got, "cs-0123456789abcdef") {
 		t.Errorf("the second key's value survived: %q", got)
+	}
+}
+
+// A pattern is tried only on text holding one of its hints: a hint that a
+// match can lack would let that secret through.
+func TestEverySecretPatternsMatchesHoldAHint(t *testing.T) {
+	samples := append(append(planted[:0:0], planted...), catalogue...)
+	for i, p := range secrets {
+		matched := false
+		for _, h := range p.hints {
+			if h != strings.ToLower(h) {
+				t.Errorf("pattern %d: hint %q is not lower-cased; text is lowered before it is compared", i, h)
+			}
+		}
+		for _, s := range samples {
+			for _, m := range p.re().FindAllString(s.in, -1) {
+				matched = true
+				if !p.mayMatch(strings.ToLower(m)) {
+					t.Errorf("pattern %d (%s) matches %q, which holds none of its hints %q", i, p.re(), m, p.hints)
+				}
+			}
+		}
+		if !matched {
+			t.Errorf("pattern %d (%s) matches no planted secret: its hints are not tested", i, p.re())
+		}
+	}
+}
+
+func TestOrdinaryStatusTextTriesNoSecretPattern(t *testing.T) {
+	text := "## Session Init\n\n- main, 3 commits ahead of origin/main\n- M gitdiag/status.go\n"
+	for _, p := range secrets {
+		if p.mayMatch(strings.ToLower(text)) {
+			t.Errorf("ordinary status text holds a hint of %s: %q", p.re(), p.hints)
+		}
+	}
+	if got := Clean(text); got != text {
+		t.Errorf("Clean(%q) = %q", text, got)
 	}
 }

@@ -130,7 +130,11 @@ func JSON(name string, body []byte) ([]byte, error) {
 	return append(append(append([]byte(nil), body[:last]...), field...), body[last:]...), nil
 }
 
-var jsonSeal = regexp.MustCompile(`,\s*"seal": "` + scheme + `([0-9a-f]{64})"`)
+// jsonSeal is compiled on first use: most hook runs open no sealed file,
+// and compiling it at start cost each of them 0.05 ms.
+var jsonSeal = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`,\s*"seal": "` + scheme + `([0-9a-f]{64})"`)
+})
 
 // OpenJSON returns a sealed JSON object as it was before sealing, or
 // ErrNotSealed.
@@ -138,7 +142,7 @@ var jsonSeal = regexp.MustCompile(`,\s*"seal": "` + scheme + `([0-9a-f]{64})"`)
 // The last match is the seal: the object's own strings may hold text that
 // looks like one.
 func OpenJSON(name string, b []byte) ([]byte, error) {
-	locs := jsonSeal.FindAllSubmatchIndex(b, -1)
+	locs := jsonSeal().FindAllSubmatchIndex(b, -1)
 	if locs == nil {
 		return nil, ErrNotSealed
 	}

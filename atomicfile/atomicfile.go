@@ -38,7 +38,7 @@ var WriteData = func(f *os.File, b []byte) error {
 // at path rather than following it: callers that mean to write through a
 // link resolve it first.
 func Write(path string, content []byte, opt Options) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), TempPrefix(filepath.Base(path))+"*")
+	tmp, err := createTemp(filepath.Dir(path), TempPrefix(filepath.Base(path)))
 	if err != nil {
 		return err
 	}
@@ -52,6 +52,7 @@ func Write(path string, content []byte, opt Options) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	prev, lerr := os.Lstat(path)
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
@@ -59,7 +60,9 @@ func Write(path string, content []byte, opt Options) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	removeStale(path, time.Now())
+	if now := time.Now(); lerr != nil || now.Sub(prev.ModTime()) > StaleAfter {
+		removeStale(path, now)
+	}
 	return nil
 }
 
@@ -69,6 +72,11 @@ func Write(path string, content []byte, opt Options) error {
 const StaleAfter = time.Minute
 
 // removeStale removes the temporary files of path that a killed run left.
+// Write asks only when path was last written more than StaleAfter ago
+// (or is new): a temporary file left by a run killed since then cannot be
+// stale yet, and listing the directory at every write was a third of a
+// small log write's cost. A leftover is removed by the first write that
+// comes StaleAfter after the one before it.
 func removeStale(path string, now time.Time) {
 	names, err := filepath.Glob(filepath.Join(filepath.Dir(path), TempPrefix(filepath.Base(path))+"*"))
 	if err != nil {

@@ -67,3 +67,44 @@ func TestStaleMeansOlderThanStaleAfter(t *testing.T) {
 		t.Error("an older one was left")
 	}
 }
+
+// Listing the directory at every write cost a third of a small log
+// write: a write that comes soon after the last one leaves the sweep to
+// the first write StaleAfter after the one before it.
+func TestWriteSweepsOnlyWhenThePreviousWriteIsOlderThanStaleAfter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "session-init.md")
+	stale := filepath.Join(dir, TempPrefix("session-init.md")+"123")
+	os.WriteFile(stale, []byte("partial"), 0o600)
+	old := time.Now().Add(-2 * StaleAfter)
+	os.Chtimes(stale, old, old)
+	os.WriteFile(path, []byte("written just now"), 0o600)
+	if err := Write(path, []byte("again"), Options{Perm: 0o600}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatal("a write right after another listed the directory")
+	}
+	lastWrite := time.Now().Add(-StaleAfter - time.Second)
+	os.Chtimes(path, lastWrite, lastWrite)
+	if err := Write(path, []byte("later"), Options{Perm: 0o600}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the first write StaleAfter after the last left the stale temporary file")
+	}
+}
+
+func TestWriteLeavesNoTemporaryFileBehind(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	for range 3 {
+		if err := Write(path, []byte("x"), Options{Perm: 0o600}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, _ := os.ReadDir(dir)
+	if len(names) != 1 || names[0].Name() != "f" {
+		t.Errorf("directory holds %v, want only f", names)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -298,7 +299,22 @@ func unwrapPath(err error) error {
 // directory, or "": a subdirectory of a bare repository (hooks/, info/, or
 // one made by hand) is as much git's as the repository itself.
 func enclosingGitDir(dir string) string {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+	dir = filepath.Clean(dir)
+	if g, ok := gitDirAbove.Load(dir); ok {
+		return g.(string)
+	}
+	g := findGitDir(dir)
+	gitDirAbove.Store(dir, g)
+	return g
+}
+
+// gitDirAbove keeps enclosingGitDir's answers for the process: a run
+// writes three to five files into one project, and each asked again, a
+// stat per directory up to the root.
+var gitDirAbove sync.Map
+
+func findGitDir(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
 		if looksLikeGitDir(d) {
 			return d
 		}

@@ -130,3 +130,67 @@ func TestLeftoversOfAnInterruptedGcAreIgnoredAsByGit(t *testing.T) {
 	os.WriteFile(filepath.Join(pack, "pack-9876543210987654321098765432109876543210.pack"), nil, 0o444)
 	assertMatchesGit(t, f, "")
 }
+
+// The decorations list the refs after the run read packed-refs for
+// another question: a pack-refs in between moved a loose branch into a new
+// packed-refs and deleted its file, and the copy read before lacks it.
+func TestDecorationsSeeABranchPackedAfterPackedRefsWasRead(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a")
+	f.commit("first")
+	f.git("branch", "feature")
+	f.git("pack-refs", "--all")
+	f.git("branch", "late")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.resolveRef("refs/heads/feature"); err != nil { // reads packed-refs
+		t.Fatal(err)
+	}
+	f.git("pack-refs", "--all") // late: into packed-refs, its loose file gone
+	commits, err := r.Log(context.Background(), 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range commits {
+		got = append(got, c.Oneline())
+	}
+	compare(t, "log --decorate", lines(f.git("log", "--oneline", "-1", "--decorate")), got)
+}
+
+func TestSameVersionTellsAFileReplacedByRenameFromTheOneRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packed-refs")
+	os.WriteFile(path, []byte("same size\n"), 0o644)
+	read, _ := os.Stat(path)
+	stat := func() (os.FileInfo, error) { return os.Stat(path) }
+
+	if fi, err := stat(); !sameVersion(read, fi, err) {
+		t.Error("the file as it was read is another version")
+	}
+	os.WriteFile(path+".lock", []byte("same size\n"), 0o644)
+	os.Chtimes(path+".lock", read.ModTime(), read.ModTime())
+	os.Rename(path+".lock", path) // as git writes it: same size, same time, another file
+	if fi, err := stat(); sameVersion(read, fi, err) {
+		t.Error("a file renamed over the one read is the same version")
+	}
+	replaced, _ := os.Stat(path)
+	os.Chtimes(path, replaced.ModTime().Add(time.Second), replaced.ModTime().Add(time.Second))
+	if fi, err := stat(); sameVersion(replaced, fi, err) {
+		t.Error("a file rewritten in place at another time is the same version")
+	}
+	os.Remove(path)
+	if fi, err := stat(); sameVersion(read, fi, err) {
+		t.Error("a removed file is the version read")
+	}
+	if fi, err := stat(); !sameVersion(nil, fi, err) {
+		t.Error("no file, then still none, is another version")
+	}
+	os.WriteFile(path, nil, 0o644)
+	if fi, err := stat(); sameVersion(nil, fi, err) {
+		t.Error("a file where there was none is the same version")
+	}
+}

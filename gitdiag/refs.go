@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -126,13 +127,44 @@ func (r *Repo) packedRefs() (map[string]packedRef, error) {
 	r.refsMu.Lock()
 	defer r.refsMu.Unlock()
 	if r.packed == nil {
-		refs, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
+		refs, fi, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
 		if err != nil {
 			return nil, err
 		}
-		r.packed = refs
+		r.packed, r.packedFile = refs, fi
 	}
 	return r.packed, nil
+}
+
+// currentPackedRefs is packed-refs as it is now: the copy read earlier in
+// the run while the file is that same one (git replaces it by a rename),
+// else the file read again, and kept. Parsing it twice (the upstream, then
+// the decorations) cost 0.3 ms on prometheus' 1,400 refs.
+func (r *Repo) currentPackedRefs() (map[string]packedRef, error) {
+	path := filepath.Join(r.CommonDir, "packed-refs")
+	r.refsMu.Lock()
+	defer r.refsMu.Unlock()
+	if r.packed != nil {
+		fi, err := os.Stat(path)
+		if sameVersion(r.packedFile, fi, err) {
+			return r.packed, nil
+		}
+	}
+	refs, fi, err := readPackedRefs(path)
+	if err != nil {
+		return nil, err
+	}
+	r.packed, r.packedFile = refs, fi
+	return refs, nil
+}
+
+// sameVersion says whether a file stat'ed again (now, with err) is the
+// version was (nil: there was none) describes.
+func sameVersion(was, now fs.FileInfo, err error) bool {
+	if was == nil || err != nil {
+		return was == nil && errors.Is(err, fs.ErrNotExist)
+	}
+	return os.SameFile(was, now) && was.Size() == now.Size() && was.ModTime().Equal(now.ModTime())
 }
 
 // rereadPackedRefs reads packed-refs again, the first time it is asked.
@@ -148,21 +180,23 @@ func (r *Repo) rereadPackedRefs() (map[string]packedRef, bool) {
 	return packed, err == nil
 }
 
-func readPackedRefs(path string) (map[string]packedRef, error) {
+// readPackedRefs reads packed-refs, and says which version of the file it
+// read (nil when there is none).
+func readPackedRefs(path string) (map[string]packedRef, fs.FileInfo, error) {
 	f, err := openFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]packedRef{}, nil
+		return map[string]packedRef{}, nil, nil
 	} else if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	// Sized for the file (a line is about 60 bytes): growing the map
 	// cost a third of reading 1,400 refs (prometheus).
-	size := 0
-	if fi, err := f.Stat(); err == nil {
-		size = int(min(fi.Size()/60, 1<<20))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
 	}
-	refs := make(map[string]packedRef, size)
+	refs := make(map[string]packedRef, int(min(fi.Size()/60, 1<<20)))
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	last := ""
@@ -196,7 +230,7 @@ func readPackedRefs(path string) (map[string]packedRef, error) {
 			refs[name] = ref
 		}
 	}
-	return refs, sc.Err()
+	return refs, fi, sc.Err()
 }
 
 // ref is one named reference with the id it points to.
@@ -213,8 +247,9 @@ type ref struct {
 // As git, it lists the loose refs first and reads packed-refs after, and
 // afresh: git pack-refs writes packed-refs before it deletes the loose
 // refs, so a ref moving into packed-refs is seen in one or the other. A
-// packed-refs read earlier in the run (and cached) could miss a ref whose
-// loose file is gone by the listing.
+// packed-refs read earlier in the run is used only while it is the same
+// file: an older one could miss a ref whose loose file is gone by the
+// listing.
 func (r *Repo) allRefs() ([]ref, error) {
 	byName := map[string]ref{}
 	bases := []string{r.CommonDir}
@@ -247,7 +282,7 @@ func (r *Repo) allRefs() ([]ref, error) {
 			return nil
 		})
 	}
-	packed, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
+	packed, err := r.currentPackedRefs()
 	if err != nil {
 		return nil, err
 	}

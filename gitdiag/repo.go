@@ -9,6 +9,7 @@ package gitdiag
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -47,6 +48,9 @@ type Repo struct {
 	cfg    *config.Config
 	store  *objects.Store
 	packed map[string]packedRef // packed-refs, read on first use
+	// packedFile is the version of packed-refs that packed was read from
+	// (nil: there was none).
+	packedFile fs.FileInfo
 	// index is the index as the last read decoded it, kept so that a
 	// question after the status (TracksUnder) does not decode it again.
 	index   *index.File

@@ -71,8 +71,10 @@ type Repo struct {
 	forceParallel bool // tests: walk a small tree in parallel too
 	// CacheDir, when set, is where DiffStat keeps its last result for this
 	// repository, to answer again without reading a blob (diffstatcache.go).
-	CacheDir    string
-	noUntracked bool // git status -uno: a submodule whose untracked files do not count
+	CacheDir      string
+	noUntracked   bool // git status -uno: a submodule whose untracked files do not count
+	worktreesOnce sync.Once
+	worktrees     []Worktree // Worktrees, read on first use
 	// unapplied names the conversions (filters, encodings) of hashed
 	// files that gitdiag cannot apply.
 	unappliedMu sync.Mutex

@@ -3,6 +3,7 @@ package gitdiag
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -57,8 +58,15 @@ type Worktree struct {
 }
 
 // Worktrees lists the linked work trees (those `git worktree add` made;
-// not the main one), sorted by their name in the git directory.
+// not the main one), sorted by their name in the git directory. They are
+// read once per Repo: a session start asks three times (the handoffs of
+// other worktrees, the brief, the ledger).
 func (r *Repo) Worktrees() []Worktree {
+	r.worktreesOnce.Do(func() { r.worktrees = r.readWorktrees() })
+	return slices.Clone(r.worktrees)
+}
+
+func (r *Repo) readWorktrees() []Worktree {
 	names, err := filepath.Glob(filepath.Join(r.CommonDir, "worktrees", "*"))
 	if err != nil {
 		return nil

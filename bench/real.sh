@@ -11,7 +11,10 @@
 #             (git update-index --untracked-cache), which git status keeps.
 # Each row: `git status --porcelain`, the four commands the Node script ran
 # (bench/four-commands.sh), init, end; on ahead-30 also `git diff --stat`
-# against the upstream and gitdiag's alone (bench/floor/diffstat).
+# against the upstream and gitdiag's alone (bench/floor/diffstat). init and
+# end read the payloads Claude Code gives them (a session id, a recorded
+# transcript of 320 KB), so that they read and write the session's state as
+# in a real session.
 #
 #   bash bench/real.sh ~/src/cobra ~/src/rails ...
 #
@@ -28,6 +31,17 @@ go build -o "$work/compare" ./bench/compare
 CGO_ENABLED=0 go build -o "$work/floor-diffstat" ./bench/floor/diffstat
 cp bench/four-commands.sh "$work/four-commands.sh"
 chmod +x "$work/four-commands.sh"
+transcript=$work/transcript.jsonl
+cp testdata/claude-2.1.330/186971df-3751-4c74-8559-0a238a365e26.jsonl "$transcript"
+
+# payloads writes the SessionStart and SessionEnd payloads for dir, as
+# Claude Code 2.1.330 sends them (testdata/claude-2.1.330/payloads).
+payloads() {
+  local dir=$1 common
+  common='"session_id":"bench-session","transcript_path":"'$transcript'","cwd":"'$dir'"'
+  printf '{%s,"hook_event_name":"SessionStart","source":"startup"}\n' "$common" > "$dir.start.json"
+  printf '{%s,"hook_event_name":"SessionEnd","reason":"other"}\n' "$common" > "$dir.end.json"
+}
 export PATH="$work:$PATH" # the rows name the commands as people type them
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 
@@ -105,7 +119,8 @@ for src in "$@"; do
     if [ "$state" = ahead-30 ]; then
       extra=("git diff --stat @{upstream}...HEAD" "floor-diffstat" "floor-diffstat -nocache")
     fi
+    payloads "$dir"
     "$work/compare" -dir "$dir" -runs "$runs" \
-      'git status --porcelain' "four-commands.sh" "session-hooks init" "session-hooks end" ${extra[@]+"${extra[@]}"}
+      'git status --porcelain' "four-commands.sh" "session-hooks init <$dir.start.json" "session-hooks end <$dir.end.json" ${extra[@]+"${extra[@]}"}
   done
 done

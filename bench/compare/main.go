@@ -2,9 +2,11 @@
 
 // Command compare times commands side by side in one run: it alternates
 // them, so machine noise hits all alike, and prints each one's median wall
-// time, its ratio to the first command, and its peak RSS.
+// time, its ratio to the first command, and its peak RSS. A word "<FILE"
+// in a command gives it FILE on stdin (a hook's payload); stdin is empty
+// otherwise.
 //
-//	compare -dir REPO -runs 21 'git status --porcelain' 'session-hooks init' ...
+//	compare -dir REPO -runs 21 'git status --porcelain' 'session-hooks init <start.json' ...
 package main
 
 import (
@@ -46,20 +48,28 @@ func main() {
 	fmt.Printf("| command | median | ratio to `%s` | peak RSS |\n|---|---|---|---|\n", cmds[0])
 	for i, c := range cmds {
 		m := median(times[i])
-		fmt.Printf("| `%s` | %.1f ms | %.2f× | %.1f MB |\n", c, float64(m.Microseconds())/1000, float64(m)/float64(base), float64(rss[i])/1024)
+		fmt.Printf("| `%s` | %.1f ms | %.2f× | %.1f MB |\n", label(c), float64(m.Microseconds())/1000, float64(m)/float64(base), float64(rss[i])/1024)
 	}
 }
 
 func runOnce(dir, command string) (time.Duration, int64, error) {
-	args := strings.Fields(command)
+	var args []string
+	input := os.DevNull
+	for _, f := range strings.Fields(command) {
+		if name, ok := strings.CutPrefix(f, "<"); ok {
+			input = name
+			continue
+		}
+		args = append(args, f)
+	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	devnull, err := os.Open(os.DevNull)
+	stdin, err := os.Open(input)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer devnull.Close()
-	cmd.Stdin = devnull
+	defer stdin.Close()
+	cmd.Stdin = stdin
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return 0, 0, err
@@ -70,6 +80,17 @@ func runOnce(dir, command string) (time.Duration, int64, error) {
 		return d, 0, nil
 	}
 	return d, ru.Maxrss, nil
+}
+
+// label is a command as the table names it: without its stdin.
+func label(command string) string {
+	var words []string
+	for _, f := range strings.Fields(command) {
+		if !strings.HasPrefix(f, "<") {
+			words = append(words, f)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func median(ds []time.Duration) time.Duration {

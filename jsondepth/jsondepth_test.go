@@ -32,3 +32,57 @@ func TestCheckRefusesDeepNestingOnly(t *testing.T) {
 		})
 	}
 }
+
+// reference is Check as it was first written, a byte at a time: the
+// definition the faster Check must agree with.
+func reference(b []byte, max int) bool {
+	depth := 0
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			if depth > max {
+				return false
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return true
+}
+
+func FuzzCheckAgreesWithTheByteAtATimeScan(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":3}]}`, `["\\",[[[[`, `["a\"b",[[[[`, `["\"[[[[[[["]`,
+		`[[[["]]]]",[`, `"\\\\\"[[[[[" [[[[[`, `{"t":"x\\\\"}[[[[[`, `"unterminated [[[[[[`} {
+		f.Add([]byte(s), 4)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, max int) {
+		if max < 0 || max > 64 {
+			return
+		}
+		if got, want := Check(b, max) == nil, reference(b, max); got != want {
+			t.Errorf("Check(%q, %d) ok=%v, the byte-at-a-time scan says %v", b, max, got, want)
+		}
+	})
+}
+
+func BenchmarkCheckATranscriptLine(b *testing.B) {
+	line := []byte(`{"type":"assistant","message":{"content":[{"type":"text","text":"` +
+		strings.Repeat(`a long answer with \"quotes\" and \\ backslashes, `, 200) + `"}]}}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		Check(line, Max)
+	}
+}

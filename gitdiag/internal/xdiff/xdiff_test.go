@@ -122,3 +122,50 @@ func TestCountsOfSmallCases(t *testing.T) {
 		}
 	}
 }
+
+// Lines are numbered by content in the order they first occur, as a map
+// from each line to its class numbers them: equal lines, equal classes,
+// whatever the hash table's collisions (a table of 16 slots for 8 lines
+// collides often).
+func TestClassifyNumbersLinesAsAMapWould(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := []string{"a\n", "b\n", "a", "", "\n", "a long line\n", "b\r\n", "\x00\n"}
+	for round := range 300 {
+		var a, b strings.Builder
+		for range rng.IntN(12) {
+			a.WriteString(words[rng.IntN(len(words))])
+		}
+		for range rng.IntN(12) {
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		f1, f2, on1, on2 := classify([]byte(a.String()), []byte(b.String()))
+		ids := map[string]int{}
+		want1, want2 := map[int]int{}, map[int]int{}
+		check := func(data string, f *file, on map[int]int) {
+			for i, line := range strings.SplitAfter(data, "\n") {
+				if line == "" {
+					continue
+				}
+				id, ok := ids[line]
+				if !ok {
+					id = len(ids)
+					ids[line] = id
+				}
+				on[id]++
+				if i >= len(f.class) || f.class[i] != id {
+					t.Fatalf("round %d: %q line %d has class %v, want %d", round, data, i, f.class, id)
+				}
+			}
+		}
+		check(a.String(), f1, want1)
+		check(b.String(), f2, want2)
+		if len(on1) != len(ids) || len(on2) != len(ids) {
+			t.Fatalf("round %d: %d and %d counts for %d classes", round, len(on1), len(on2), len(ids))
+		}
+		for _, id := range ids {
+			if on1[id] != want1[id] || on2[id] != want2[id] {
+				t.Fatalf("round %d: class %d occurs %d and %d times, want %d and %d", round, id, on1[id], on2[id], want1[id], want2[id])
+			}
+		}
+	}
+}

@@ -2,11 +2,13 @@ package gitdiag
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -344,5 +346,62 @@ func TestDiffStatOfUnrelatedHistoriesIsGitsError(t *testing.T) {
 	res := firstResult(Run(context.Background(), f.dir, []Probe{DiffStatUpstream}))
 	if res.Err == nil || res.Err.Error() != "fatal: origin/main...HEAD: no merge base" {
 		t.Errorf("got %q, %v", res.Lines, res.Err)
+	}
+}
+
+func TestChangeStatsGivesEveryFilesStatOnce(t *testing.T) {
+	var changes []fileChange
+	for i := range 50 {
+		changes = append(changes, fileChange{path: fmt.Sprintf("f%02d", i)})
+	}
+	var calls atomic.Int32
+	stats, err := changeStats(context.Background(), changes, func(c fileChange) (FileStat, error) {
+		calls.Add(1)
+		return FileStat{Name: c.path, Added: len(c.path)}, nil
+	})
+	if err != nil || len(stats) != 50 || calls.Load() != 50 {
+		t.Fatalf("%d stats from %d calls, err %v; want 50 from 50", len(stats), calls.Load(), err)
+	}
+	seen := map[string]bool{}
+	for _, s := range stats {
+		seen[s.Name] = true
+	}
+	if len(seen) != 50 {
+		t.Errorf("%d distinct files among 50 stats", len(seen))
+	}
+}
+
+func TestChangeStatsFailsWithTheFilesError(t *testing.T) {
+	changes := []fileChange{{path: "a"}, {path: "b"}, {path: "c"}}
+	broken := errors.New("object not found")
+	stats, err := changeStats(context.Background(), changes, func(c fileChange) (FileStat, error) {
+		if c.path == "b" {
+			return FileStat{}, broken
+		}
+		return FileStat{Name: c.path}, nil
+	})
+	if !errors.Is(err, broken) || stats != nil {
+		t.Errorf("stats %v, err %v; want none and the file's error", stats, err)
+	}
+}
+
+func TestChangeStatsCutByItsDeadlineKeepsWhatItHas(t *testing.T) {
+	var changes []fileChange
+	for i := range 100 {
+		changes = append(changes, fileChange{path: fmt.Sprint(i)})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var n atomic.Int32
+	stats, err := changeStats(ctx, changes, func(c fileChange) (FileStat, error) {
+		if n.Add(1) == 10 {
+			cancel()
+		}
+		return FileStat{Name: c.path}, nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the context's", err)
+	}
+	if len(stats) == 0 || len(stats) >= 100 || len(stats) != int(n.Load()) {
+		t.Errorf("%d stats after %d calls cut at the 10th", len(stats), n.Load())
 	}
 }

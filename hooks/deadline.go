@@ -94,19 +94,40 @@ func bounded[T any](r *Run, fn func() T) (T, bool) {
 
 // readTranscript is the agent's transcript reader within the run's bound.
 // The last read is kept: a run that asks twice (the facts, then the usage
-// of an agent whose usage comes from the same read) reads once.
+// of an agent whose usage comes from the same read) reads once, and one
+// that started the read ahead (prefetchTranscript) waits for it.
 func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
-	if c := r.lastRead; c != nil && c.path == path && c.opt == opt {
-		return c.facts, c.err
+	c := r.lastRead
+	if c == nil || c.path != path || c.opt != opt {
+		c = r.startTranscriptRead(path, opt)
 	}
-	tf, err, ok := within2(r, "reading the transcript", func() (*transcript.Facts, error) {
-		return r.agent().Read(r.Ctx, path, opt)
-	})
-	if !ok {
-		tf, err = nil, errors.New("not read by the hook's deadline")
+	if _, ok := within(r, "reading the transcript", func() struct{} { <-c.done; return struct{}{} }); !ok {
+		return nil, errors.New("not read by the hook's deadline")
 	}
-	r.lastRead = &transcriptRead{path: path, opt: opt, facts: tf, err: err}
-	return tf, err
+	return c.facts, c.err
+}
+
+// prefetchTranscript starts reading the transcript beside what the run
+// does next, the git probes: a long session's transcript takes as long
+// as they do. readTranscript with the same path and options waits for it.
+func (r *Run) prefetchTranscript(path string, opt transcript.Options) {
+	r.startTranscriptRead(path, opt)
+}
+
+func (r *Run) startTranscriptRead(path string, opt transcript.Options) *transcriptRead {
+	c := &transcriptRead{path: path, opt: opt, done: make(chan struct{})}
+	r.lastRead = c
+	read := r.agent().Read
+	go func() {
+		defer close(c.done)
+		defer func() {
+			if v := recover(); v != nil {
+				c.facts, c.err = nil, fmt.Errorf("internal error reading the transcript: %v", v)
+			}
+		}()
+		c.facts, c.err = read(r.Ctx, path, opt)
+	}()
+	return c
 }
 
 // tasks is Claude Code's task list of the session, within the run's bound.
@@ -126,10 +147,12 @@ func phasesOf(deadline time.Duration) phases {
 	return phases{gather: deadline * 85 / 100, write: deadline * 92 / 100, handler: deadline * 95 / 100}
 }
 
-// transcriptRead is one reading of a transcript, and what it gave.
+// transcriptRead is one reading of a transcript, and what it gave once
+// done is closed.
 type transcriptRead struct {
 	path  string
 	opt   transcript.Options
+	done  chan struct{}
 	facts *transcript.Facts
 	err   error
 }

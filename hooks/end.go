@@ -15,12 +15,16 @@ import (
 // it is printed all the same, as the Node script did.
 func handleEnd(r *Run) string {
 	f := facts.End{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("end")}
+	handoff := r.In.SessionID != "" && r.Cfg.Handoff
+	if handoff && r.In.TranscriptPath != "" {
+		r.prefetchTranscript(r.In.TranscriptPath, handoffTranscript)
+	}
 	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(1, true), gitdiag.StatusShort})
 	r.observe(true)
 	r.checkReceipt()
-	var handoff facts.Handoff
-	if r.In.SessionID != "" && r.Cfg.Handoff {
-		handoff = r.gatherHandoff(f.Git)
+	var left facts.Handoff
+	if handoff {
+		left = r.gatherHandoff(f.Git)
 	}
 	f.LongRunning = r.longRunning(lrBrief)
 	f.Notes = append([]string(nil), r.notes...)
@@ -34,7 +38,7 @@ func handleEnd(r *Run) string {
 		// one session and starts another at once): keep each session's own.
 		report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, logs.EndLog), text)...)
 		if r.Cfg.Handoff {
-			report.Notes = append(report.Notes, r.writeSealed(logs.SessionFile(id, HandoffFile), facts.JSON(handoff), false)...)
+			report.Notes = append(report.Notes, r.writeSealed(logs.SessionFile(id, HandoffFile), facts.JSON(left), false)...)
 		}
 	}
 	if r.JSON {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -501,5 +502,37 @@ func TestTheCacheDirIsTheUsers(t *testing.T) {
 	}
 	if got := cacheDir(env("relative")); got != want {
 		t.Errorf("relative XDG_CACHE_HOME: %q, want %q", got, want)
+	}
+}
+
+// end starts reading the transcript beside the git probes: the handoff's
+// read then waits for that one instead of reading again, and a reader
+// that panics is an error, not the end of the hook.
+func TestAPrefetchedTranscriptIsReadOnce(t *testing.T) {
+	var calls atomic.Int32
+	agent := Claude
+	agent.Read = func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
+		calls.Add(1)
+		if path == "panics" {
+			panic("a reader bug")
+		}
+		return &transcript.Facts{LastPrompt: "the request in " + path}, nil
+	}
+	r := &Run{Ctx: context.Background(), skipNote: -1, Agent: agent}
+	r.prefetchTranscript("t.jsonl", handoffTranscript)
+	for range 2 {
+		tf, err := r.readTranscript("t.jsonl", handoffTranscript)
+		if err != nil || tf.LastPrompt != "the request in t.jsonl" {
+			t.Fatalf("got %+v, %v", tf, err)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d reads, want the prefetched one only", n)
+	}
+	if _, err := r.readTranscript("t.jsonl", transcript.DefaultOptions); err != nil || calls.Load() != 2 {
+		t.Errorf("other options: %d reads, err %v; want a second read", calls.Load(), err)
+	}
+	if tf, err := r.readTranscript("panics", handoffTranscript); err == nil || tf != nil {
+		t.Errorf("a reader that panics gave %+v, %v", tf, err)
 	}
 }

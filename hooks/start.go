@@ -22,9 +22,10 @@ import (
 // should know.
 const HandoffFile = "handoff.json"
 
-// handoffBudget bounds the transcript end reads for the handoff: end has
-// a second, and the last request and the open error are near the end.
-const handoffBudget = 4 << 20
+// handoffTranscript is how end reads the transcript for the handoff: within 4
+// MiB of its end (end has a second, and the last request and the open
+// error are near the end).
+var handoffTranscript = transcript.Options{Budget: 4 << 20, MaxLine: transcript.DefaultOptions.MaxLine}
 
 // gatherStart reads what a session start adds to Claude Code's own git
 // context: where the branch stands, operations in progress, stashes and
@@ -232,7 +233,7 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
 	}
 	tasks := r.tasks(configDir)
-	tf, err := r.readTranscript(path, transcript.Options{Budget: handoffBudget, MaxLine: transcript.DefaultOptions.MaxLine})
+	tf, err := r.readTranscript(path, handoffTranscript)
 	if err == nil {
 		h.LastPrompt = tf.LastPrompt
 		// An error the user asked something after is not what the

@@ -23,6 +23,7 @@ func TestCheckRefusesDeepNestingOnly(t *testing.T) {
 		{"an escaped backslash ends in a real closing quote", `["\\",[[[[`, false},
 		{"a string's end is not missed after an escaped quote", `["a\"b",[[[[`, false},
 		{"a quote inside a string's escape does not start another", `["\"[[[[[[["]`, true},
+		{"an empty string does not hide what follows", `["",[[[[`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -536,3 +536,26 @@ func TestAPrefetchedTranscriptIsReadOnce(t *testing.T) {
 		t.Errorf("a reader that panics gave %+v, %v", tf, err)
 	}
 }
+
+// A read the deadline cut is said once: asked again, the answer is the
+// same error, with no second wait and no second note.
+func TestATranscriptReadCutByTheDeadlineIsNotWaitedForTwice(t *testing.T) {
+	agent := Claude
+	stuck := make(chan struct{})
+	defer close(stuck)
+	agent.Read = func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
+		<-stuck
+		return &transcript.Facts{}, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	r := &Run{Ctx: ctx, hard: ctx, skipNote: -1, Agent: agent}
+	for range 2 {
+		if tf, err := r.readTranscript("t.jsonl", handoffTranscript); err == nil || tf != nil {
+			t.Fatalf("a read past the deadline gave %+v, %v", tf, err)
+		}
+	}
+	if len(r.notes) != 1 || strings.Count(r.notes[0], "reading the transcript") != 1 {
+		t.Errorf("notes %q, want the cut read named once", r.notes)
+	}
+}

@@ -32,15 +32,16 @@ func handleEnd(r *Run) string {
 
 	report := renderEnd(f, r.meta(f.Git.Engine), r)
 	text := report.Render(logs.LogLimits)
-	report.Notes = append(report.Notes, r.writeLog(logs.EndLog, text)...)
+	writes := []logWrite{r.plainLog(logs.EndLog, text)}
 	if id := r.In.SessionID; id != "" {
 		// The next session's end overwrites session-end.md (a /clear ends
 		// one session and starts another at once): keep each session's own.
-		report.Notes = append(report.Notes, r.writeLog(logs.SessionFile(id, logs.EndLog), text)...)
+		writes = append(writes, r.plainLog(logs.SessionFile(id, logs.EndLog), text))
 		if r.Cfg.Handoff {
-			report.Notes = append(report.Notes, r.writeSealed(logs.SessionFile(id, HandoffFile), facts.JSON(left), false)...)
+			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), facts.JSON(left), false))
 		}
 	}
+	report.Notes = append(report.Notes, r.writeLogs(writes...)...)
 	if r.JSON {
 		f.Notes = report.Notes
 		return facts.JSON(f)

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -557,5 +558,25 @@ func TestATranscriptReadCutByTheDeadlineIsNotWaitedForTwice(t *testing.T) {
 	}
 	if len(r.notes) != 1 || strings.Count(r.notes[0], "reading the transcript") != 1 {
 		t.Errorf("notes %q, want the cut read named once", r.notes)
+	}
+}
+
+// end writes its three files side by side: each is written, and a failure
+// is said for the file that failed, in the order the files were given.
+func TestWriteLogsWritesEachFileAndNamesTheOneThatFailed(t *testing.T) {
+	dir := t.TempDir()
+	r := &Run{Ctx: context.Background(), skipNote: -1, Logs: logs.DirFor(dir)}
+	failing := logWrite{"b.md", "b", func(string, []byte) error { return errors.New("cannot write b.md: disk full") }}
+	notes := r.writeLogs(r.plainLog("a.md", "a\n"), failing, r.plainLog("c.md", "c\n"))
+	if len(notes) != 1 || notes[0] != "log not written: cannot write b.md: disk full" {
+		t.Errorf("notes %q", notes)
+	}
+	for _, name := range []string{"a.md", "c.md"} {
+		if b, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", name)); err != nil || len(b) == 0 {
+			t.Errorf("%s: %q, %v", name, b, err)
+		}
+	}
+	if len(r.ev.Errors) != 1 || r.ev.Errors[0].Type != "log" {
+		t.Errorf("event errors %+v, want the one failure", r.ev.Errors)
 	}
 }

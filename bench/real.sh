@@ -33,15 +33,7 @@ cp bench/four-commands.sh "$work/four-commands.sh"
 chmod +x "$work/four-commands.sh"
 transcript=$work/transcript.jsonl
 cp testdata/claude-2.1.330/186971df-3751-4c74-8559-0a238a365e26.jsonl "$transcript"
-
-# payloads writes the SessionStart and SessionEnd payloads for dir, as
-# Claude Code 2.1.330 sends them (testdata/claude-2.1.330/payloads).
-payloads() {
-  local dir=$1 common
-  common='"session_id":"bench-session","transcript_path":"'$transcript'","cwd":"'$dir'"'
-  printf '{%s,"hook_event_name":"SessionStart","source":"startup"}\n' "$common" > "$dir.start.json"
-  printf '{%s,"hook_event_name":"SessionEnd","reason":"other"}\n' "$common" > "$dir.end.json"
-}
+source bench/payloads.sh
 export PATH="$work:$PATH" # the rows name the commands as people type them
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 

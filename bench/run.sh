@@ -15,6 +15,7 @@
 #   ahead-30:  the same in 30 commits;
 #   uc:        the clean checkout with git's untracked cache in its index
 #              (git update-index --untracked-cache), which git status keeps.
+# init and end read the payloads of a session (bench/payloads.sh).
 # The repositories are built once (git fast-import) and kept in $BENCH_DIR.
 # SHAPES and STATES choose what to measure; RUNS the timed runs per command.
 set -euo pipefail
@@ -28,6 +29,9 @@ CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as 
 go build -o "$work/compare" ./bench/compare
 go build -o "$work/genrepo" ./bench/genrepo
 cp bench/four-commands.sh "$work/four-commands.sh"
+transcript=$work/transcript.jsonl
+cp testdata/claude-2.1.330/186971df-3751-4c74-8559-0a238a365e26.jsonl "$transcript"
+source bench/payloads.sh
 # The floor under the small table: starting a Go program, and a Go program
 # that only reads the status with gitdiag.
 CGO_ENABLED=0 go build -o "$work/floor-empty" ./bench/floor/empty
@@ -83,7 +87,8 @@ for shape in $shapes; do
     if [ "$shape" = small ] && [ "$state" = main ]; then
       floor=("$work/floor-empty" "$work/floor-status")
     fi
+    payloads "$dir"
     "$work/compare" -dir "$dir" -runs "$runs" \
-      'git status --porcelain' "sh $work/four-commands.sh" "$work/session-hooks init" "$work/session-hooks end" ${floor[@]+"${floor[@]}"}
+      'git status --porcelain' "sh $work/four-commands.sh" "$work/session-hooks init <$dir.start.json" "$work/session-hooks end <$dir.end.json" ${floor[@]+"${floor[@]}"}
   done
 done

@@ -177,3 +177,65 @@ func TestObjectsPastTheMappedBudgetReadAsWithin(t *testing.T) {
 		store.Close()
 	}
 }
+
+// The cache of decoded entries is bounded in bytes: counted in objects
+// alone, 256 blobs of up to 1 MiB were kept, and a diff stat of 120 files
+// of 800 KB peaked at 300 MB.
+func TestTheCacheOfDecodedObjectsStaysWithinItsBytes(t *testing.T) {
+	_, err := exec.LookPath("git")
+	testenv.Need(t, "the git CLI (the oracle)", err)
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	n := 2 * cacheBytes / (700 << 10) // twice what the cache may hold
+	for f := range n {
+		body := strings.Repeat(fmt.Sprintf("line of file %d\n", f), (700<<10)/16)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", f)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", ".")
+	git("commit", "-qm", "big files")
+	git("gc", "-q")
+	store, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, line := range strings.Fields(git("ls-tree", "-r", "--format=%(objectname)", "HEAD")) {
+		if _, _, err := store.Read(plumbing.NewHash(line)); err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		for _, o := range store.cache {
+			held += len(o.data)
+		}
+		if held != store.cachedBytes || held > cacheBytes || len(store.cache) != len(store.order) {
+			t.Fatalf("cache holds %d bytes in %d objects (counted %d, %d in order); at most %d", held, len(store.cache), store.cachedBytes, len(store.order), cacheBytes)
+		}
+	}
+	if store.cachedBytes < cacheBytes/2 {
+		t.Errorf("cache holds %d bytes after reading %d files of 700 KB: it keeps too little", store.cachedBytes, n)
+	}
+}
+
+// Two readers that decode the same entry at once (the diff stat's workers
+// sharing a delta base) keep it once, and count its bytes once.
+func TestAnObjectDecodedTwiceIsKeptOnce(t *testing.T) {
+	s := &Store{cache: map[packOffset]cachedObject{}}
+	key := packOffset{0, 42}
+	for range 2 {
+		s.keep(key, cachedObject{TypeBlob, make([]byte, 100)})
+	}
+	if len(s.cache) != 1 || len(s.order) != 1 || s.cachedBytes != 100 {
+		t.Errorf("%d objects, %d in order, %d bytes; want 1, 1, 100", len(s.cache), len(s.order), s.cachedBytes)
+	}
+}

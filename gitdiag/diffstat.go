@@ -121,18 +121,22 @@ func (r *Repo) diffStat(ctx context.Context, store *objects.Store, base, head pl
 	return stats, err
 }
 
+// maxStatWorkers bounds the files read at once: each holds both versions
+// of a file in memory.
+const maxStatWorkers = 4
+
 // changeStats is each change's stat, the files shared between as many
-// workers as the process has processors: each file is read, inflated and
-// diffed on its own, and one at a time left the second core idle (git
-// diff --stat takes one). At ctx's end it returns the stats it has, with
-// ctx's error; at a file's error, that error alone.
+// workers as the process has processors, at most maxStatWorkers: each file
+// is read, inflated and diffed on its own, and one at a time left the
+// second core idle (git diff --stat takes one). At ctx's end it returns
+// the stats it has, with ctx's error; at a file's error, that error alone.
 func changeStats(ctx context.Context, changes []fileChange, stat func(fileChange) (FileStat, error)) ([]FileStat, error) {
 	out := make([]FileStat, len(changes))
 	errs := make([]error, len(changes))
 	done := make([]bool, len(changes))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(changes)) {
+	for range min(runtime.GOMAXPROCS(0), maxStatWorkers, len(changes)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

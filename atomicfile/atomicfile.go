@@ -52,8 +52,10 @@ func Write(path string, content []byte, opt Options) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	prev, lerr := os.Lstat(path)
+	var prev os.FileInfo
+	lerr := err
 	if err == nil {
+		prev, lerr = os.Lstat(path)
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {

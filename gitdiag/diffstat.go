@@ -135,17 +135,23 @@ func changeStats(ctx context.Context, changes []fileChange, stat func(fileChange
 	errs := make([]error, len(changes))
 	done := make([]bool, len(changes))
 	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(changes) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+			out[i], errs[i] = stat(changes[i])
+			done[i] = true
+		}
+	}
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), maxStatWorkers, len(changes)) {
+	// One worker is the calling goroutine: with one file, or one
+	// processor, no goroutine is started.
+	for range min(runtime.GOMAXPROCS(0), maxStatWorkers, len(changes)) - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(changes) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				out[i], errs[i] = stat(changes[i])
-				done[i] = true
-			}
+			work()
 		}()
 	}
+	work()
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {

@@ -127,18 +127,7 @@ func TestChunkReaderReadsWhatAMappingReads(t *testing.T) {
 // a budget of one window, and with none mapped; each must be what git
 // prints.
 func TestObjectsPastTheMappedBudgetReadAsWithin(t *testing.T) {
-	_, err := exec.LookPath("git")
-	testenv.Need(t, "the git CLI (the oracle)", err)
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	dir, git := gitRepo(t)
 	git("init", "-q")
 	rng := rand.New(rand.NewSource(3))
 	body := make([]byte, 100<<10) // versions of 100 KiB files: many windows, deltas between them
@@ -182,18 +171,7 @@ func TestObjectsPastTheMappedBudgetReadAsWithin(t *testing.T) {
 // alone, 256 blobs of up to 1 MiB were kept, and a diff stat of 120 files
 // of 800 KB peaked at 300 MB.
 func TestTheCacheOfDecodedObjectsStaysWithinItsBytes(t *testing.T) {
-	_, err := exec.LookPath("git")
-	testenv.Need(t, "the git CLI (the oracle)", err)
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	dir, git := gitRepo(t)
 	git("init", "-q")
 	n := 2 * cacheBytes / (700 << 10) // twice what the cache may hold
 	for f := range n {
@@ -237,5 +215,21 @@ func TestAnObjectDecodedTwiceIsKeptOnce(t *testing.T) {
 	}
 	if len(s.cache) != 1 || len(s.order) != 1 || s.cachedBytes != 100 {
 		t.Errorf("%d objects, %d in order, %d bytes; want 1, 1, 100", len(s.cache), len(s.order), s.cachedBytes)
+	}
+}
+
+// gitRepo is an empty directory for a repository, and git run in it.
+func gitRepo(t *testing.T) (string, func(args ...string) string) {
+	_, err := exec.LookPath("git")
+	testenv.Need(t, "the git CLI (the oracle)", err)
+	dir := t.TempDir()
+	return dir, func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
 	}
 }

@@ -43,19 +43,26 @@ func handlePreCompact(r *Run) string {
 	text := renderSnapshot(f, r)
 	// The snapshot is what the session gets back after the compaction:
 	// the one log worth waiting for the disk.
-	f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SnapshotLog, text, true)...)
-	if id := r.In.SessionID; id != "" {
-		f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SessionFile(id, logs.SnapshotLog), text, true)...)
-		f.HookNotes = append(f.HookNotes, r.writeSealed(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot), false)...)
-	}
-	keep := func(name string, content []byte) error {
+	keep := logWrite{"checkpoints/", text, func(_ string, content []byte) error {
 		return r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), string(content), r.Cfg.Checkpoints)
-	}
-	f.HookNotes = append(f.HookNotes, r.writeLogWith(keep, "checkpoints/", text)...)
+	}}
+	f.HookNotes = append(f.HookNotes, r.writeLogs(append(r.snapshotWrites(text, f.Snapshot, true), keep)...)...)
 	if r.JSON {
 		return facts.JSON(f)
 	}
 	return renderKeepList(f.Snapshot, f.HookNotes)
+}
+
+// snapshotWrites are the files a snapshot is kept in: the project's
+// pre-compact-state.md, the session's copy and its facts (never waited
+// for: the markdown is what the recovery reads).
+func (r *Run) snapshotWrites(text string, snap facts.Snapshot, durable bool) []logWrite {
+	ws := []logWrite{r.sealedLog(logs.SnapshotLog, text, durable)}
+	if id := r.In.SessionID; id != "" {
+		ws = append(ws, r.sealedLog(logs.SessionFile(id, logs.SnapshotLog), text, durable),
+			r.sealedLog(logs.SessionFile(id, SnapshotFacts), facts.JSON(snap), false))
+	}
+	return ws
 }
 
 // renderKeepList is what the summary must keep, most important first, in

@@ -6,7 +6,6 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/logs"
 )
 
 // handlePreCompress is pre-compact for a client whose pre-compaction hook
@@ -34,11 +33,7 @@ func handlePreCompress(r *Run) string {
 	text := renderSnapshot(f, r)
 	// No checkpoint: this runs before every request, and a checkpoint
 	// marks a compaction.
-	notes := r.writeSealed(logs.SnapshotLog, text, false)
-	if id := r.In.SessionID; id != "" {
-		notes = append(notes, r.writeSealed(logs.SessionFile(id, logs.SnapshotLog), text, false)...)
-		notes = append(notes, r.writeSealed(logs.SessionFile(id, SnapshotFacts), facts.JSON(f.Snapshot), false)...)
-	}
+	notes := r.writeLogs(r.snapshotWrites(text, f.Snapshot, false)...)
 	if s != nil && len(notes) == 0 {
 		s.SnapshotOf, s.SnapshotCompaction = of, compaction
 		r.saveState(s)

@@ -296,16 +296,7 @@ func (r *Run) runFacts(sub string) facts.Run {
 
 // writeLog writes a log file, and turns a failure into a note.
 func (r *Run) writeLog(name, content string) []string {
-	return r.writeLogWith(r.Logs.Write, name, content)
-}
-
-// writeSealed writes a log file a later run reads back (package seal).
-func (r *Run) writeSealed(name, content string, durable bool) []string {
-	return r.writeLogWith(func(name string, b []byte) error { return r.Logs.WriteSealed(name, b, durable) }, name, content)
-}
-
-func (r *Run) writeLogWith(write func(string, []byte) error, name, content string) []string {
-	return r.writeLogs(logWrite{name, content, write})
+	return r.writeLogs(r.plainLog(name, content))
 }
 
 // logWrite is one log file to write, and how.
@@ -314,8 +305,8 @@ type logWrite struct {
 	write         func(name string, content []byte) error
 }
 
-// plainLog and sealedLog are the two ways a log is written (writeLog and
-// writeSealed).
+// plainLog and sealedLog are the two ways a log is written: for people,
+// and sealed for a later run to read back (package seal).
 func (r *Run) plainLog(name, content string) logWrite { return logWrite{name, content, r.Logs.Write} }
 
 func (r *Run) sealedLog(name, content string, durable bool) logWrite {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -334,7 +335,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "show which events each settings scope wires, and what is wrong with it",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+				if err := knownAgent(c); err != nil {
 					return err
 				}
 				switch c.String("agent") {
@@ -372,7 +373,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "run every wired event on this project and check its timeout, the logs, the transcripts and git",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+				if err := knownAgent(c); err != nil {
 					return err
 				}
 				if a := c.String("agent"); a == hooks.Codex.Name || a == hooks.Gemini.Name {
@@ -579,7 +580,7 @@ func onlyFlags(c *cli.Context, allowed ...string) error {
 // otherAgentInstall is install (remove: uninstall) for the agent --agent
 // names when it is not Claude Code; done says it answered the command.
 func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool, err error) {
-	if err := knownAgent(c, hooks.Claude.Name, hooks.Codex.Name, hooks.Gemini.Name); err != nil {
+	if err := knownAgent(c); err != nil {
 		return true, err
 	}
 	switch c.String("agent") {
@@ -643,15 +644,13 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	return geminiinstall.Install(path, program, stdout)
 }
 
-// knownAgent fails a person's command whose --agent it does not serve:
-// saying nothing would report on Claude Code's wiring instead.
-func knownAgent(c *cli.Context, served ...string) error {
+// knownAgent fails a person's command whose --agent names no agent
+// session-hooks serves.
+func knownAgent(c *cli.Context) error {
 	a := c.String("agent")
-	if slices.Contains(served, a) {
+	if _, ok := hooks.Agents[a]; ok {
 		return nil
 	}
-	if _, ok := hooks.Agents[a]; ok {
-		return cli.Exit(fmt.Sprintf("session-hooks: %s --agent %s is not built yet (it serves %s); see docs/agents.md", c.Command.Name, a, strings.Join(served, ", ")), 2)
-	}
-	return cli.Exit(fmt.Sprintf("session-hooks: --agent %q: the agents are claude, codex and gemini", a), 2)
+	names := slices.Sorted(maps.Keys(hooks.Agents))
+	return cli.Exit(fmt.Sprintf("session-hooks: --agent %q: the agents are %s and %s", a, strings.Join(names[:len(names)-1], ", "), names[len(names)-1]), 2)
 }

@@ -122,14 +122,18 @@ var (
 // invalid UTF-8 replaced. Newlines and tabs are kept.
 func Clean(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
+	// The hints are looked for in the text lower-cased once; redacting
+	// inserts no word of them, so it need not be lowered again but where
+	// the hidden characters go (their removal can join a word).
+	lower := strings.ToLower(s)
 	// Redaction runs twice. First on the text as written, for the tokens
 	// that stand whole in it (an escape sequence just before one could
 	// eat its first letter once stripped); a match that a hidden character
 	// continues is left for the second pass. Then, once escapes, controls
 	// and zero-width characters are gone, on the joined text: "sk-ant-…"
 	// split by a control character is whole again there.
-	s = redactWhole(s)
-	if mayNameSecret(s) {
+	s = redactWhole(s, lower)
+	if mayNameSecret(lower) {
 		s = redactValues(s, keyValue(), true)
 	}
 	if strings.IndexFunc(s, func(r rune) bool { return hidden(r) }) >= 0 {
@@ -144,14 +148,14 @@ func Clean(s string) string {
 			}
 			return r
 		}, s)
-		lower := strings.ToLower(s)
+		lower = strings.ToLower(s)
 		for _, p := range secrets {
 			if p.mayMatch(lower) {
 				s = p.re().ReplaceAllString(s, Redacted)
 			}
 		}
 	}
-	if mayNameSecret(s) {
+	if mayNameSecret(lower) {
 		s = redactValues(s, keyValue(), false)
 	}
 	if strings.IndexByte(s, '<') < 0 {
@@ -170,11 +174,11 @@ func Clean(s string) string {
 }
 
 // mayNameSecret is a cheap test before the key=value pattern, which is
-// slow: every key it knows holds one of these words.
-func mayNameSecret(s string) bool {
-	l := strings.ToLower(s)
+// slow: every key it knows holds one of these words (lower is the text
+// lower-cased).
+func mayNameSecret(lower string) bool {
 	for _, w := range []string{"pass", "pwd", "token", "secret", "key", "auth"} {
-		if strings.Contains(l, w) {
+		if strings.Contains(lower, w) {
 			return true
 		}
 	}
@@ -211,9 +215,9 @@ func redactValues(s string, re *regexp.Regexp, whole bool) string {
 	}
 }
 
-// redactWhole redacts the secrets that no hidden character continues.
-func redactWhole(s string) string {
-	lower := strings.ToLower(s)
+// redactWhole redacts the secrets that no hidden character continues
+// (lower is s lower-cased, for the hints).
+func redactWhole(s, lower string) string {
 	for _, p := range secrets {
 		if !p.mayMatch(lower) {
 			continue

@@ -233,3 +233,16 @@ func gitRepo(t *testing.T) (string, func(args ...string) string) {
 		return string(out)
 	}
 }
+
+func TestTheCacheKeepsAtMostCacheEntriesObjects(t *testing.T) {
+	s := &Store{cache: map[packOffset]cachedObject{}}
+	for i := range cacheEntries + 10 {
+		s.keep(packOffset{0, int64(i)}, cachedObject{TypeBlob, []byte("x")})
+	}
+	if len(s.cache) != cacheEntries || len(s.order) != cacheEntries || s.cachedBytes != cacheEntries {
+		t.Errorf("%d objects, %d in order, %d bytes; want %d of each", len(s.cache), len(s.order), s.cachedBytes, cacheEntries)
+	}
+	if _, ok := s.cache[packOffset{0, 0}]; ok {
+		t.Error("the oldest object was kept, not the newest")
+	}
+}

@@ -580,3 +580,11 @@ func TestWriteLogsWritesEachFileAndNamesTheOneThatFailed(t *testing.T) {
 		t.Errorf("event errors %+v, want the one failure", r.ev.Errors)
 	}
 }
+
+func TestWriteLogsNamesAFailureOfTheFirstFile(t *testing.T) {
+	r := &Run{Ctx: context.Background(), skipNote: -1, Logs: logs.DirFor(t.TempDir())}
+	failing := logWrite{"a.md", "a", func(string, []byte) error { return errors.New("cannot write a.md: disk full") }}
+	if notes := r.writeLogs(failing); len(notes) != 1 || notes[0] != "log not written: cannot write a.md: disk full" {
+		t.Errorf("notes %q", notes)
+	}
+}

@@ -148,22 +148,6 @@ func RunDoctor(env Env, custom string) Doctor {
 	return d
 }
 
-// ourArgs are the arguments an entry of ours gives session-hooks, or
-// false when the entry runs more than session-hooks (a compound command,
-// a redirection, a substitution).
-func ourArgs(h WiredHook, custom string) ([]string, bool) {
-	if Compound(h.Command) {
-		return nil, false
-	}
-	words := shellWords(h.Command)
-	for i, w := range words {
-		if isOurProgram(w, custom) {
-			return words[i+1:], true
-		}
-	}
-	return nil, false
-}
-
 // rehearse runs an entry of ours as Claude Code would, but with this
 // binary and without a shell, with a sample payload for its event.
 func rehearse(project string, h WiredHook, self string, selfErr error, custom string) DoctorRun {
@@ -193,20 +177,24 @@ type Rehearsal struct {
 }
 
 // Rehearse runs an entry of ours with this binary (self) and without a
-// shell, and says how it went. It never runs a command that is more than
-// session-hooks.
+// shell, and says how it went. It runs only a hook subcommand with hook
+// flags (ParseHookCall): an entry holding anything else is reported and
+// not run, whoever wrote it.
 func Rehearse(project string, h Rehearsal, self string, selfErr error, custom string) DoctorRun {
 	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
-	args, ok := ourArgs(WiredHook{Command: h.Command}, custom)
+	call, err := ParseHookCall(h.Command, custom)
 	switch {
-	case !ok:
-		run.Result, run.Problem = "fail", "it runs more than session-hooks (a shell operator); doctor does not run it, and install will not replace it"
+	case err != nil && Compound(h.Command):
+		run.Result, run.Problem = "fail", err.Error()+"; doctor does not run it, and install will not replace it"
+		return run
+	case err != nil:
+		run.Result, run.Problem = "fail", "not run: "+err.Error()
 		return run
 	case selfErr != nil:
 		run.Result, run.Problem = "fail", "cannot find this program to rehearse it: "+selfErr.Error()
 		return run
 	}
-	cmd := exec.Command(self, args...)
+	cmd := exec.Command(self, call.Args()...)
 	cmd.Args[0] = "session-hooks" // the name it is wired by, whatever the binary's file is called
 	cmd.Dir, cmd.Stdin = project, bytes.NewReader(h.Payload)
 	// The run is a rehearsal: it must not replace the logs of the
@@ -215,7 +203,7 @@ func Rehearse(project string, h Rehearsal, self string, selfErr error, custom st
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	took := time.Since(start)
 	run.DurationMS = float64(took.Microseconds()) / 1000
 	switch {

@@ -105,28 +105,32 @@ func Program(cmd string) string {
 	return ""
 }
 
-// IsOurs recognises a hook of ours by what it is: somewhere in the
-// command, a session-hooks binary (or the program of the --command given)
-// followed by the subcommand the event table wires to event, whatever
-// path or wrapper runs it (env, npx, "$CLAUDE_PROJECT_DIR"/bin/…). A
-// session-hooks command the user wired themselves elsewhere (summary on
-// Stop, say) is theirs. With event "", any of our hook subcommands counts.
+// IsOurs recognises a hook of ours by what it is: a session-hooks binary
+// (or the program of the --command given) whose next word, after an
+// optional --agent, is the subcommand the event table wires to event,
+// whatever path or wrapper runs it (env, npx, "$CLAUDE_PROJECT_DIR"/bin/…).
+// Only the first session-hooks word counts: "session-hooks install …
+// session-hooks init" is a person command, not a hook. A session-hooks
+// command the user wired themselves elsewhere (summary on Stop, say) is
+// theirs. With event "", any of our hook subcommands counts.
 func IsOurs(event, cmd, custom string) bool {
 	words := shellWords(cmd)
-	for i := 0; i+1 < len(words); i++ {
-		if !isOurProgram(words[i], custom) {
-			continue
-		}
-		sub, otherAgent := i+1, false
-		if words[sub] == "--agent" && sub+2 < len(words) {
-			// session-hooks --agent gemini init: another agent's
-			// events (BeforeAgent, PreCompress) are not the table's.
-			sub, otherAgent = sub+2, words[sub+1] != "claude"
-		}
-		for _, e := range hooks.Table {
-			if words[sub] == e.Command && (event == "" || otherAgent || event == e.Claude) {
-				return true
-			}
+	i := slices.IndexFunc(words, func(w string) bool { return isOurProgram(w, custom) })
+	if i < 0 || i+1 >= len(words) {
+		return false
+	}
+	rest, otherAgent := words[i+1:], false
+	if agent, ok := flagValue(&rest, "agent"); ok {
+		// session-hooks --agent gemini init: another agent's events
+		// (BeforeAgent, PreCompress) are not the table's.
+		otherAgent = agent != "claude"
+	}
+	if len(rest) == 0 {
+		return false
+	}
+	for _, e := range hooks.Table {
+		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Claude) {
+			return true
 		}
 	}
 	return false

@@ -28,18 +28,18 @@ func TestDoctorPassesOnlyAHookSubcommandAndHookFlags(t *testing.T) {
 func TestDoctorRefusesAnEntryThatNamesAPersonCommandOrAFile(t *testing.T) {
 	for cmd, why := range map[string]string{
 		"session-hooks install --scope user --command 'touch x' session-hooks init": `"install" is not a hook subcommand`,
-		"session-hooks uninstall --scope user init":                                  `"uninstall" is not a hook subcommand`,
-		"session-hooks-bridge --agent gemini install --scope user":                   `"install" is not a hook subcommand`,
-		"session-hooks --agent codex doctor":                                         `"doctor" is not a hook subcommand`,
-		"session-hooks init --config /home/u/.netrc":                                 `"--config" is not a flag`,
-		"session-hooks init --config=../other/.claude/session-hooks.json":            `"--config=../other/.claude/session-hooks.json" is not a flag`,
-		"session-hooks init install":                                                 `"install" is not a flag`,
-		"session-hooks init --timeout 'x; y'":                                        "shell operator",
-		"session-hooks init --timeout soon":                                          `--timeout "soon" is not a duration`,
-		"session-hooks init --format html":                                           `--format "html" is not json or markdown`,
-		"session-hooks --agent ../../x init":                                         `--agent "../../x" is not an agent`,
-		"session-hooks":                                                              `"" is not a hook subcommand`,
-		"other-tool init":                                                            "does not run session-hooks",
+		"session-hooks uninstall --scope user init":                                 `"uninstall" is not a hook subcommand`,
+		"session-hooks-bridge --agent gemini install --scope user":                  `"install" is not a hook subcommand`,
+		"session-hooks --agent codex doctor":                                        `"doctor" is not a hook subcommand`,
+		"session-hooks init --config /home/u/.netrc":                                `"--config" is not a flag`,
+		"session-hooks init --config=../other/.claude/session-hooks.json":           `"--config=../other/.claude/session-hooks.json" is not a flag`,
+		"session-hooks init install":                                                `"install" is not a flag`,
+		"session-hooks init --timeout 'x; y'":                                       "shell operator",
+		"session-hooks init --timeout soon":                                         `--timeout "soon" is not a duration`,
+		"session-hooks init --format html":                                          `--format "html" is not json or markdown`,
+		"session-hooks --agent ../../x init":                                        `--agent "../../x" is not an agent`,
+		"session-hooks":                                                             `"" is not a hook subcommand`,
+		"other-tool init":                                                           "does not run session-hooks",
 	} {
 		if _, err := ParseHookCall(cmd, ""); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("ParseHookCall(%q) = %v, want %q", cmd, err, why)

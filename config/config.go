@@ -62,11 +62,12 @@ type LongRunning struct {
 	// gets the initializer's instructions). With a feature list they are
 	// on unless Enabled is explicitly false.
 	Enabled *bool
-	// Paths, relative to the project.
-	FeatureList, ProgressFile, InitScript string
+	// Paths inside the project, relative to it (safefile.Rel: a path
+	// leading out is refused when the configuration is read).
+	FeatureList, ProgressFile, InitScript safefile.Rel
 	// InitializerInstructions names a file whose text replaces the
 	// built-in instructions for a project without a feature list yet.
-	InitializerInstructions string
+	InitializerInstructions safefile.Rel
 	// EnforceCleanStop makes stop block while work is unfinished
 	// (default true while active).
 	EnforceCleanStop bool
@@ -74,8 +75,9 @@ type LongRunning struct {
 	// Stop hook feedback) or "nudge" (the same as added context, which
 	// reads as advice).
 	StopMode string
-	// RequiredFiles must exist before the agent may stop.
-	RequiredFiles []string
+	// RequiredFiles must exist before the agent may stop (at most
+	// MaxRequiredFiles).
+	RequiredFiles []safefile.Rel
 	// IgnorePaths are not uncommitted work for stop (.claude/logs/
 	// always is): prefixes, a trailing / for a directory.
 	IgnorePaths []string
@@ -94,7 +96,7 @@ func Defaults() Config {
 	return Config{
 		LongRunning: LongRunning{
 			FeatureList: "feature_list.json", ProgressFile: "claude-progress.txt", InitScript: "init.sh",
-			EnforceCleanStop: true, StopMode: "block", RequiredFiles: []string{"feature_list.json", "claude-progress.txt", "init.sh"},
+			EnforceCleanStop: true, StopMode: "block", RequiredFiles: []safefile.Rel{"feature_list.json", "claude-progress.txt", "init.sh"},
 			NextFeatures: 3,
 		},
 		Context:     Context{Window: 200000, Warn: 100000, Critical: 150000, Emergency: 180000},
@@ -203,7 +205,7 @@ func (c *Config) settle(set map[string]bool) []string {
 	}
 	if !set["longRunning.requiredFiles"] {
 		lr := &c.LongRunning
-		lr.RequiredFiles = []string{lr.FeatureList, lr.ProgressFile, lr.InitScript}
+		lr.RequiredFiles = []safefile.Rel{lr.FeatureList, lr.ProgressFile, lr.InitScript}
 	}
 	return notes
 }
@@ -219,10 +221,10 @@ var keys = map[string]setter{
 		}
 		return err
 	},
-	"longRunning.featureList":             str(func(c *Config) *string { return &c.LongRunning.FeatureList }),
-	"longRunning.progressFile":            str(func(c *Config) *string { return &c.LongRunning.ProgressFile }),
-	"longRunning.initScript":              str(func(c *Config) *string { return &c.LongRunning.InitScript }),
-	"longRunning.initializerInstructions": str(func(c *Config) *string { return &c.LongRunning.InitializerInstructions }),
+	"longRunning.featureList":             rel(func(c *Config) *safefile.Rel { return &c.LongRunning.FeatureList }),
+	"longRunning.progressFile":            rel(func(c *Config) *safefile.Rel { return &c.LongRunning.ProgressFile }),
+	"longRunning.initScript":              rel(func(c *Config) *safefile.Rel { return &c.LongRunning.InitScript }),
+	"longRunning.initializerInstructions": rel(func(c *Config) *safefile.Rel { return &c.LongRunning.InitializerInstructions }),
 	"longRunning.enforceCleanStop": func(c *Config, v gjson.Result) error {
 		b, err := boolean(v)
 		if err == nil {
@@ -237,7 +239,7 @@ var keys = map[string]setter{
 		c.LongRunning.StopMode = v.Str
 		return nil
 	},
-	"longRunning.requiredFiles": strs(func(c *Config) *[]string { return &c.LongRunning.RequiredFiles }),
+	"longRunning.requiredFiles": rels(func(c *Config) *[]safefile.Rel { return &c.LongRunning.RequiredFiles }),
 	"longRunning.ignorePaths":   strs(func(c *Config) *[]string { return &c.LongRunning.IgnorePaths }),
 	"longRunning.nextFeatures": func(c *Config, v gjson.Result) error {
 		n, err := count(v, 0, 100)
@@ -400,11 +402,11 @@ func (c *Config) current(key string) string {
 	case "longRunning.stopMode":
 		return strconv.Quote(lr.StopMode)
 	case "longRunning.featureList":
-		return strconv.Quote(lr.FeatureList)
+		return strconv.Quote(string(lr.FeatureList))
 	case "longRunning.progressFile":
-		return strconv.Quote(lr.ProgressFile)
+		return strconv.Quote(string(lr.ProgressFile))
 	case "longRunning.initScript":
-		return strconv.Quote(lr.InitScript)
+		return strconv.Quote(string(lr.InitScript))
 	case "longRunning.requiredFiles":
 		return "the feature list, the progress file and the init script"
 	case "longRunning.ignorePaths":
@@ -463,16 +465,6 @@ func count(v gjson.Result, lo, hi int) (int, error) {
 	return int(v.Num), nil
 }
 
-func str(field func(*Config) *string) setter {
-	return func(c *Config, v gjson.Result) error {
-		if v.Type != gjson.String || strings.TrimSpace(v.Str) == "" {
-			return fmt.Errorf("must be a non-empty string, not %s", v.Raw)
-		}
-		*field(c) = v.Str
-		return nil
-	}
-}
-
 func strs(field func(*Config) *[]string) setter {
 	return func(c *Config, v gjson.Result) error {
 		if !v.IsArray() {
@@ -484,6 +476,51 @@ func strs(field func(*Config) *[]string) setter {
 				return fmt.Errorf("must be an array of strings, not %s", v.Raw)
 			}
 			out = append(out, e.Str)
+		}
+		*field(c) = out
+		return nil
+	}
+}
+
+// MaxRequiredFiles bounds longRunning.requiredFiles: each is looked for at
+// every stop, and each missing one is a line of the stop's reply.
+const MaxRequiredFiles = 100
+
+// rel accepts a path inside the project, relative to it.
+func rel(field func(*Config) *safefile.Rel) setter {
+	return func(c *Config, v gjson.Result) error {
+		if v.Type != gjson.String {
+			return fmt.Errorf("must be a path inside the project, not %s", v.Raw)
+		}
+		p, err := safefile.ParseRel(v.Str)
+		if err != nil {
+			return fmt.Errorf("must be a path inside the project, relative to it: %v", err)
+		}
+		*field(c) = p
+		return nil
+	}
+}
+
+// rels accepts up to MaxRequiredFiles paths inside the project.
+func rels(field func(*Config) *[]safefile.Rel) setter {
+	return func(c *Config, v gjson.Result) error {
+		if !v.IsArray() {
+			return fmt.Errorf("must be an array of paths inside the project, not %s", v.Raw)
+		}
+		all := v.Array()
+		if len(all) > MaxRequiredFiles {
+			return fmt.Errorf("names %d files, over the %d a stop looks for", len(all), MaxRequiredFiles)
+		}
+		var out []safefile.Rel
+		for _, e := range all {
+			if e.Type != gjson.String {
+				return fmt.Errorf("must be an array of paths inside the project, not %s", v.Raw)
+			}
+			p, err := safefile.ParseRel(e.Str)
+			if err != nil {
+				return fmt.Errorf("must be paths inside the project, relative to it: %v", err)
+			}
+			out = append(out, p)
 		}
 		*field(c) = out
 		return nil
@@ -552,6 +589,6 @@ func (c Config) Active(project string) bool {
 	if c.LongRunning.Enabled != nil {
 		return *c.LongRunning.Enabled
 	}
-	_, err := os.Stat(filepath.Join(project, c.LongRunning.FeatureList))
+	_, err := safefile.StatIn(project, c.LongRunning.FeatureList)
 	return err == nil
 }

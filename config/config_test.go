@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/safefile"
 )
 
 func load(t *testing.T, file string, env map[string]string) (Config, []string) {
@@ -50,7 +52,7 @@ func TestLoadReportsUnknownKeysAndBadValuesAndKeepsDefaults(t *testing.T) {
 		`unknown key "longRuning"`, `unknown key "extra"`,
 		"longRunning.enabled in .claude/session-hooks.json: must be true or false",
 		"longRunning.nextFeatures in .claude/session-hooks.json: must be a whole number from 0 to 100, not -1; using 3",
-		"longRunning.requiredFiles in .claude/session-hooks.json: must be an array of strings",
+		"longRunning.requiredFiles in .claude/session-hooks.json: must be an array of paths inside the project",
 		`context.warn in .claude/session-hooks.json: must be tokens or a percentage from 0 to 100%, not "150%"; using 100000`,
 	}
 	all := strings.Join(notes, "\n")
@@ -140,11 +142,11 @@ func TestThresholdsAreSharesOfTheWindowUnlessSet(t *testing.T) {
 
 func TestRequiredFilesFollowTheConfiguredNames(t *testing.T) {
 	c, _ := load(t, `{"longRunning":{"featureList":"plan/features.json","progressFile":"NOTES.md"}}`, nil)
-	if want := []string{"plan/features.json", "NOTES.md", "init.sh"}; !reflect.DeepEqual(c.LongRunning.RequiredFiles, want) {
+	if want := []safefile.Rel{"plan/features.json", "NOTES.md", "init.sh"}; !reflect.DeepEqual(c.LongRunning.RequiredFiles, want) {
 		t.Errorf("required %q, want %q", c.LongRunning.RequiredFiles, want)
 	}
 	c, _ = load(t, `{"longRunning":{"featureList":"f.json","requiredFiles":["only.txt"]}}`, nil)
-	if !reflect.DeepEqual(c.LongRunning.RequiredFiles, []string{"only.txt"}) {
+	if !reflect.DeepEqual(c.LongRunning.RequiredFiles, []safefile.Rel{"only.txt"}) {
 		t.Errorf("an explicit list was replaced: %q", c.LongRunning.RequiredFiles)
 	}
 }
@@ -207,5 +209,37 @@ func TestContextForTheModelsWindow(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestAConfiguredPathLeadingOutOfTheProjectIsRefusedWithANote(t *testing.T) {
+	c, notes := load(t, `{"longRunning": {"featureList": "../../home/u/.netrc", "progressFile": "/proc/self/environ",
+		"initScript": "~/.pgpass", "initializerInstructions": "/home/u/.aws/credentials", "requiredFiles": ["ok.txt", "../other/secret"]}}`, nil)
+	d := Defaults().LongRunning
+	lr := c.LongRunning
+	if lr.FeatureList != d.FeatureList || lr.ProgressFile != d.ProgressFile || lr.InitScript != d.InitScript || lr.InitializerInstructions != "" {
+		t.Errorf("a path out of the project was kept: %+v", lr)
+	}
+	if !reflect.DeepEqual(lr.RequiredFiles, d.RequiredFiles) {
+		t.Errorf("required files %q: one leads out, the list must be refused whole", lr.RequiredFiles)
+	}
+	all := strings.Join(notes, "\n")
+	for _, key := range []string{"featureList", "progressFile", "initScript", "initializerInstructions", "requiredFiles"} {
+		if !strings.Contains(all, "longRunning."+key+" in .claude/session-hooks.json: must be") {
+			t.Errorf("no note for %s in:\n%s", key, all)
+		}
+	}
+	// The environment goes through the same check.
+	c, _ = load(t, "", map[string]string{"SESSION_HOOKS_PROGRESS_FILE": "/etc/shadow"})
+	if c.LongRunning.ProgressFile != d.ProgressFile {
+		t.Errorf("SESSION_HOOKS_PROGRESS_FILE=/etc/shadow kept: %q", c.LongRunning.ProgressFile)
+	}
+}
+
+func TestMoreRequiredFilesThanAStopLooksForAreRefused(t *testing.T) {
+	many := `"x"` + strings.Repeat(`, "x"`, MaxRequiredFiles)
+	c, notes := load(t, `{"longRunning": {"requiredFiles": [`+many+`]}}`, nil)
+	if len(c.LongRunning.RequiredFiles) > MaxRequiredFiles || !strings.Contains(strings.Join(notes, "\n"), "over the 100 a stop looks for") {
+		t.Errorf("%d required files kept; notes %q", len(c.LongRunning.RequiredFiles), notes)
 	}
 }

@@ -226,7 +226,7 @@ func (r *Run) observe(ending bool) {
 func (r *Run) memoryHashes() map[string]string {
 	out := map[string]string{}
 	for _, f := range memoryFiles {
-		b, err := safefile.Read(r.path(f), maxMemoryFile)
+		b, err := safefile.ReadIn(r.Project, safefile.Rel(f), maxMemoryFile)
 		if err != nil {
 			out[f] = ""
 			continue
@@ -254,13 +254,6 @@ func changedMemory(before, now map[string]string) []string {
 	return out
 }
 
-func (r *Run) path(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(r.Project, p)
-}
-
 // relative shows a path inside the project relative to it.
 func (r *Run) relative(p string) string {
 	if rel, err := filepath.Rel(r.Project, p); err == nil && !strings.HasPrefix(rel, "..") {
@@ -286,9 +279,9 @@ func (r *Run) longRunning(scope lrScope) *facts.LongRunning {
 		return nil
 	}
 	lr := r.Cfg.LongRunning
-	f := &facts.LongRunning{FeatureList: lr.FeatureList, ProgressFile: lr.ProgressFile}
+	f := &facts.LongRunning{FeatureList: string(lr.FeatureList), ProgressFile: string(lr.ProgressFile)}
 	features, err, ok := within2(r, "reading the feature list", func() ([]longrun.Feature, error) {
-		return longrun.ReadFeatures(r.path(lr.FeatureList))
+		return longrun.ReadFeatures(r.Project, lr.FeatureList)
 	})
 	if !ok {
 		err = errors.New("not read by the hook's deadline")
@@ -375,7 +368,7 @@ func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Fe
 		f.Initializer = fmt.Sprintf(longrun.DefaultInitializer, lr.FeatureList, lr.ProgressFile, lr.InitScript)
 		if p := lr.InitializerInstructions; p != "" {
 			if b, ok := within(r, "reading the initializer's instructions", func() []byte {
-				b, _ := safefile.Read(r.path(p), maxMemoryFile)
+				b, _ := safefile.ReadIn(r.Project, p, maxMemoryFile)
 				return b
 			}); ok && b != nil {
 				f.Initializer = string(b)
@@ -387,7 +380,7 @@ func (r *Run) gatherLongRunningStart(f *facts.LongRunning, features []longrun.Fe
 		f.NextFailing = append(f.NextFailing, facts.Feature{Category: feat.Category, Description: feat.Description})
 	}
 	f.LastProgress, _ = within(r, "reading the progress file", func() string {
-		entry, _ := longrun.LastProgressEntry(r.path(lr.ProgressFile), 1500)
+		entry, _ := longrun.LastProgressEntry(r.Project, lr.ProgressFile, 1500)
 		return entry
 	})
 }

@@ -36,7 +36,7 @@ func handlePostTool(r *Run) string {
 	}
 	ctx := r.context()
 	level, newLevels := newThreshold(tokens, known, ctx, announced)
-	warnings := postToolWarnings(edits, level, tokens, ctx, r.Cfg.LongRunning.FeatureList)
+	warnings := postToolWarnings(edits, level, tokens, ctx, string(r.Cfg.LongRunning.FeatureList))
 	if len(newLevels) > 0 && s != nil {
 		if !r.Cfg.DryRun { // a dry run announces nothing, so records nothing
 			for _, l := range newLevels {
@@ -120,9 +120,10 @@ func newThreshold(tokens int, known bool, c config.Context, announced []string) 
 
 // featureListEdits compares the feature list with its version at HEAD.
 func (r *Run) featureListEdits() []string {
-	path := r.path(r.Cfg.LongRunning.FeatureList)
+	list := r.Cfg.LongRunning.FeatureList
+	path := filepath.Join(r.Project, filepath.FromSlash(string(list)))
 	now, ok := within(r, "reading the feature list", func() []byte {
-		b, _ := safefile.Read(path, longrun.MaxListSize)
+		b, _ := safefile.ReadIn(r.Project, list, longrun.MaxListSize)
 		return b
 	})
 	if !ok || now == nil {

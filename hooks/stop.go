@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/safefile"
 	"github.com/session-hooks/session-hooks/longrun"
 )
 
@@ -73,7 +73,7 @@ func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherE
 // gatherStop reads what the stop rule looks at.
 func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	lr := r.Cfg.LongRunning
-	f := longrun.StopFacts{ProgressFile: lr.ProgressFile, ProgressTouched: true}
+	f := longrun.StopFacts{ProgressFile: string(lr.ProgressFile), ProgressTouched: true}
 	s := r.session() // read before the repository is taken: it may read it too
 	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
 		st, err := repo.Status(r.Ctx)
@@ -106,8 +106,8 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	f.MissingRequired, _ = within(r, "looking for the required files", func() []string {
 		var missing []string
 		for _, p := range lr.RequiredFiles {
-			if _, err := os.Stat(r.path(p)); err != nil {
-				missing = append(missing, p)
+			if _, err := safefile.StatIn(r.Project, p); err != nil {
+				missing = append(missing, string(p))
 			}
 		}
 		return missing
@@ -115,7 +115,7 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	if s != nil {
 		started := s.StartedAt
 		f.ProgressTouched, _ = within(r, "looking at the progress file", func() bool {
-			fi, err := os.Stat(r.path(lr.ProgressFile))
+			fi, err := safefile.StatIn(r.Project, lr.ProgressFile)
 			return err == nil && !fi.ModTime().Before(started)
 		})
 	}

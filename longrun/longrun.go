@@ -56,9 +56,9 @@ func ParseFeatures(b []byte) ([]Feature, error) {
 	return out, nil
 }
 
-// ReadFeatures reads the feature list at path.
-func ReadFeatures(path string) ([]Feature, error) {
-	b, err := readBounded(path, MaxListSize)
+// ReadFeatures reads the feature list at rel inside project.
+func ReadFeatures(project string, rel safefile.Rel) ([]Feature, error) {
+	b, err := safefile.ReadIn(project, rel, MaxListSize)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +160,8 @@ func commonFeatures(a, b []Feature) [][2]int {
 
 // LastProgressEntry is the end of the progress file: the last heading with
 // what follows it, or else the last paragraph, at most max characters.
-func LastProgressEntry(path string, max int) (string, error) {
-	src, err := readBounded(path, 4<<20)
+func LastProgressEntry(project string, rel safefile.Rel, max int) (string, error) {
+	src, err := safefile.ReadIn(project, rel, 4<<20)
 	if err != nil {
 		return "", err
 	}
@@ -199,8 +199,6 @@ func blockStart(n ast.Node, src []byte) int {
 	}
 	return bytes.LastIndexByte(src[:at], '\n') + 1
 }
-
-func readBounded(path string, max int64) ([]byte, error) { return safefile.Read(path, max) }
 
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {

@@ -74,9 +74,9 @@ func TestLastProgressEntry(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "claude-progress.txt")
-			os.WriteFile(p, []byte(tt.content), 0o644)
-			got, err := LastProgressEntry(p, 500)
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "claude-progress.txt"), []byte(tt.content), 0o644)
+			got, err := LastProgressEntry(dir, "claude-progress.txt", 500)
 			if err != nil || got != tt.want {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
 			}

@@ -23,3 +23,6 @@ func openNonBlocking(path string) (*os.File, error) {
 		return os.NewFile(uintptr(fd), path), nil
 	}
 }
+
+// nonBlock opens a FIFO without waiting for a writer.
+const nonBlock = syscall.O_NONBLOCK

@@ -1,0 +1,126 @@
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// A Rel is a path a repository (or its configuration) names for a file of
+// the project: relative, slash-separated, with no ".." leading out of it.
+// Reading through ReadIn, OpenIn and StatIn also refuses a link that
+// leads out of the project, at the moment of the open (os.Root). It is
+// the one way a hook reads a file a repository names, so no key, today's
+// or a future one, can put a file outside the project in front of the
+// model.
+type Rel string
+
+// ErrOutside is returned for a path, or a link on it, leading out of the
+// project.
+var ErrOutside = errors.New("leads outside the project")
+
+// ParseRel checks a path a repository names: not absolute (nor a drive or
+// a UNC name, nor ~), no ".." leading out, no NUL. The path is returned
+// cleaned.
+func ParseRel(s string) (Rel, error) {
+	slashed := strings.ReplaceAll(s, `\`, "/")
+	switch {
+	case strings.TrimSpace(s) == "":
+		return "", errors.New("is empty")
+	case strings.ContainsRune(s, 0):
+		return "", errors.New("holds a NUL byte")
+	case strings.HasPrefix(slashed, "/"), filepath.IsAbs(s), filepath.VolumeName(s) != "",
+		len(s) >= 2 && s[1] == ':':
+		return "", fmt.Errorf("%q is absolute", s)
+	case strings.HasPrefix(s, "~"):
+		return "", fmt.Errorf("%q names a home directory", s)
+	}
+	clean := path.Clean(slashed)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("%q %w", s, ErrOutside)
+	}
+	return Rel(clean), nil
+}
+
+// OpenIn opens rel inside project when it is a regular file, without
+// blocking on a FIFO and refusing any link that leads out of project.
+func OpenIn(project string, rel Rel) (*os.File, error) {
+	name, err := checked(rel)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(project)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, outside(rel, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is %w", rel, ErrNotRegular)
+	}
+	return f, nil
+}
+
+// ReadIn reads rel inside project (as OpenIn), refusing one larger than
+// max bytes.
+func ReadIn(project string, rel Rel, max int64) ([]byte, error) {
+	f, err := OpenIn(project, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is over %s", rel, size(max))
+	}
+	return b, nil
+}
+
+// StatIn is os.Stat of rel inside project, refusing a link that leads
+// out of it.
+func StatIn(project string, rel Rel) (fs.FileInfo, error) {
+	name, err := checked(rel)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(project)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	fi, err := root.Stat(name)
+	return fi, outside(rel, err)
+}
+
+// checked parses rel again: a Rel made by conversion, not ParseRel, must
+// not get past the check.
+func checked(rel Rel) (string, error) {
+	clean, err := ParseRel(string(rel))
+	return filepath.FromSlash(string(clean)), err
+}
+
+// outside names an escape as such; other errors (not found, above all)
+// stay what they are.
+func outside(rel Rel, err error) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+		return &fs.PathError{Op: "open", Path: string(rel), Err: ErrOutside}
+	}
+	return err
+}

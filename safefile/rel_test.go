@@ -1,0 +1,62 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestARepositoryPathLeadingOutOfTheProjectIsRefused(t *testing.T) {
+	for _, p := range []string{"/etc/passwd", "/proc/self/environ", "../../home/u/.netrc", "..", "a/../../b",
+		`..\..\x`, `C:\Users\u\.netrc`, `\\server\share\x`, "~/.pgpass", "~", "", "  ", "a\x00b"} {
+		if r, err := ParseRel(p); err == nil {
+			t.Errorf("ParseRel(%q) = %q, want an error", p, r)
+		}
+	}
+	for p, want := range map[string]Rel{"feature_list.json": "feature_list.json", "./docs/../notes/p.md": "notes/p.md",
+		`docs\progress.txt`: "docs/progress.txt", "a/b/": "a/b"} {
+		if r, err := ParseRel(p); err != nil || r != want {
+			t.Errorf("ParseRel(%q) = %q, %v; want %q", p, r, err, want)
+		}
+	}
+}
+
+func TestALinkLeadingOutOfTheProjectIsNotFollowed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	home := t.TempDir()
+	secret := filepath.Join(home, ".netrc")
+	os.WriteFile(secret, []byte("machine x password canary"), 0o600)
+	project := filepath.Join(home, "proj")
+	os.MkdirAll(filepath.Join(project, "docs"), 0o755)
+	os.WriteFile(filepath.Join(project, "docs", "in.md"), []byte("inside"), 0o644)
+	os.Symlink(secret, filepath.Join(project, "progress.txt"))
+	os.Symlink("..", filepath.Join(project, "up"))
+	os.Symlink("docs/in.md", filepath.Join(project, "inner.md"))
+	for _, rel := range []Rel{"progress.txt", "up/.netrc", "up/proj/up/.netrc"} {
+		b, err := ReadIn(project, rel, 1<<20)
+		if !errors.Is(err, ErrOutside) || strings.Contains(string(b), "canary") {
+			t.Errorf("ReadIn(%s) = %q, %v; want ErrOutside", rel, b, err)
+		}
+		if _, err := StatIn(project, rel); !errors.Is(err, ErrOutside) {
+			t.Errorf("StatIn(%s) = %v; want ErrOutside", rel, err)
+		}
+	}
+	// A converted Rel is checked again.
+	if _, err := ReadIn(project, Rel("../.netrc"), 1<<20); !errors.Is(err, ErrOutside) {
+		t.Errorf("ReadIn(../.netrc) = %v", err)
+	}
+	if b, err := ReadIn(project, "inner.md", 1<<20); err != nil || string(b) != "inside" {
+		t.Errorf("a link inside the project: %q, %v", b, err)
+	}
+	if _, err := StatIn(project, "missing"); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v, want not-exist", err)
+	}
+	if _, err := ReadIn(project, "docs", 1<<20); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v", err)
+	}
+}

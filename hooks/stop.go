@@ -9,8 +9,8 @@ import (
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/safefile"
 	"github.com/session-hooks/session-hooks/longrun"
+	"github.com/session-hooks/session-hooks/safefile"
 )
 
 // StopLog is where the latest stop decision is explained.

@@ -24,8 +24,8 @@ type collector struct {
 	prompt       string
 	promptFound  bool
 	previous     string
-	wantPrevious bool     // the prompt is terse: find the one before it
-	followUps    []string // newest first
+	wantPrevious bool       // the prompt is terse: find the one before it
+	followUps    []followUp // newest first
 	todos        []Todo
 	todosFound   bool
 	taskCalls    []taskCall // newest first
@@ -50,6 +50,15 @@ type collector struct {
 	usage        Usage
 	usageDecided bool
 	notes        []string
+}
+
+// followUp is what the user said after the request, read from a tool
+// result. An answer counts only once its call is met and is Claude Code's
+// AskUserQuestion (askCall is then cleared): any other tool's result can
+// hold an "answers" field of its own making.
+type followUp struct {
+	text    string
+	askCall string
 }
 
 // result is what a tool result says of its call.
@@ -230,6 +239,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 	id, name, input := b.Get("id").String(), b.Get("name").String(), b.Get("input")
 	res, answered := c.results[id]
 	if !side {
+		c.confirmAnswers(id, name)
 		if !c.newerSeen && !answered && c.inFlight == nil {
 			c.inFlight = &ToolCall{Tool: sanitize.Excerpt(name, 80), Input: callInput(name, input)}
 		}
@@ -374,16 +384,26 @@ func (c *collector) toolResult(entry entry, b toolResultBlock) {
 	if c.promptFound || len(c.followUps) >= maxFollowUps {
 		return
 	}
-	if words := rejectionWords(text); words != "" {
-		c.followUps = append(c.followUps, sanitize.Excerpt(words, PromptRunes))
+	if words := rejectionWords(text, b.isError); words != "" {
+		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt(words, PromptRunes)})
 	}
-	if answers := entry.toolUseResult.Get("answers"); answers.IsObject() {
+	if answers := entry.toolUseResult.Get("answers"); answers.IsObject() && b.id != "" && !b.isError {
 		var parts []string
 		answers.ForEach(func(q, a gjson.Result) bool {
 			parts = append(parts, "“"+q.String()+"” → "+a.String())
 			return true
 		})
-		c.followUps = append(c.followUps, sanitize.Excerpt("Answered: "+strings.Join(parts, "; "), PromptRunes))
+		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt("Answered: "+strings.Join(parts, "; "), PromptRunes), askCall: strings.Clone(b.id)})
+	}
+}
+
+// confirmAnswers keeps the answers read from the results of call id when
+// the call is AskUserQuestion.
+func (c *collector) confirmAnswers(id, name string) {
+	for i := range c.followUps {
+		if c.followUps[i].askCall == id && name == "AskUserQuestion" {
+			c.followUps[i].askCall = ""
+		}
 	}
 }
 
@@ -401,25 +421,31 @@ func resultText(content gjson.Result) string {
 	return strings.Join(parts, " ")
 }
 
+// rejectedPrefix begins every result Claude Code writes for a call the
+// user refused. A tool's own output never begins there: a command's error
+// begins with its exit code, a file read with line numbers, and a
+// successful result is no rejection at all.
+const rejectedPrefix = "The user doesn't want to proceed with this tool use."
+
 // isRejection: the user refused the call, which is a decision, not an
-// error to fix.
+// error to fix. Only Claude Code's own wording at the very start of an
+// error result counts, not the words anywhere in a tool's output.
 func isRejection(text string) bool {
-	return strings.Contains(text, "doesn't want to proceed") || strings.Contains(strings.ToLower(text), "user rejected")
+	return strings.HasPrefix(text, rejectedPrefix) || strings.HasPrefix(strings.ToLower(text), "user rejected")
 }
 
-// The patterns are compiled on first use: most hook runs read no
-// transcript, and compiling them cost every run at start.
-var rejectedWith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)the user said:\n(.*)`) })
-
-// rejectionWords are what the user typed when rejecting a call, if any.
-func rejectionWords(text string) string {
-	if !strings.Contains(text, "doesn't want to proceed") {
+// rejectionWords are what the user typed when rejecting a call, if any:
+// the text after the first line, when that line is Claude Code's
+// rejection ending "the user said:".
+func rejectionWords(text string, isError bool) string {
+	if !isError || !strings.HasPrefix(text, rejectedPrefix) {
 		return ""
 	}
-	if m := rejectedWith().FindStringSubmatch(text); m != nil {
-		return strings.TrimSpace(m[1])
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok || !strings.HasSuffix(first, "the user said:") {
+		return ""
 	}
-	return ""
+	return strings.TrimSpace(rest)
 }
 
 // Kinds of user entries that are not tool results.
@@ -521,7 +547,9 @@ func (c *collector) finish() *Facts {
 		f.Texts = append(f.Texts, c.texts[i])
 	}
 	for i := len(c.followUps) - 1; i >= 0; i-- {
-		f.FollowUps = append(f.FollowUps, c.followUps[i])
+		if c.followUps[i].askCall == "" {
+			f.FollowUps = append(f.FollowUps, c.followUps[i].text)
+		}
 	}
 	for i := len(c.files) - 1; i >= 0; i-- {
 		f.FilesTouched = append(f.FilesTouched, c.files[i])

@@ -104,7 +104,7 @@ func Append(d logs.Dir, e Event) error {
 	// Sealed, so that summary and doctor can tell our lines from lines
 	// a repository committed; a line without a key stays a record for
 	// people, and is not read back.
-	if sealed, err := seal.JSON(File, line); err == nil {
+	if sealed, err := seal.JSON(d.SealName(File), line); err == nil {
 		line = sealed
 	}
 	line = append(line, '\n')
@@ -222,7 +222,7 @@ func ReadLog(d logs.Dir) (Log, error) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			body, err := seal.OpenJSON(File, line)
+			body, err := seal.OpenJSON(d.SealName(File), line)
 			var e Event
 			switch {
 			case err != nil:

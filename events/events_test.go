@@ -34,7 +34,7 @@ func TestAppendAndReadBack(t *testing.T) {
 func TestAppendRotatesPastTheCap(t *testing.T) {
 	d := logs.DirFor(t.TempDir())
 	os.MkdirAll(d.Path, 0o700)
-	old := sealedLine(t, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
+	old := sealedLine(t, d, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
 	big := strings.Repeat(old, MaxSize/len(old)+1)
 	os.WriteFile(filepath.Join(d.Path, File), []byte(big), 0o600)
 	if err := Append(d, Event{Time: time.Now(), Subcommand: "end", Version: "new"}); err != nil {
@@ -53,7 +53,7 @@ func TestAppendRotatesPastTheCap(t *testing.T) {
 func TestAHundredParallelRunsAcrossARotationLoseNoLineAndNoFile(t *testing.T) {
 	d := logs.DirFor(t.TempDir())
 	os.MkdirAll(d.Path, 0o700)
-	line := sealedLine(t, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
+	line := sealedLine(t, d, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
 	// Full enough that the first runs fill it past the cap and the rest
 	// race to rotate it.
 	old := MaxSize/len(line) - 20
@@ -144,9 +144,9 @@ func mustRead(t *testing.T, p string) []byte {
 }
 
 // sealedLine is an event line as a hook of this user writes it.
-func sealedLine(t *testing.T, line string) string {
+func sealedLine(t *testing.T, d logs.Dir, line string) string {
 	t.Helper()
-	b, err := seal.JSON(File, []byte(line))
+	b, err := seal.JSON(d.SealName(File), []byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,5 +177,20 @@ func TestAnEventLogFoundOpenToOthersIsMadePrivate(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Join(d.Path, File)); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode())
+	}
+}
+
+func TestLinesCopiedFromAnotherProjectAreIgnored(t *testing.T) {
+	root := t.TempDir()
+	theirs, ours := logs.DirFor(filepath.Join(root, "theirs")), logs.DirFor(filepath.Join(root, "ours"))
+	os.MkdirAll(theirs.Path, 0o700)
+	if err := Append(theirs, Event{Time: time.Now(), Subcommand: "end", Version: "theirs"}); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(ours.Path, 0o700)
+	os.WriteFile(filepath.Join(ours.Path, File), mustRead(t, filepath.Join(theirs.Path, File)), 0o600)
+	l, err := ReadLog(ours)
+	if err != nil || len(l.Events) != 0 || l.Ignored != 1 {
+		t.Errorf("a line sealed in another project was read here: %+v, %v", l, err)
 	}
 }

@@ -150,7 +150,7 @@ func (r *Run) readPreviousHandoff(others []logs.Dir) (out handoffRead) {
 	}
 	var all []found
 	for _, dir := range append([]logs.Dir{r.Logs}, others...) {
-		dirs, _ := os.ReadDir(filepath.Join(dir.Path, "sessions"))
+		dirs, _ := dir.ReadDir("sessions")
 		for _, d := range dirs {
 			if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
 				continue

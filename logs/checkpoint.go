@@ -23,7 +23,7 @@ func (d Dir) KeepCheckpoint(at time.Time, session, text string, keep int) error 
 		return err
 	}
 	dir := filepath.Join(d.Path, CheckpointsDir)
-	entries, err := os.ReadDir(dir)
+	entries, err := d.ReadDir(CheckpointsDir)
 	if err != nil {
 		return nil // written; pruning waits for the next one
 	}

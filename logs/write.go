@@ -107,7 +107,7 @@ func (d Dir) WriteDurable(name string, content []byte) error {
 // later run will not read it.
 func (d Dir) WriteSealed(name string, content []byte, durable bool) error {
 	content = Safe(name, content)
-	sealed, serr := sealAs(name, content)
+	sealed, serr := d.sealAs(name, content)
 	if serr != nil {
 		sealed = content
 	}
@@ -120,11 +120,38 @@ func (d Dir) WriteSealed(name string, content []byte, durable bool) error {
 	return nil
 }
 
-func sealAs(name string, content []byte) ([]byte, error) {
+func (d Dir) sealAs(name string, content []byte) ([]byte, error) {
 	if isJSON(name) {
-		return seal.JSON(name, content)
+		return seal.JSON(d.SealName(name), content)
 	}
-	return seal.Text(name, content)
+	return seal.Text(d.SealName(name), content)
+}
+
+// SealName is what a seal binds a log file to: the project, as the file
+// system names it after links, and the file's name below the log
+// directory. A sealed file copied from another project, or moved to
+// another session's folder, is then no longer sealed.
+func (d Dir) SealName(name string) string {
+	return canonical(d.Project) + "\x00" + filepath.ToSlash(name)
+}
+
+// canonicalPaths caches the projects' real paths: a run asks for the one
+// project's many times.
+var canonicalPaths sync.Map
+
+func canonical(project string) string {
+	if p, ok := canonicalPaths.Load(project); ok {
+		return p.(string)
+	}
+	p, err := filepath.EvalSymlinks(project)
+	if err != nil {
+		p = filepath.Clean(project)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	canonicalPaths.Store(project, p)
+	return p
 }
 
 func isJSON(name string) bool {
@@ -189,9 +216,9 @@ func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {
 		return nil, fi, err
 	}
 	if isJSON(name) {
-		b, err = seal.OpenJSON(name, b)
+		b, err = seal.OpenJSON(d.SealName(name), b)
 	} else {
-		b, err = seal.OpenText(name, b)
+		b, err = seal.OpenText(d.SealName(name), b)
 	}
 	if err != nil {
 		return nil, fi, fmt.Errorf("%s: %w", filepath.Join(d.Path, name), err)
@@ -205,9 +232,12 @@ func (d Dir) ReadUnsealed(name string, max int64) ([]byte, fs.FileInfo, error) {
 	return d.readRaw(name, max)
 }
 
-// readRaw reads a log file as it is on disk.
+// readRaw reads a log file as it is on disk, reached through no link.
 func (d Dir) readRaw(name string, max int64) ([]byte, fs.FileInfo, error) {
 	p := filepath.Join(d.Path, name)
+	if err := d.realDirs(filepath.Dir(p)); err != nil {
+		return nil, nil, err
+	}
 	fi, err := os.Lstat(p)
 	if err != nil {
 		return nil, nil, err
@@ -220,12 +250,51 @@ func (d Dir) readRaw(name string, max int64) ([]byte, fs.FileInfo, error) {
 		return nil, fi, err
 	}
 	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		return nil, fi, fmt.Errorf("%s changed while opened", p) // swapped for a link meanwhile
+	}
 	b := make([]byte, min(fi.Size(), max))
 	n, err := io.ReadFull(f, b)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fi, err
 	}
 	return b[:n], fi, nil
+}
+
+// ReadDir lists a directory below the log directory (sub, "" for the log
+// directory itself), reached through no link.
+func (d Dir) ReadDir(sub string) ([]os.DirEntry, error) {
+	p := filepath.Join(d.Path, sub)
+	if err := d.realDirs(p); err != nil {
+		return nil, err
+	}
+	return os.ReadDir(p)
+}
+
+// realDirs checks that every directory from the project down to dir is a
+// real directory, not a link: a .claude/logs (or .claude, or
+// sessions/<id>) a repository committed as a link would otherwise make a
+// hook read another project's logs as this one's.
+func (d Dir) realDirs(dir string) error {
+	rel, err := filepath.Rel(d.Project, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("log directory %s is outside %s", dir, d.Project)
+	}
+	p := d.Project
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." {
+			continue
+		}
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is a link or not a directory: no log is read through it", p)
+		}
+	}
+	return nil
 }
 
 // ensureDirs creates the directories from the project (which must exist)

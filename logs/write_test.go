@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/seal"
 )
 
 func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {
@@ -205,5 +207,49 @@ func TestNoLogDirectoryIsCreatedWhereTheRunSaysNotTo(t *testing.T) {
 	os.MkdirAll(d.Path, 0o700)
 	if err := d.Write(InitLog, []byte("x")); err != nil {
 		t.Errorf("an existing log directory is written to: %v", err)
+	}
+}
+
+func TestAnotherProjectsLogsAreNotReadThroughALinkNorAsACopy(t *testing.T) {
+	root := t.TempDir()
+	theirs, ours := DirFor(filepath.Join(root, "theirs")), DirFor(filepath.Join(root, "ours"))
+	os.MkdirAll(theirs.Path, 0o700)
+	name := filepath.Join("sessions", "s1", "handoff.json")
+	if err := theirs.WriteSealed(name, []byte(`{"request": "their private work"}`), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := theirs.Read(name, 1<<20); err != nil {
+		t.Fatalf("their own read: %v", err)
+	}
+	for _, link := range []struct{ at, to string }{
+		{".claude", "../theirs/.claude"},
+		{".claude/logs", "../../theirs/.claude/logs"},
+		{".claude/logs/sessions", "../../../theirs/.claude/logs/sessions"},
+		{".claude/logs/sessions/s1", "../../../../theirs/.claude/logs/sessions/s1"},
+	} {
+		os.RemoveAll(ours.Project)
+		at := filepath.Join(ours.Project, link.at)
+		os.MkdirAll(filepath.Dir(at), 0o700)
+		if err := os.Symlink(link.to, at); err != nil {
+			t.Fatal(err)
+		}
+		if b, _, err := ours.Read(name, 1<<20); err == nil || strings.Contains(string(b), "private") {
+			t.Errorf("read through %s → %s: %q, %v", link.at, link.to, b, err)
+		}
+		if _, err := ours.ReadDir("sessions"); err == nil && link.at != ".claude/logs/sessions/s1" {
+			t.Errorf("listed through %s", link.at)
+		}
+	}
+	os.RemoveAll(ours.Project)
+	os.MkdirAll(filepath.Join(ours.Path, "sessions", "s1"), 0o700)
+	b, _ := os.ReadFile(filepath.Join(theirs.Path, name))
+	os.WriteFile(filepath.Join(ours.Path, name), b, 0o600)
+	if _, _, err := ours.Read(name, 1<<20); !errors.Is(err, seal.ErrNotSealed) {
+		t.Errorf("a sealed file copied from another project: %v, want ErrNotSealed", err)
+	}
+	os.MkdirAll(filepath.Join(theirs.Path, "sessions", "s2"), 0o700)
+	os.WriteFile(filepath.Join(theirs.Path, "sessions", "s2", "handoff.json"), b, 0o600)
+	if _, _, err := theirs.Read(filepath.Join("sessions", "s2", "handoff.json"), 1<<20); !errors.Is(err, seal.ErrNotSealed) {
+		t.Errorf("a sealed file moved to another session's folder: %v, want ErrNotSealed", err)
 	}
 }

@@ -7,8 +7,10 @@
 // user's configuration directory on first use); a file without a valid
 // one was not written here, and is ignored.
 //
-// The MAC covers the file's name below the log directory and its bytes, so
-// a sealed file cannot be moved to stand for another.
+// The MAC covers the name the caller gives (logs.Dir.SealName: the
+// project's real path and the file's name below the log directory) and
+// the bytes, so a sealed file cannot be moved to stand for another, nor
+// copied from another project to stand for this one's.
 package seal
 
 import (
@@ -88,6 +90,13 @@ func loadKey() ([]byte, error) {
 }
 
 func readKey(path string) ([]byte, error) {
+	// A key in a folder others may write to proves nothing: they could
+	// have put their own there, or replace it.
+	if di, err := os.Lstat(filepath.Dir(path)); err != nil {
+		return nil, err
+	} else if !di.IsDir() || !privateDir(di) {
+		return nil, fmt.Errorf("the sealing key's folder %s must be a folder of yours that nobody else can write to (mode 0700); not using it", filepath.Dir(path))
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -104,7 +113,7 @@ func readKey(path string) ([]byte, error) {
 
 func mac(k []byte, name string, body []byte) string {
 	h := hmac.New(sha256.New, k)
-	h.Write([]byte("session-hooks seal v1\x00"))
+	h.Write([]byte("session-hooks seal v2\x00")) // v2: the name binds the project
 	h.Write([]byte(filepath.ToSlash(name)))
 	h.Write([]byte{0})
 	h.Write(body)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,23 @@ func TestAKeyOthersCanReadIsRefused(t *testing.T) {
 	os.Symlink(p, filepath.Join(dir, "link"))
 	if _, err := readKey(filepath.Join(dir, "link")); err == nil {
 		t.Errorf("a linked key was accepted")
+	}
+}
+
+func TestAKeyInAFolderOthersCanWriteToIsNotUsed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("mode bits say nothing on Windows")
+	}
+	dir := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	p := filepath.Join(dir, "key")
+	os.WriteFile(p, bytes.Repeat([]byte{1}, keySize), 0o600)
+	if _, err := readKey(p); err == nil || !strings.Contains(err.Error(), "nobody else can write to") {
+		t.Errorf("a key in a world-writable folder: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	if _, err := readKey(p); err != nil {
+		t.Errorf("a key in a private folder: %v", err)
 	}
 }

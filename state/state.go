@@ -151,13 +151,13 @@ func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json
 // project (state written before claims existed has none).
 func highest(d logs.Dir) int {
 	n := 0
-	claims, _ := os.ReadDir(filepath.Join(d.Path, Dir, numbersDir))
+	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
 	for _, e := range claims {
 		if v, err := strconv.Atoi(e.Name()); err == nil && v > n {
 			n = v
 		}
 	}
-	entries, err := os.ReadDir(filepath.Join(d.Path, Dir))
+	entries, err := d.ReadDir(Dir)
 	if err != nil {
 		return n
 	}

@@ -101,10 +101,10 @@ var (
 	// in the next would read as one tag across them. A name ends where a
 	// word does (as \b): "<system-reminder-x" is neutralised too, which
 	// costs a false positive on names that merely start alike.
+	// Any other tag-shaped word stays: "<div>" and "Vec<String>" in code
+	// are the code.
 	tags = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)<(/?(?:system-reminder|system|command-name|command-message|command-args|` +
-			`local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|` +
-			`task-notification|user-prompt-submit-hook|analysis|summary))([^A-Za-z0-9_]|$)`)
+		return regexp.MustCompile(`(?i)<(/?(?:` + strings.Join(clientTags, "|") + `))([^A-Za-z0-9_]|$)`)
 	})
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.
@@ -116,6 +116,17 @@ var (
 	// goes with the other controls.
 	ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b(?:\[[0-9;?]*[@-~]|[@-Z\\-_])`) })
 )
+
+// clientTags are the tag names the agent clients wrap their own text in
+// (Claude Code's system reminders, commands, tool calls and results,
+// diagnostics and IDE context; Codex's and Gemini's context blocks).
+var clientTags = []string{"system-reminder", "system", "command-name", "command-message", "command-args",
+	"local-command-stdout", "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr",
+	"task-notification", "agent-notification", "user-prompt-submit-hook", "analysis", "summary",
+	"functions", "function", "function_calls", "function_results", "invoke", "parameter", "result", "output",
+	"new-diagnostics", "tools-used-before-summary", "tool_use_error", "persisted-output", "thinking",
+	"ide_opened_file", "ide_selection", "ide_diagnostics", "user-memory-input", "context", "document",
+	"environment_context", "user_instructions", "state_snapshot", "hook_context", "instructions"}
 
 // Clean makes text taken from a transcript safe to write and re-inject:
 // secrets redacted, terminal escapes and control characters removed,
@@ -242,18 +253,33 @@ func redactWhole(s, lower string) string {
 	return s
 }
 
-// hidden says whether r is one of the characters Clean removes: controls
-// (C0 and C1, but newline and tab), every format character (bidi
-// overrides and marks, zero-width characters, the byte-order mark,
-// Unicode tag characters that spell invisible instructions) and the line
-// and paragraph separators, which end a line where a reader of the
-// markdown sees none. Each could hide or disguise text, or continue a
-// token invisibly.
+// hidden says whether r is one of the characters Clean removes. What is
+// kept is an allowlist: letters, marks, digits, punctuation, symbols and
+// spaces, newline and tab; everything else goes (controls, format
+// characters such as bidi overrides, zero-width and tag characters, line
+// and paragraph separators, private-use and unassigned code points), and
+// so do the characters of those categories that show nothing (invisible).
+// Each could hide or disguise text, or continue a token invisibly.
 func hidden(r rune) bool {
 	if r < 0x80 {
 		return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f
 	}
-	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs) || invisible(r)
+}
+
+// invisible are characters of the allowed categories that render as
+// nothing, and so can carry text no reader sees: variation selectors
+// (256 of them encode any byte), the combining grapheme joiner, Hangul
+// fillers, Khmer's inherent vowels, Mongolian selectors and the blank
+// Braille pattern.
+func invisible(r rune) bool {
+	switch {
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF, r >= 0x180B && r <= 0x180F:
+		return true
+	case r == 0x034F, r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x17B4, r == 0x17B5, r == 0x2800:
+		return true
+	}
+	return false
 }
 
 // Excerpt is Clean with white space folded to single spaces (one line, so

@@ -296,3 +296,43 @@ func TestOrdinaryStatusTextTriesNoSecretPattern(t *testing.T) {
 		t.Errorf("Clean(%q) = %q", text, got)
 	}
 }
+
+func TestCleanKeepsOnlyVisibleCharactersOfKnownCategories(t *testing.T) {
+	for _, r := range []rune{'\uFE00', '\uFE0F', '\U000E0100', '\U000E01EF', '\u034F', '\u115F', '\u1160', '\u3164', '\uFFA0',
+		'\u2800', '\u17B4', '\u180B', '\uE000', '\U000F0000', '\U0010FFFD', '\u0378', '\U000E0001'} {
+		in := "a" + string(r) + "b"
+		if got := Clean(in); got != "ab" {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, "ab")
+		}
+	}
+	for _, s := range []string{"naïve café", "日本語のテキスト", "Ünïcödé ✓ → € £ ½", "e\u0301", "emoji 🙂", "a\u00a0b\u3000c", "x\ty\nz"} {
+		if got := Clean(s); got != s {
+			t.Errorf("Clean(%q) = %q, want it kept", s, got)
+		}
+	}
+}
+
+func TestATokenSplitByAnInvisibleCharacterIsStillRedacted(t *testing.T) {
+	token := "ghp_" + strings.Repeat("a1B2", 9)
+	for _, r := range []rune{'\uFE0F', '\U000E0101', '\u034F', '\u3164', '\u2800', '\u200B'} {
+		for _, at := range []int{2, 8} {
+			in := "x " + token[:at] + string(r) + token[at:] + " y"
+			if got := Clean(in); strings.Contains(got, token[at:at+6]) || !strings.Contains(got, Redacted) {
+				t.Errorf("split by %U at %d: %q", r, at, got)
+			}
+		}
+	}
+	in := "pass\uFE0Fword=hunter2-secret-value"
+	if got := Clean(in); strings.Contains(got, "hunter2") {
+		t.Errorf("a key split inside its keyword: %q", got)
+	}
+}
+
+func TestCleanNeutralisesEveryTagTheClientsWrapTheirTextIn(t *testing.T) {
+	for _, tag := range []string{"<functions>", "</functions>", "<function_calls>", "<invoke name=\"Bash\">", "<new-diagnostics>",
+		"<tools-used-before-summary>", "<ide_opened_file>", "<environment_context>", "<state_snapshot>", "<tool_use_error>"} {
+		if got := Clean("text " + tag + " more"); strings.Contains(got, tag) || !strings.Contains(got, "&lt;") {
+			t.Errorf("Clean(%q) = %q", tag, got)
+		}
+	}
+}

@@ -2,8 +2,10 @@ package gitdiag
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -238,7 +240,7 @@ func pairRenames(store *objects.Store, changes []fileChange, limit int, driver f
 	var srcAt, dstAt []int
 	side := func(path string, mode uint32, id plumbing.Hash) *renameFile {
 		return &renameFile{path: path, mode: filemode.FileMode(mode), hash: id,
-			load:   func() ([]byte, error) { return store.ReadAs(id, objects.TypeBlob) },
+			load:   func() ([]byte, error) { return readBlob(store, id, MaxDiffBlob) },
 			driver: func() int { return driver(path) }}
 	}
 	for i, c := range changes {
@@ -357,6 +359,21 @@ func isBlobMode(mode uint32, dir bool) bool {
 	return !dir && mode != 0
 }
 
+// MaxDiffBlob bounds a blob the diff stat counts the lines of: up to four
+// workers hold both versions of a file each, and a hook must stay within
+// tens of megabytes. A larger one is binary, as git counts a blob past
+// core.bigFileThreshold (512 MiB by default).
+const MaxDiffBlob = 64 << 20
+
+// readBlob reads a blob of at most limit bytes.
+func readBlob(s *objects.Store, h plumbing.Hash, limit int64) ([]byte, error) {
+	typ, b, err := s.ReadLimit(h, limit)
+	if err == nil && typ != objects.TypeBlob {
+		err = fmt.Errorf("object %s is not a blob", h)
+	}
+	return b, err
+}
+
 // gitlinkMode is a submodule's mode in a tree.
 const gitlinkMode = 0o160000
 
@@ -376,14 +393,23 @@ func changeStat(s *objects.Store, loaded map[plumbing.Hash][]byte, c fileChange,
 		if b, ok := loaded[h]; ok {
 			return b, nil
 		}
-		return s.ReadAs(h, objects.TypeBlob)
+		return readBlob(s, h, MaxDiffBlob)
 	}
-	old, err := read(c.from, c.fromMode)
-	if err != nil {
-		return st, err
+	old, oldErr := read(c.from, c.fromMode)
+	now, nowErr := read(c.to, c.toMode)
+	var bigOld, bigNow *objects.TooLargeError
+	if errors.As(oldErr, &bigOld) || errors.As(nowErr, &bigNow) {
+		// As git does past core.bigFileThreshold: binary, by its size.
+		st.Binary, st.OldSize, st.NewSize = true, int64(len(old)), int64(len(now))
+		if bigOld != nil {
+			st.OldSize = bigOld.Size
+		}
+		if bigNow != nil {
+			st.NewSize = bigNow.Size
+		}
+		return st, nil
 	}
-	now, err := read(c.to, c.toMode)
-	if err != nil {
+	if err := cmp.Or(oldErr, nowErr); err != nil {
 		return st, err
 	}
 	oldPath := c.path

@@ -1,6 +1,8 @@
 package gitdiag
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
 )
 
@@ -103,4 +107,29 @@ func readString(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A blob claiming more than the diff stat counts lines of (a few hundred
+// bytes of zlib can claim 300 MiB) is binary by its declared size, as git
+// counts one past core.bigFileThreshold: it is never inflated.
+func TestABlobBombInTheDiffStatIsBinaryByItsSize(t *testing.T) {
+	dir := t.TempDir()
+	h := plumbing.NewHash("89abcdef0123456789abcdef0123456789abcdef")
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte("blob 314572800\x00"))
+	w.Write(bytes.Repeat([]byte("a"), 1<<16))
+	w.Close()
+	p := filepath.Join(dir, h.String()[:2], h.String()[2:])
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, z.Bytes(), 0o444)
+	store, err := objects.OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := changeStat(store, nil, fileChange{path: "bomb.txt", to: h, toMode: 0o100644},
+		func(string) int { return 0 }, func(a, b []byte) (int, int) { t.Fatal("lines counted"); return 0, 0 })
+	if err != nil || !st.Binary || st.NewSize != 314572800 || st.OldSize != 0 {
+		t.Errorf("got %+v, %v", st, err)
+	}
 }

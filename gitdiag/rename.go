@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
@@ -444,7 +443,7 @@ func (b *statusBuilder) renameFile(p string, mode filemode.FileMode, id plumbing
 			if err != nil {
 				return nil, err
 			}
-			return store.ReadAs(id, objects.TypeBlob)
+			return readBlob(store, id, MaxDiffBlob)
 		},
 		driver: func() int { return b.repo.diffDriverBinary(b.attributes(), p) },
 	}

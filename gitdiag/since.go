@@ -12,7 +12,7 @@ import (
 
 // FileAtHEAD returns a file's content in the HEAD commit; ok is false when
 // HEAD has no such file (or no commit).
-func (r *Repo) FileAtHEAD(path string) (content []byte, ok bool, err error) {
+func (r *Repo) FileAtHEAD(path string, limit int64) (content []byte, ok bool, err error) {
 	head, err := r.Head()
 	if err != nil || head.Unborn {
 		return nil, false, err
@@ -48,7 +48,7 @@ func (r *Repo) FileAtHEAD(path string) (content []byte, ok bool, err error) {
 			tree = found.Hash
 			continue
 		}
-		b, err := store.ReadAs(found.Hash, objects.TypeBlob)
+		b, err := readBlob(store, found.Hash, limit)
 		return b, err == nil, err
 	}
 	return nil, false, nil

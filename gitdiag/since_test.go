@@ -16,13 +16,13 @@ func TestFileAtHEAD(t *testing.T) {
 	f.write("feature_list.json", `[{"passes":true}]`)
 	r, _ := Open(f.dir)
 	for path, want := range map[string]string{"feature_list.json": `[{"passes":false}]`, "docs/deep/x.txt": "deep"} {
-		b, ok, err := r.FileAtHEAD(path)
+		b, ok, err := r.FileAtHEAD(path, 1<<20)
 		if err != nil || !ok || string(b) != want {
 			t.Errorf("%s: %q %v %v", path, b, ok, err)
 		}
 	}
 	for _, missing := range []string{"nope.json", "docs/nope", "feature_list.json/x"} {
-		if _, ok, err := r.FileAtHEAD(missing); ok || err != nil {
+		if _, ok, err := r.FileAtHEAD(missing, 1<<20); ok || err != nil {
 			t.Errorf("%s: %v %v", missing, ok, err)
 		}
 	}

@@ -135,7 +135,7 @@ func (r *Run) featureListEdits() []string {
 		if err != nil || repo.Bare {
 			return err
 		}
-		b, ok, err := repo.FileAtHEAD(filepath.ToSlash(rel))
+		b, ok, err := repo.FileAtHEAD(filepath.ToSlash(rel), longrun.MaxListSize)
 		if ok {
 			atHEAD = b
 		}

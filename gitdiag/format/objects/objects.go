@@ -155,31 +155,61 @@ func (s *Store) Close() {
 // Read returns an object's type and content. An object found nowhere is
 // looked for once more after rescanning the packs.
 func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
-	typ, data, err := s.read(h)
+	return s.ReadLimit(h, maxObjectSize)
+}
+
+// ReadLimit is Read refusing, before inflating it, an object (or a delta
+// base or delta on its way) larger than limit bytes: a few hundred bytes
+// of zlib can claim hundreds of megabytes, and a commit needs none of that.
+func (s *Store) ReadLimit(h plumbing.Hash, limit int64) (int, []byte, error) {
+	typ, data, err := s.read(h, limit)
 	if errors.Is(err, ErrNotFound) {
 		s.rescanMu.Lock()
 		n := len(s.packList())
 		if s.scanPacks() == nil && len(s.packList()) > n {
 			s.rescanMu.Unlock()
-			return s.read(h)
+			return s.read(h, limit)
 		}
 		s.rescanMu.Unlock()
 	}
 	return typ, data, err
 }
 
-func (s *Store) read(h plumbing.Hash) (int, []byte, error) {
+func (s *Store) read(h plumbing.Hash, limit int64) (int, []byte, error) {
 	for i, p := range s.packList() {
 		if off, ok := p.idx.find(h); ok {
-			return s.readPacked(i, off, 0)
+			return s.readPacked(i, off, 0, limit)
 		}
 	}
-	return s.readLoose(h)
+	return s.readLoose(h, limit)
 }
 
-// ReadAs reads an object that must be of type want.
+// Limits by type: what a legitimate object of each needs, far above any
+// git writes for people (a commit message of megabytes, a tree of a
+// hundred thousand entries), far below what a crafted one can claim.
+const (
+	MaxCommitSize = 16 << 20
+	MaxTreeSize   = 64 << 20
+	MaxTagSize    = 16 << 20
+)
+
+// limitOf is the bound for reading an object of type want.
+func limitOf(want int) int64 {
+	switch want {
+	case TypeCommit:
+		return MaxCommitSize
+	case TypeTree:
+		return MaxTreeSize
+	case TypeTag:
+		return MaxTagSize
+	}
+	return maxObjectSize
+}
+
+// ReadAs reads an object that must be of type want, within that type's
+// limit.
 func (s *Store) ReadAs(h plumbing.Hash, want int) ([]byte, error) {
-	typ, data, err := s.Read(h)
+	typ, data, err := s.ReadLimit(h, limitOf(want))
 	if err != nil {
 		return nil, fmt.Errorf("object %s: %w", h, err)
 	}
@@ -191,7 +221,7 @@ func (s *Store) ReadAs(h plumbing.Hash, want int) ([]byte, error) {
 
 var typeName = map[int]string{TypeCommit: "commit", TypeTree: "tree", TypeBlob: "blob", TypeTag: "tag"}
 
-func (s *Store) readLoose(h plumbing.Hash) (int, []byte, error) {
+func (s *Store) readLoose(h plumbing.Hash, limit int64) (int, []byte, error) {
 	hex := h.String()
 	var compressed []byte
 	for _, dir := range s.looseDirs {
@@ -227,6 +257,9 @@ func (s *Store) readLoose(h plumbing.Hash) (int, []byte, error) {
 	}
 	if size > maxObjectSize || len(rest) > size {
 		return 0, nil, fmt.Errorf("loose object %s: bad size %d", hex, size)
+	}
+	if int64(size) > limit {
+		return 0, nil, fmt.Errorf("loose object %s: %w", hex, tooLarge(int64(size), limit))
 	}
 	data := make([]byte, size)
 	copy(data, rest)
@@ -291,15 +324,18 @@ const maxDeltaDepth = 100
 
 // readPacked decodes the entry at off, keeping recent results: a tree walk
 // or a history walk reads the same delta bases again and again.
-func (s *Store) readPacked(pi int, off int64, depth int) (int, []byte, error) {
+func (s *Store) readPacked(pi int, off int64, depth int, limit int64) (int, []byte, error) {
 	key := packOffset{pi, off}
 	s.mu.Lock()
 	obj, ok := s.cache[key]
 	s.mu.Unlock()
 	if ok {
+		if int64(len(obj.data)) > limit {
+			return 0, nil, tooLarge(int64(len(obj.data)), limit)
+		}
 		return obj.typ, obj.data, nil
 	}
-	typ, data, err := s.decodePacked(pi, off, depth)
+	typ, data, err := s.decodePacked(pi, off, depth, limit)
 	if err != nil || len(data) > maxCachedEntry {
 		return typ, data, err
 	}
@@ -325,7 +361,7 @@ func (s *Store) keep(key packOffset, obj cachedObject) {
 	s.order = append(s.order, key)
 }
 
-func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) {
+func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []byte, error) {
 	if depth > maxDeltaDepth {
 		return 0, nil, errors.New("delta chain too deep")
 	}
@@ -333,6 +369,9 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 	typ, size, err := entryHeader(r)
 	if err != nil {
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
+	}
+	if size > limit {
+		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, tooLarge(size, limit))
 	}
 	switch typ {
 	case TypeCommit, TypeTree, TypeBlob, TypeTag:
@@ -347,11 +386,11 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.readPacked(pi, off-rel, depth+1)
+		baseType, base, err := s.readPacked(pi, off-rel, depth+1, limit)
 		if err != nil {
 			return 0, nil, err
 		}
-		data, err := applyDelta(base, delta)
+		data, err := applyDelta(base, delta, limit)
 		return baseType, data, err
 	case objRefDelta:
 		var baseID plumbing.Hash
@@ -362,11 +401,11 @@ func (s *Store) decodePacked(pi int, off int64, depth int) (int, []byte, error) 
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.Read(baseID)
+		baseType, base, err := s.ReadLimit(baseID, limit)
 		if err != nil {
 			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
 		}
-		data, err := applyDelta(base, delta)
+		data, err := applyDelta(base, delta, limit)
 		return baseType, data, err
 	}
 	return 0, nil, fmt.Errorf("pack entry at %d: unknown type %d", off, typ)
@@ -556,7 +595,7 @@ func inflate(r io.Reader, size int64) ([]byte, error) {
 
 // applyDelta rebuilds an object from its base and a git delta: copy and
 // insert instructions after the two sizes.
-func applyDelta(base, delta []byte) ([]byte, error) {
+func applyDelta(base, delta []byte, limit int64) ([]byte, error) {
 	srcSize, delta, ok := deltaSize(delta)
 	if !ok || srcSize != uint64(len(base)) {
 		return nil, errors.New("delta does not match its base")
@@ -564,6 +603,9 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	dstSize, delta, ok := deltaSize(delta)
 	if !ok || dstSize > maxObjectSize {
 		return nil, errors.New("bad delta")
+	}
+	if dstSize > uint64(limit) {
+		return nil, tooLarge(int64(dstSize), limit)
 	}
 	out := make([]byte, 0, dstSize)
 	for len(delta) > 0 {
@@ -823,10 +865,20 @@ func parseTree(h plumbing.Hash, data []byte) ([]TreeEntry, error) {
 	return out, nil
 }
 
+// TooLargeError is an object over the bound its reader gave, found by its
+// declared size before it was inflated.
+type TooLargeError struct{ Size, Limit int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("an object of %d bytes is over the %d MiB its use allows", e.Size, e.Limit>>20)
+}
+
+func tooLarge(size, limit int64) error { return &TooLargeError{size, limit} }
+
 // TagTarget returns what an annotated tag points to, or ok=false when h
 // is not a tag.
 func (s *Store) TagTarget(h plumbing.Hash) (plumbing.Hash, bool) {
-	typ, data, err := s.Read(h)
+	typ, data, err := s.ReadLimit(h, MaxTagSize)
 	if err != nil || typ != TypeTag {
 		return plumbing.ZeroHash, false
 	}

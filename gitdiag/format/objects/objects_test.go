@@ -31,7 +31,7 @@ func TestApplyDelta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := applyDelta(tt.base, tt.delta)
+			got, err := applyDelta(tt.base, tt.delta, maxObjectSize)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("got %q, %v; want error %q", got, err, tt.err)
@@ -49,7 +49,7 @@ func FuzzApplyDelta(f *testing.F) {
 	f.Add([]byte("hello, world"), []byte{12, 8, 0x91, 7, 5, 3, '!', '!', '!'})
 	f.Add([]byte(strings.Repeat("x", 100)), []byte{100, 100, 0x80})
 	f.Fuzz(func(t *testing.T, base, delta []byte) {
-		out, err := applyDelta(base, delta)
+		out, err := applyDelta(base, delta, maxObjectSize)
 		if err != nil {
 			return
 		}

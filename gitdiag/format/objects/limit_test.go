@@ -1,0 +1,67 @@
+package objects
+
+import (
+	"bytes"
+	"compress/zlib"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A few hundred bytes of zlib can claim hundreds of megabytes: a commit,
+// a tree or a tag read for its header must be refused by its declared size,
+// before anything is allocated for it.
+func TestAnObjectClaimingMoreThanItsUseAllowsIsRefusedBeforeInflating(t *testing.T) {
+	dir := t.TempDir()
+	h := plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte("commit 314572800\x00tree "))
+	w.Write(bytes.Repeat([]byte("a"), 1<<16))
+	w.Close()
+	p := filepath.Join(dir, h.String()[:2], h.String()[2:])
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, z.Bytes(), 0o444)
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(h); err == nil || !strings.Contains(err.Error(), "over the 16 MiB its use allows") {
+		t.Errorf("a 300 MiB commit: %v", err)
+	}
+	if _, _, err := s.ReadLimit(h, 1<<10); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Errorf("ReadLimit 1 KiB: %v", err)
+	}
+}
+
+func TestACommitOverItsBoundIsRefusedPackedAsLoose(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("init", "-q")
+	msg := filepath.Join(t.TempDir(), "msg")
+	os.WriteFile(msg, append([]byte("big\n\n"), bytes.Repeat([]byte("line of a long message\n"), (MaxCommitSize/23)+1000)...), 0o644)
+	git("commit", "-q", "--allow-empty", "-F", msg)
+	git("commit", "-q", "--allow-empty", "-m", "small")
+	big := plumbing.NewHash(strings.TrimSpace(git("rev-parse", "HEAD~1")))
+	small := plumbing.NewHash(strings.TrimSpace(git("rev-parse", "HEAD")))
+	for _, state := range []string{"loose", "packed"} {
+		if state == "packed" {
+			git("gc", "-q")
+		}
+		s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Commit(big); err == nil || !strings.Contains(err.Error(), "its use allows") {
+			t.Errorf("%s: a commit of %d MiB read: %v", state, MaxCommitSize>>20, err)
+		}
+		if c, err := s.Commit(small); err != nil || c.Message != "small\n" {
+			t.Errorf("%s: the small commit: %v", state, err)
+		}
+		if _, data, err := s.Read(big); err != nil || len(data) <= MaxCommitSize {
+			t.Errorf("%s: read without the commit's bound: %d bytes, %v", state, len(data), err)
+		}
+	}
+}

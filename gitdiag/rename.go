@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 
 	"github.com/go-git/go-git/v5/plumbing"

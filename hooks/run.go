@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/sanitize"
 	"github.com/session-hooks/session-hooks/state"
+	"github.com/tidwall/gjson"
 )
 
 // Options are what the command line and the process give a hook run.
@@ -118,7 +121,11 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		defer func() {
 			if v := recover(); v != nil {
 				r.ev.Errors = append(r.ev.Errors, events.Error{Type: "panic", Message: fmt.Sprint(v)})
-				done <- fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
+				msg := fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
+				if r.JSON {
+					msg = deadlineJSON(strings.TrimSpace(msg))
+				}
+				done <- msg
 			}
 		}()
 		cfg, cfgNotes, ok := within2(r, "reading the configuration", func() (config.Config, []string) {
@@ -145,13 +152,21 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	case <-time.After(ph.handler - time.Since(began)):
 		logDir.NoCreate = func() string { return "the run did not finish in time to know whether this is a project" }
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
+		if r.JSON {
+			// A script asked for JSON: it gets JSON, saying what happened.
+			out = deadlineJSON(strings.TrimSpace(out))
+		}
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
 	}
 	printed := safeOutput(out, r.JSON)
-	if !r.JSON && !claude.IsJSONReply(out) {
-		// Cut text only: stop's and post-tool's JSON replies are short by
-		// construction, and a cut one would be invalid JSON.
+	switch {
+	case r.JSON:
+	case claude.IsJSONReply(out):
+		// A reply's text is cut inside it: a JSON reply cut as text
+		// would be invalid, and Claude Code would show it whole.
+		printed = fitReply(printed)
+	default:
 		printed = logs.Cut(printed, claude.Budget)
 		if r.agent().JSONContext && printed != "" {
 			printed = jsonContext(r.In.Event, printed)
@@ -186,6 +201,39 @@ func cacheDir(getenv func(string) string) string {
 		dir = base
 	}
 	return filepath.Join(dir, "session-hooks")
+}
+
+// fitReply keeps a JSON reply within the budget by cutting its text:
+// a Stop's reason or the additional context. A reply of another shape
+// over the budget is dropped rather than shown whole.
+func fitReply(reply string) string {
+	if logs.Len(reply) <= claude.Budget {
+		return reply
+	}
+	v := gjson.Parse(reply)
+	if reason := v.Get("reason"); reason.Exists() && v.Get("decision").Str == "block" {
+		for text := reason.Str; ; {
+			over := logs.Len(claude.Block(text)) - claude.Budget
+			if over <= 0 || text == "" {
+				return claude.Block(text)
+			}
+			text = logs.Cut(text, max(logs.Len(text)-over, 0))
+		}
+	}
+	if ctx := v.Get("hookSpecificOutput.additionalContext"); ctx.Exists() {
+		return jsonContext(v.Get("hookSpecificOutput.hookEventName").Str, ctx.Str)
+	}
+	return ""
+}
+
+// deadlineJSON is what --format json prints when the run missed its
+// deadline or failed: an object of the schema with the note.
+func deadlineJSON(note string) string {
+	b, _ := json.Marshal(struct {
+		SchemaVersion int      `json:"schema_version"`
+		Notes         []string `json:"notes"`
+	}{facts.SchemaVersion, []string{note}})
+	return string(b) + "\n"
 }
 
 // jsonContext is text as the JSON reply an agent that reads only JSON
@@ -227,9 +275,26 @@ const minAppendWait = 20 * time.Millisecond
 
 func (r *Run) newEvent(sub string) events.Event {
 	in := r.In
-	return events.Event{SchemaVersion: facts.SchemaVersion, Time: r.Start.UTC(), Session: in.SessionID, Event: in.Event,
-		Subcommand: sub, Source: in.Source, Trigger: in.Trigger, Reason: in.Reason, Model: in.Model, Version: r.Version}
+	return events.Event{SchemaVersion: facts.SchemaVersion, Time: r.Start.UTC(), Session: field(in.SessionID), Event: field(in.Event),
+		Subcommand: sub, Source: field(in.Source), Trigger: field(in.Trigger), Reason: field(in.Reason), Model: field(in.Model), Version: r.Version}
 }
+
+// field is a payload's field as the event line records it: the client's
+// values are short names and ids, and a megabyte in one must not be
+// written at every run.
+func field(s string) string {
+	if len(s) <= maxField {
+		return s
+	}
+	cut := maxField
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// maxField bounds each payload field in the event line, in bytes.
+const maxField = 256
 
 // note records what was skipped and why: it reaches the output and the
 // event line.

@@ -2,13 +2,17 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/session-hooks/session-hooks/internal/testenv"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -33,6 +37,23 @@ func TestRunHookAnswersByItsDeadline(t *testing.T) {
 	}
 	if took := time.Since(start); took > testenv.Scaled(time.Second) {
 		t.Errorf("waited %s for a 200ms deadline", took)
+	}
+}
+
+func TestAScriptThatAskedForJSONGetsJSONWhenTheRunFails(t *testing.T) {
+	for name, handle := range map[string]func(*Run) string{
+		"the deadline": func(*Run) string { time.Sleep(5 * time.Second); return "too late" },
+		"a panic":      func(*Run) string { panic("boom") },
+	} {
+		var out strings.Builder
+		Execute(strings.NewReader(""), &out, Event{Command: "end", Handle: handle}, Options{Deadline: 200 * time.Millisecond, NoLog: true, JSON: true})
+		var got struct {
+			SchemaVersion int      `json:"schema_version"`
+			Notes         []string `json:"notes"`
+		}
+		if err := json.Unmarshal([]byte(out.String()), &got); err != nil || got.SchemaVersion != facts.SchemaVersion || len(got.Notes) != 1 {
+			t.Errorf("%s: %q (%v)", name, out.String(), err)
+		}
 	}
 }
 
@@ -116,10 +137,11 @@ func TestTheDeadlineIsReadAsAPersonWritesIt(t *testing.T) {
 	}
 }
 
-func TestACutOutputIsRecordedAsCutAndAJSONReplyIsNeverCut(t *testing.T) {
+func TestACutOutputIsRecordedAsCutAndAJSONReplyIsCutInsideItsText(t *testing.T) {
 	dir := t.TempDir()
+	var b strings.Builder
 	run := func(out string) events.Event {
-		var b strings.Builder
+		b.Reset()
 		Execute(strings.NewReader(""), &b, Event{Command: "init", Handle: func(*Run) string { return out }},
 			Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 		all, err := events.Read(logs.DirFor(dir))
@@ -134,9 +156,17 @@ func TestACutOutputIsRecordedAsCutAndAJSONReplyIsNeverCut(t *testing.T) {
 	if e := run("short"); e.Truncated {
 		t.Errorf("a short text was recorded as cut")
 	}
-	reply := claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x", claude.Budget+500))
-	if e := run(reply); e.Truncated || e.Bytes != len(reply) {
-		t.Errorf("a JSON reply was cut (it would no longer be JSON): %d of %d bytes", e.Bytes, len(reply))
+	short := claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x\n", 100))
+	if e := run(short); e.Truncated || e.Bytes != len(short) || b.String() != short {
+		t.Errorf("a short JSON reply was changed: %d of %d bytes", e.Bytes, len(short))
+	}
+	for _, reply := range []string{claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x\n", claude.Budget)),
+		claude.Block("Before you stop:\n- " + strings.Repeat("create the missing file \"a\"\n- ", 1000))} {
+		e := run(reply)
+		out := b.String()
+		if !e.Truncated || logs.Len(out) > claude.Budget || !json.Valid([]byte(out)) || !strings.Contains(out, "output cut") {
+			t.Errorf("a long JSON reply: truncated %v, %d characters, valid %v: %.100s", e.Truncated, logs.Len(out), json.Valid([]byte(out)), out)
+		}
 	}
 }
 
@@ -155,5 +185,19 @@ func TestTheProjectIsThePayloadsCwdElseClaudesProjectDir(t *testing.T) {
 	}
 	if got := projectDir(claude.Input{}, func(string) string { return "" }); got == "" || got == "/from/env" {
 		t.Errorf("without either: %q, want the process's directory", got)
+	}
+}
+
+func TestAPayloadsHugeFieldsAreCutBeforeTheyAreLogged(t *testing.T) {
+	dir := t.TempDir()
+	huge := strings.Repeat("é", 1<<19) // 1 MiB
+	payload, _ := json.Marshal(map[string]any{"session_id": huge, "hook_event_name": huge, "source": huge, "trigger": huge,
+		"reason": huge, "model": huge, "cwd": dir})
+	var out strings.Builder
+	Execute(strings.NewReader(string(payload)), &out, Event{Command: "end", Handle: func(*Run) string { return "" }},
+		Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
+	fi, err := os.Stat(filepath.Join(logs.DirFor(dir).Path, events.File))
+	if err != nil || fi.Size() > 8<<10 {
+		t.Fatalf("the event line: %v, %d bytes", err, fi.Size())
 	}
 }

@@ -105,21 +105,40 @@ func EditsBeyondPasses(atHEAD, now []byte) []string {
 		return nil // nothing to compare with
 	}
 	var out []string
+	more := 0
+	say := func(format string, args ...any) {
+		if len(out) < maxEdits {
+			out = append(out, fmt.Sprintf(format, args...))
+		} else {
+			more++
+		}
+	}
 	i, j := 0, 0
 	for _, m := range append(commonFeatures(old, cur), [2]int{len(old), len(cur)}) {
 		for ; i < m[0] && j < m[1]; i, j = i+1, j+1 {
-			out = append(out, fmt.Sprintf("feature %d (%q) was edited", i+1, clip(old[i].Description, 60)))
+			say("feature %d (%q) was edited", i+1, clip(old[i].Description, 60))
 		}
 		for ; i < m[0]; i++ {
-			out = append(out, fmt.Sprintf("feature %d (%q) was deleted", i+1, clip(old[i].Description, 60)))
+			say("feature %d (%q) was deleted", i+1, clip(old[i].Description, 60))
 		}
 		for ; j < m[1]; j++ {
-			out = append(out, fmt.Sprintf("a feature (%q) was added at %d", clip(cur[j].Description, 60), j+1))
+			say("a feature (%q) was added at %d", clip(cur[j].Description, 60), j+1)
 		}
 		i, j = m[0]+1, m[1]+1
 	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("… and %d more changes beyond passes", more))
+	}
 	return out
 }
+
+// maxEdits bounds the changes a warning lists, one line each.
+const maxEdits = 20
+
+// maxPairCells bounds the table that pairs the features the two lists
+// share: a list of hundreds takes a few hundred thousand cells; past the
+// bound, features are paired by position.
+const maxPairCells = 1 << 20
 
 // sameFeature compares two features but for "passes".
 func sameFeature(a, b Feature) bool {
@@ -127,8 +146,42 @@ func sameFeature(a, b Feature) bool {
 }
 
 // commonFeatures is the longest common subsequence of the two lists, as
-// pairs of indexes, in order. Feature lists are hundreds long at most.
+// pairs of indexes, in order: the common beginning and end are paired in
+// one pass, and only what lies between goes through the table, when it
+// fits maxPairCells (otherwise equal features at equal positions pair).
 func commonFeatures(a, b []Feature) [][2]int {
+	var out [][2]int
+	start := 0
+	for start < len(a) && start < len(b) && sameFeature(a[start], b[start]) {
+		out = append(out, [2]int{start, start})
+		start++
+	}
+	end := 0
+	for end < len(a)-start && end < len(b)-start && sameFeature(a[len(a)-1-end], b[len(b)-1-end]) {
+		end++
+	}
+	midA, midB := a[start:len(a)-end], b[start:len(b)-end]
+	var mid [][2]int
+	if (len(midA)+1)*(len(midB)+1) <= maxPairCells {
+		mid = lcsPairs(midA, midB)
+	} else {
+		for k := 0; k < len(midA) && k < len(midB); k++ {
+			if sameFeature(midA[k], midB[k]) {
+				mid = append(mid, [2]int{k, k})
+			}
+		}
+	}
+	for _, p := range mid {
+		out = append(out, [2]int{p[0] + start, p[1] + start})
+	}
+	for k := end; k > 0; k-- {
+		out = append(out, [2]int{len(a) - k, len(b) - k})
+	}
+	return out
+}
+
+// lcsPairs is the longest common subsequence by the textbook table.
+func lcsPairs(a, b []Feature) [][2]int {
 	n, m := len(a), len(b)
 	lcs := make([][]int, n+1)
 	for i := range lcs {

@@ -1,10 +1,13 @@
 package longrun
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -136,4 +139,38 @@ func deleteFeature(t *testing.T, list string, i int) string {
 	}
 	b, _ := json.Marshal(append(all[:i:i], all[i+1:]...))
 	return string(b)
+}
+
+func TestComparingLongFeatureListsCostsBoundedMemoryAndSaysABoundedWarning(t *testing.T) {
+	list := func(n int, desc string) []byte {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"category":"c","description":"%s %d","steps":[],"passes":false}`, desc, i)
+		}
+		return []byte(b.String() + "]")
+	}
+	for name, tt := range map[string]struct {
+		atHEAD, now []byte
+		lines       int
+	}{
+		"every feature rewritten":      {list(5000, "old"), list(5000, "new"), maxEdits + 1},
+		"one feature changed mid-list": {list(5000, "x"), bytes.Replace(list(5000, "x"), []byte(`"x 2500"`), []byte(`"y"`), 1), 1},
+		"empty objects":                {[]byte("[" + strings.Repeat("{},", 4999) + "{}]"), []byte("[" + strings.Repeat("{},", 5000) + "{}]"), 1},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got := EditsBeyondPasses(tt.atHEAD, tt.now)
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			t.Errorf("%s: %d MB allocated", name, alloc>>20)
+		}
+		if len(got) != tt.lines {
+			t.Errorf("%s: %d lines: %q", name, len(got), got[:min(len(got), 3)])
+		}
+	}
 }

@@ -133,3 +133,22 @@ func TestABlobBombInTheDiffStatIsBinaryByItsSize(t *testing.T) {
 		t.Errorf("got %+v, %v", st, err)
 	}
 }
+
+// A sparse packed-refs of gigabytes costs nothing on disk: it is refused
+// by its size, as every metadata file past rawfile.MaxFile is, not read.
+func TestAHugeSparsePackedRefsIsRefusedByItsSize(t *testing.T) {
+	f := newFixture(t)
+	f.commit("a")
+	p := filepath.Join(f.dir, ".git", "packed-refs")
+	file, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Truncate(5 << 30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	file.Close()
+	if _, _, err = readPackedRefs(p); !errors.Is(err, rawfile.ErrTooLarge) {
+		t.Errorf("a 5 GB packed-refs: %v", err)
+	}
+}

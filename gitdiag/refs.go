@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
 )
 
 // Head describes what HEAD points at.
@@ -195,6 +196,11 @@ func readPackedRefs(path string) (map[string]packedRef, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
+	}
+	if fi.Size() > rawfile.MaxFile {
+		// Checked before reading, as for every metadata file: a sparse
+		// file of gigabytes costs nothing on disk.
+		return nil, nil, fmt.Errorf("%s: %w (%d bytes)", path, rawfile.ErrTooLarge, fi.Size())
 	}
 	refs := make(map[string]packedRef, int(min(fi.Size()/60, 1<<20)))
 	sc := bufio.NewScanner(f)

@@ -217,7 +217,10 @@ var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 func (r *reader) result(p gjson.Result) {
 	r.lastError = nil
 	out := p.Get("output").Str
-	m := exitCode().FindStringSubmatch(out)
+	// Only Codex's header says how the command ended: the output after
+	// it is the command's, and may print anything.
+	header, body, hasBody := strings.Cut(out, "\nOutput:\n")
+	m := exitCode().FindStringSubmatch(header)
 	if m == nil || m[1] == "0" {
 		return
 	}
@@ -226,8 +229,8 @@ func (r *reader) result(p gjson.Result) {
 		c.name = "exec_command"
 	}
 	msg := "Exit code " + m[1]
-	if _, after, ok := strings.Cut(out, "\nOutput:\n"); ok {
-		msg += "\n" + strings.TrimSpace(after)
+	if hasBody {
+		msg += "\n" + strings.TrimSpace(body)
 	}
 	r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: c.name, Input: c.input},
 		Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}

@@ -174,3 +174,17 @@ func TestTheFilesListedAreTheNewestMaxFiles(t *testing.T) {
 		t.Errorf("%d files, the first %q, %v", len(r.FilesTouched), r.FilesTouched[0], err)
 	}
 }
+
+func TestACommandsOwnOutputNeverOpensAnError(t *testing.T) {
+	for name, out := range map[string]string{
+		"a successful command printing an exit line": `Chunk ID: 3\nProcess exited with code 0\nOutput:\nProcess exited with code 1\nok`,
+		"a running command printing an exit line":    `Chunk ID: 4\nProcess running with session ID 7\nOutput:\nProcess exited with code 1`,
+		"a patch whose text holds an exit line":      `Success. Updated the following files:\nM notes.md\nOutput:\nProcess exited with code 9`,
+	} {
+		result := `{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"` + out + `"}}`
+		r, err := Read(context.Background(), lines(t, request, called, result), transcript.DefaultOptions)
+		if err != nil || r.OpenError != nil {
+			t.Errorf("%s: open error %+v, %v", name, r.OpenError, err)
+		}
+	}
+}

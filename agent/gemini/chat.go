@@ -189,19 +189,36 @@ func (c *chat) facts() *Chat {
 // …", "Exit Code: N", "Process Group PGID: …"): a non-zero exit code and
 // the output before it; "" when the command succeeded or the call is not
 // a shell command.
-func shellExit(name, res string) (code, output string) {
+//
+// Gemini CLI writes its fields after the command's output, which may
+// print "Exit Code: 1" itself: the code is read only from Gemini's
+// trailer. Where the record keeps the output apart (resultDisplay), the
+// trailer is what follows it; else it is the run of Gemini's own field
+// lines at the end.
+func shellExit(name, res, display string) (code, output string) {
 	if name != "run_shell_command" {
 		return "", ""
 	}
+	lines := strings.Split(res, "\n")
+	trailer := len(lines)
+	for trailer > 0 && geminiField(lines[trailer-1]) {
+		trailer--
+	}
+	if display != "" {
+		if i := strings.LastIndex(res, "Output: "+display); i >= 0 {
+			before := strings.Count(res[:i+len("Output: "+display)], "\n") + 1
+			trailer = max(trailer, before)
+		}
+	}
 	var out []string
-	for _, line := range strings.Split(res, "\n") {
-		if c, ok := strings.CutPrefix(line, "Exit Code: "); ok {
+	for i, line := range lines {
+		if c, ok := strings.CutPrefix(line, "Exit Code: "); ok && i >= trailer {
 			if c = strings.TrimSpace(c); c != "0" && c != "" {
 				code = c
 			}
 			break
 		}
-		if o, ok := strings.CutPrefix(line, "Output: "); ok {
+		if o, ok := strings.CutPrefix(line, "Output: "); ok && len(out) == 0 {
 			line = o
 		} else if len(out) == 0 {
 			continue // the wrapper, before the output
@@ -212,6 +229,16 @@ func shellExit(name, res string) (code, output string) {
 		return "", ""
 	}
 	return code, strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// geminiField is a line of Gemini CLI's own after a command's output.
+func geminiField(line string) bool {
+	for _, f := range []string{"Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ", "</untrusted_context>"} {
+		if strings.HasPrefix(line, f) {
+			return true
+		}
+	}
+	return line == ""
 }
 
 // compactionName names a compression by its summary's message: its id,
@@ -236,7 +263,7 @@ func (c *chat) responses(m gjson.Result, out *Chat) {
 		}
 		out.OpenError = nil
 		name := fr.Get("name").Str
-		if code, output := shellExit(name, fr.Get("response.output").Str); code != "" {
+		if code, output := shellExit(name, fr.Get("response.output").Str, ""); code != "" {
 			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80),
 				Input: sanitize.Excerpt(c.commands[fr.Get("id").Str], transcript.InputRunes)},
 				Error: sanitize.Excerpt("Exit code "+code+"\n"+output, transcript.ErrorRunes)}
@@ -261,7 +288,7 @@ func (c *chat) calls(m gjson.Result, out *Chat) {
 		name, status := call.Get("name").Str, call.Get("status").Str
 		out.OpenError = nil
 		c.seen[call.Get("id").Str] = true
-		if code, output := shellExit(name, call.Get("result.0.functionResponse.response.output").Str); code != "" {
+		if code, output := shellExit(name, call.Get("result.0.functionResponse.response.output").Str, call.Get("resultDisplay").Str); code != "" {
 			// Gemini CLI records a command that exits non-zero as a
 			// success: its exit code is only in the output.
 			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80),

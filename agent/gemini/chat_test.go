@@ -219,3 +219,27 @@ func TestAReplyWithoutInputTokensKeepsTheLastCount(t *testing.T) {
 		t.Errorf("usage %+v, %v", c.Usage, err)
 	}
 }
+
+func TestACommandsOwnOutputNeverOpensAnError(t *testing.T) {
+	call := func(output, display string) string {
+		return `{"id":"g","type":"gemini","content":"","toolCalls":[{"name":"run_shell_command","status":"success","args":{"command":"cat notes"},"result":[{"functionResponse":{"response":{"output":` +
+			fmt.Sprintf("%q", output) + `}}}],"resultDisplay":` + fmt.Sprintf("%q", display) + `}]}`
+	}
+	for name, tc := range map[string]struct{ output, display, want string }{
+		"a success printing an exit line, kept apart": {"<untrusted_context>\nOutput: done\nExit Code: 1\nProcess Group PGID: 7\n</untrusted_context>", "done\nExit Code: 1", ""},
+		"a success printing an exit line mid-output":  {"Output: Exit Code: 1\nall good\nProcess Group PGID: 7\n", "", ""},
+		"a failure printing another exit line":        {"Output: Exit Code: 0\nboom\nExit Code: 2\nProcess Group PGID: 7\n", "Exit Code: 0\nboom", "Exit code 2 Exit Code: 0 boom"},
+	} {
+		c, err := Read(context.Background(), chatFile(t, call(tc.output, tc.display)), transcript.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c.OpenError != nil {
+			got = c.OpenError.Error
+		}
+		if got != tc.want {
+			t.Errorf("%s: open error %q, want %q", name, got, tc.want)
+		}
+	}
+}

@@ -68,7 +68,7 @@ func savedSnapshot(dir logs.Dir, id string) (facts.Snapshot, bool) {
 	if id == "" {
 		return snap, false
 	}
-	b, _, err := dir.Read(logs.SessionFile(id, SnapshotFacts), logs.LogBudget)
+	b, _, err := dir.Read(logs.SessionFile(id, SnapshotFacts), logs.LogReadBytes)
 	if err != nil || json.Unmarshal(b, &snap) != nil {
 		return snap, false
 	}

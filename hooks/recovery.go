@@ -66,7 +66,7 @@ func (r *Run) sessionLogs(others []logs.Dir) logs.Dir {
 func (r *Run) readSnapshot(dir logs.Dir) facts.Recovery {
 	id := r.In.SessionID
 	if id != "" {
-		if b, _, err := dir.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogBudget); err == nil {
+		if b, _, err := dir.Read(logs.SessionFile(id, logs.SnapshotLog), logs.LogReadBytes); err == nil {
 			rec := facts.Recovery{Found: true, Snapshot: string(b), Nonce: newNonce()}
 			if snap, ok := savedSnapshot(dir, id); ok {
 				rec.Facts = &snap
@@ -77,7 +77,7 @@ func (r *Run) readSnapshot(dir logs.Dir) facts.Recovery {
 			return rec
 		}
 	}
-	b, fi, err := r.Logs.Read(logs.SnapshotLog, logs.LogBudget)
+	b, fi, err := r.Logs.Read(logs.SnapshotLog, logs.LogReadBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return facts.Recovery{}
 	} else if err != nil {

@@ -210,4 +210,10 @@ func longestRun(s string, c byte) int {
 }
 
 // LogBudget caps a log file: fuller than stdout, bounded all the same.
+// It counts characters, as every budget does.
 const LogBudget = 256 << 10
+
+// LogReadBytes is what reading back a file of LogBudget characters takes
+// in bytes: up to three per character in UTF-8 (a task list in Chinese
+// is), and the seal.
+const LogReadBytes = 3*LogBudget + 4<<10

@@ -215,6 +215,10 @@ func (d Dir) Read(name string, max int64) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, fi, err
 	}
+	if fi.Size() > max {
+		// Cut, it could not prove its seal: say what is wrong instead.
+		return nil, fi, fmt.Errorf("%s is %d bytes, over the %d read back; not read", filepath.Join(d.Path, name), fi.Size(), max)
+	}
 	if isJSON(name) {
 		b, err = seal.OpenJSON(d.SealName(name), b)
 	} else {

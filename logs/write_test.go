@@ -253,3 +253,18 @@ func TestAnotherProjectsLogsAreNotReadThroughALinkNorAsACopy(t *testing.T) {
 		t.Errorf("a sealed file moved to another session's folder: %v, want ErrNotSealed", err)
 	}
 }
+
+func TestALogOfTheBudgetInCharactersIsReadBackWhateverItsScript(t *testing.T) {
+	d := DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	text := "# Snapshot\n\n" + strings.Repeat("任务重写词法分析器。\n", 20000) // 220,000 characters, 620 KB
+	if err := d.WriteSealed(SnapshotLog, []byte(text), false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := d.Read(SnapshotLog, LogReadBytes); err != nil || len(b) < 512<<10 {
+		t.Fatalf("a snapshot in Chinese of %d bytes: %d read, %v", len(text), len(b), err)
+	}
+	if _, _, err := d.Read(SnapshotLog, 1<<10); err == nil || errors.Is(err, seal.ErrNotSealed) || !strings.Contains(err.Error(), "over the 1024 read back") {
+		t.Errorf("a file over what is read back: %v (the seal is not to blame)", err)
+	}
+}

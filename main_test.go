@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,12 +178,8 @@ func cmdSafe(ts *testscript.TestScript, neg bool, args []string) {
 
 // unsafeIn names the first unsafe thing in s, or "".
 func unsafeIn(s string) string {
-	for i, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
-			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
-		}
+	if bad := hiddenIn(s); bad != "" {
+		return bad
 	}
 	if loc := unsafeTag.FindStringIndex(s); loc != nil {
 		return fmt.Sprintf("a Claude Code tag: %q", s[max(0, loc[0]-40):min(len(s), loc[1]+40)])
@@ -218,3 +215,24 @@ func TestScriptsRunEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// hiddenIn is the allowlist the policy promises, written out here on its
+// own: letters, marks, digits, punctuation, symbols, spaces, newline and
+// tab, less what renders as nothing; and no tag of the clients'.
+func hiddenIn(s string) string {
+	for i, r := range s {
+		visible := r == '\n' || r == '\t' || r >= 0x20 && r < 0x7f ||
+			r >= 0x80 && unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
+		invisible := r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0100 && r <= 0xE01EF || r >= 0x180B && r <= 0x180F ||
+			slices.Contains([]rune{0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x17B4, 0x17B5, 0x2800}, r)
+		if !visible || invisible {
+			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
+		}
+	}
+	if loc := clientTag.FindStringIndex(s); loc != nil {
+		return fmt.Sprintf("a client's tag: %q", s[max(0, loc[0]-40):min(len(s), loc[1]+40)])
+	}
+	return ""
+}
+
+var clientTag = regexp.MustCompile(`(?i)</?(system-reminder|system|functions|function_calls|invoke|new-diagnostics|tools-used-before-summary|command-name|local-command-stdout)[\s>/]`)

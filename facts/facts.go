@@ -85,7 +85,7 @@ type Snapshot struct {
 	Time           string     `json:"time"`
 	Commits        []string   `json:"recent_commits"` // git log -3
 	CommitsError   string     `json:"recent_commits_error"`
-	Uncommitted    []string   `json:"uncommitted"` // git diff --name-only HEAD
+	Uncommitted    []string   `json:"uncommitted"` // git diff --name-only HEAD, then the untracked files
 	UncommitError  string     `json:"uncommitted_error"`
 	AssistantTexts []string   `json:"assistant_texts"` // the latest, oldest first
 	LastPrompt     string     `json:"last_prompt"`

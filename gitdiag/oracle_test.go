@@ -177,6 +177,9 @@ func assertMatchesGit(t *testing.T, f *fixture, sub string) {
 		if !head.Unborn { // git refuses `diff HEAD` without a commit
 			compare(t, "diff --name-only HEAD", lines(f.gitIn(at, "diff", "--name-only", "HEAD")), st.NamesAgainstHEAD())
 		}
+		if mode, _ := exec.Command("git", "-C", at, "config", "status.showUntrackedFiles").Output(); len(mode) == 0 {
+			compare(t, "ls-files --others --directory", lines(f.gitIn(at, "-C", r.Root, "ls-files", "--others", "--exclude-standard", "--directory", "--no-empty-directory")), st.UntrackedNames())
+		}
 		if !head.Detached && !head.Unborn {
 			compare(t, "branch --show-current", lines(f.gitIn(at, "branch", "--show-current")), []string{head.String()})
 		}

@@ -34,6 +34,20 @@ func (s *Status) NamesAgainstHEAD() []string {
 	return out
 }
 
+// UntrackedNames formats the paths `git ls-files --others --exclude-standard
+// --directory --no-empty-directory` lists from the top: untracked files, and
+// a directory holding only untracked files as "dir/", as the status shows
+// them. With NamesAgainstHEAD, they are everything uncommitted.
+func (s *Status) UntrackedNames() []string {
+	var out []string
+	for _, f := range s.Files {
+		if f.X == '?' {
+			out = append(out, quote.CStyle(f.Path, false))
+		}
+	}
+	return out
+}
+
 // relativePath is git's relative_path: p as seen from the directory prefix.
 func relativePath(p, prefix string) string {
 	if prefix == "" {

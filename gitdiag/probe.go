@@ -95,6 +95,17 @@ var NamesAgainstHEAD = Probe{"git diff --name-only HEAD", func(ctx context.Conte
 	return Output{Lines: st.NamesAgainstHEAD(), Note: st.Incomplete}, nil
 }, true}
 
+// Untracked stands for `git ls-files --others --exclude-standard --directory
+// --no-empty-directory`: what `git diff --name-only HEAD` leaves out of
+// the uncommitted work.
+var Untracked = Probe{"git ls-files --others --exclude-standard --directory --no-empty-directory", func(ctx context.Context, r *Repo) (Output, error) {
+	st, err := r.Status(ctx)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Lines: st.UntrackedNames(), Note: st.Incomplete}, nil
+}, true}
+
 // DiffStatUpstream stands for `git diff --stat <upstream>...HEAD`, with the
 // branch's configured upstream, else origin/HEAD.
 var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx context.Context, r *Repo) (Output, error) {

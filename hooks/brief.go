@@ -332,17 +332,31 @@ const handoffPromptRunes = 2000
 func cleanSince(then, now []string) []string {
 	dirty := map[string]bool{}
 	for _, l := range now {
-		if len(l) > 3 {
-			dirty[l[3:]] = true
+		if p := statusPath(l); p != "" {
+			dirty[p] = true
 		}
 	}
 	var out []string
 	for _, l := range then {
-		if len(l) > 3 && !dirty[l[3:]] {
+		if p := statusPath(l); p != "" && !dirty[p] {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// statusPath is the path of a `git status --short` line: what follows the
+// two status columns and a blank. A handoff written before the columns
+// were kept whole lost the blank of " M path": its path follows the one
+// letter and a blank.
+func statusPath(line string) string {
+	switch {
+	case len(line) > 3 && line[2] == ' ':
+		return line[3:]
+	case len(line) > 2 && line[1] == ' ' && line[0] != ' ':
+		return line[2:]
+	}
+	return ""
 }
 
 // without is list less the items of drop.

@@ -130,7 +130,7 @@ func listOf(items []string, n int) string {
 
 func gatherPreCompact(r *Run) facts.PreCompact {
 	f := facts.PreCompact{SchemaVersion: facts.SchemaVersion, Run: r.runFacts("pre-compact")}
-	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD})
+	f.Git = r.gitFacts([]gitdiag.Probe{gitdiag.Branch, gitdiag.Log(3, false), gitdiag.NamesAgainstHEAD, gitdiag.Untracked})
 	r.observe(false)
 	f.Snapshot = facts.Snapshot{Branch: "(unknown)", Trigger: orUnknown(r.In.Trigger), Session: r.In.SessionID,
 		Time: r.Start.UTC().Format(logs.TimeFormat)}
@@ -147,6 +147,16 @@ func gatherPreCompact(r *Run) facts.PreCompact {
 	})
 	f.Snapshot.Commits, f.Snapshot.CommitsError = probeLines(f.Git.Probes[1])
 	f.Snapshot.Uncommitted, f.Snapshot.UncommitError = probeLines(f.Git.Probes[2])
+	// An untracked file is uncommitted work too (the file the agent just
+	// wrote, above all), as the handoff counts it; the hooks' own logs
+	// are not.
+	if p := f.Git.Probes[3]; p.OK && f.Snapshot.UncommitError == "" {
+		for _, name := range p.Output {
+			if !longrun.Ignored(name, r.Cfg.LongRunning.IgnorePaths) {
+				f.Snapshot.Uncommitted = append(f.Snapshot.Uncommitted, name)
+			}
+		}
+	}
 	r.addTranscript(&f.Snapshot)
 	f.LongRunning = r.longRunning(lrWork)
 	f.HookNotes = append([]string(nil), r.notes...)

@@ -111,7 +111,7 @@ func (r *Run) since(snap facts.Snapshot) *facts.Since {
 			s.Commits = append(s.Commits, c.Oneline())
 		}
 		dirty := map[string]bool{}
-		for _, n := range st.NamesAgainstHEAD() {
+		for _, n := range append(st.NamesAgainstHEAD(), st.UntrackedNames()...) {
 			dirty[n] = true
 		}
 		for _, f := range snap.Uncommitted {

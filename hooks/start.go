@@ -208,9 +208,11 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 		Reason: sanitize.Excerpt(r.In.Reason, 100), Branch: sanitize.Excerpt(g.Branch, 200),
 		UncommittedIncomplete: sanitize.Excerpt(g.StatusIncomplete, 300)}
 	for _, line := range g.Status {
-		// The hooks' own logs are not work the session left.
+		// The hooks' own logs are not work the session left. The status
+		// code is two fixed-width columns (" M"): only the path is
+		// excerpted, or its blank would go and the path be misread.
 		if len(line) > 3 && !longrun.Ignored(line[3:], r.Cfg.LongRunning.IgnorePaths) {
-			h.Uncommitted = append(h.Uncommitted, sanitize.Excerpt(line, 300))
+			h.Uncommitted = append(h.Uncommitted, line[:3]+sanitize.Excerpt(line[3:], 300))
 		}
 	}
 	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {

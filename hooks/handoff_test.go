@@ -1,0 +1,98 @@
+package hooks
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gitRepo is a repository with one commit of README.md, in dir.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@e.com", "commit", "-q", "-m", "first"}} {
+		if args[0] == "add" {
+			os.WriteFile(filepath.Join(dir, "README.md"), []byte("hello\n"), 0o644)
+		}
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// run runs the hook row of command with a payload of its event.
+func runHook(t *testing.T, dir, command, session, extra string, flags ...string) string {
+	t.Helper()
+	e, _ := Lookup(command, func(f string) bool { return slices.Contains(flags, f) })
+	var out strings.Builder
+	Execute(payload2(dir, session, e.Claude, extra), &out, e,
+		Options{Deadline: 10 * time.Second, Now: time.Now, Getenv: projectEnv(dir), JSON: slices.Contains(flags, "json")})
+	return out.String()
+}
+
+func payload2(dir, session, event, extra string) *strings.Reader {
+	return strings.NewReader(`{"session_id":"` + session + `","cwd":"` + dir + `","hook_event_name":"` + event + `"` + extra + `}`)
+}
+
+// The most common uncommitted state there is: a modified file, and the
+// file the agent just wrote, untracked. The next session must be told they
+// are still uncommitted, not "committed or undone".
+func TestAHandoffIsRightAboutAModifiedAndAnUntrackedFile(t *testing.T) {
+	dir := gitRepo(t)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("new\n"), 0o644)
+	runHook(t, dir, "end", "s1", `,"reason":"other"`)
+	var h struct{ Uncommitted []string }
+	b, _ := os.ReadFile(filepath.Join(dir, ".claude", "logs", "sessions", "s1", HandoffFile))
+	json.Unmarshal(b, &h)
+	if !slices.Contains(h.Uncommitted, " M README.md") || !slices.Contains(h.Uncommitted, "?? notes.txt") {
+		t.Fatalf("the handoff's uncommitted lines: %q", h.Uncommitted)
+	}
+	out := runHook(t, dir, "init", "s2", `,"source":"startup"`)
+	if strings.Contains(out, "committed or undone") || !strings.Contains(out, "` M README.md`") || !strings.Contains(out, "`?? notes.txt`") {
+		t.Errorf("the next session was told:\n%s", out)
+	}
+	// Committed since: said so, and only of the file committed.
+	cmd := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@e.com", "commit", "-qam", "readme")
+	cmd.Dir = dir
+	cmd.Run()
+	out = runHook(t, dir, "init", "s3", `,"source":"startup"`)
+	if !strings.Contains(out, "1 committed or undone since; still uncommitted: `?? notes.txt`") {
+		t.Errorf("after a commit of README.md, the next session was told:\n%s", out)
+	}
+}
+
+// A handoff written before the status columns were kept whole holds
+// "M README.md" for " M README.md": its path is still README.md.
+func TestAnOldHandoffsCollapsedStatusLineIsReadByItsPath(t *testing.T) {
+	got := cleanSince([]string{"M README.md", "?? notes.txt", " M a b.txt"}, []string{" M README.md", " M a b.txt"})
+	if !slices.Equal(got, []string{"?? notes.txt"}) {
+		t.Errorf("clean since: %q", got)
+	}
+}
+
+// An untracked file is uncommitted in the snapshot and the recovery too,
+// as in the handoff: the file the agent just wrote must not read as
+// committed.
+func TestAnUntrackedFileIsUncommittedInTheSnapshotAndTheRecovery(t *testing.T) {
+	dir := gitRepo(t)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("new\n"), 0o644)
+	out := runHook(t, dir, "pre-compact", "s1", `,"trigger":"manual"`, "json")
+	var f struct{ Uncommitted []string }
+	if err := json.Unmarshal([]byte(out), &f); err != nil || !slices.Equal(f.Uncommitted, []string{"notes.txt"}) {
+		t.Fatalf("the snapshot's uncommitted files: %q (%v)", f.Uncommitted, err)
+	}
+	runHook(t, dir, "pre-compact", "s1", `,"trigger":"manual"`)
+	out = runHook(t, dir, "init", "s1", `,"source":"compact"`, "compact-recovery")
+	if strings.Contains(out, "no longer uncommitted") || !strings.Contains(out, "notes.txt") {
+		t.Errorf("the recovery:\n%s", out)
+	}
+}

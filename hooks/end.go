@@ -23,8 +23,9 @@ func handleEnd(r *Run) string {
 	r.observe(true)
 	r.checkReceipt()
 	var left facts.Handoff
+	read := false
 	if handoff {
-		left = r.gatherHandoff(f.Git)
+		left, read = r.gatherHandoff(f.Git)
 	}
 	f.LongRunning = r.longRunning(lrBrief)
 	f.Notes = append([]string(nil), r.notes...)
@@ -37,7 +38,7 @@ func handleEnd(r *Run) string {
 		// The next session's end overwrites session-end.md (a /clear ends
 		// one session and starts another at once): keep each session's own.
 		writes = append(writes, r.plainLog(logs.SessionFile(id, logs.EndLog), text))
-		if r.Cfg.Handoff {
+		if r.Cfg.Handoff && handsOn(left, read) {
 			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), facts.JSON(left), false))
 		}
 	}

@@ -96,3 +96,25 @@ func TestAnUntrackedFileIsUncommittedInTheSnapshotAndTheRecovery(t *testing.T) {
 		t.Errorf("the recovery:\n%s", out)
 	}
 }
+
+// A session opened and quit at once, or a spare Claude Code starts for
+// /fork, fires SessionEnd with no request: the next session must still be
+// handed the last real one.
+func TestASessionWithNoRequestNeverReplacesTheHandoffOfOneThatHadOne(t *testing.T) {
+	dir := gitRepo(t)
+	tr := filepath.Join(t.TempDir(), "real.jsonl")
+	os.WriteFile(tr, []byte(`{"type":"user","message":{"role":"user","content":"Rename the lexer to tokenizer"}}`+"\n"), 0o644)
+	runHook(t, dir, "end", "real", `,"reason":"other","transcript_path":"`+tr+`"`)
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(empty, []byte(`{"type":"system","subtype":"init"}`+"\n"), 0o644)
+	for _, spare := range []struct{ id, transcript string }{{"quit-at-once", empty}, {"spare", filepath.Join(t.TempDir(), "never-written.jsonl")}} {
+		time.Sleep(10 * time.Millisecond) // a newer file
+		runHook(t, dir, "end", spare.id, `,"reason":"other","transcript_path":"`+spare.transcript+`"`)
+		if _, err := os.Stat(filepath.Join(dir, ".claude", "logs", "sessions", spare.id, HandoffFile)); err == nil {
+			t.Errorf("%s left a handoff", spare.id)
+		}
+	}
+	if out := runHook(t, dir, "init", "next", `,"source":"startup"`); !strings.Contains(out, "> Rename the lexer to tokenizer") {
+		t.Errorf("the next session was told:\n%s", out)
+	}
+}

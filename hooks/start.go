@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -125,8 +127,7 @@ func (r *Run) previousHandoff() *facts.Handoff {
 	if r.logsTracked() {
 		return nil
 	}
-	others := r.otherWorktreeLogs()
-	found, _ := within(r, "reading the previous session's handoff", func() handoffRead { return r.readPreviousHandoff(others) })
+	found, _ := within(r, "reading the previous session's handoff", func() handoffRead { return r.readPreviousHandoff() })
 	if found.note != "" {
 		r.note(found.note)
 	}
@@ -138,26 +139,25 @@ type handoffRead struct {
 	note    string // a newer handoff that was refused
 }
 
-// readPreviousHandoff reads the newest handoff another session left
-// that this user's session-hooks wrote, in this worktree's logs or another
-// worktree's of the repository (a /fork runs in a worktree of its own); a
-// newer one that is not is named in the note.
-func (r *Run) readPreviousHandoff(others []logs.Dir) (out handoffRead) {
+// readPreviousHandoff reads the newest handoff another session of this
+// worktree left that this user's session-hooks wrote; a newer one that is
+// not sealed is named in the note. Another worktree's sessions worked on
+// another tree: their status compared with this one's would be false.
+func (r *Run) readPreviousHandoff() (out handoffRead) {
 	type found struct {
 		dir  logs.Dir
 		name string
 		at   time.Time
 	}
 	var all []found
-	for _, dir := range append([]logs.Dir{r.Logs}, others...) {
-		dirs, _ := dir.ReadDir("sessions")
-		for _, d := range dirs {
-			if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
-				continue
-			}
-			if fi, err := os.Lstat(filepath.Join(dir.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
-				all = append(all, found{dir, d.Name(), fi.ModTime()})
-			}
+	dir := r.Logs
+	dirs, _ := dir.ReadDir("sessions")
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(dir.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
+			all = append(all, found{dir, d.Name(), fi.ModTime()})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
@@ -200,11 +200,20 @@ func (r *Run) otherWorktreeLogs() []logs.Dir {
 	return out
 }
 
+// handsOn says whether a session left something for the next one: a
+// request it was given, tasks or an error left open. A session whose
+// transcript shows none of them (opened and quit at once, or a spare
+// Claude Code started for /fork) had no work of its own, and must not
+// stand for the one before it; one whose transcript was not read may have.
+func handsOn(h facts.Handoff, transcriptRead bool) bool {
+	return !transcriptRead || h.LastPrompt != "" || len(h.OpenTasks) > 0 || h.OpenError != nil
+}
+
 // gatherHandoff reads what this session leaves for the next one: how it
 // ended, its last request, open tasks and open error, and what it left
 // uncommitted.
-func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
-	h := facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat),
+func (r *Run) gatherHandoff(g facts.Git) (h facts.Handoff, transcriptRead bool) {
+	h = facts.Handoff{Session: r.In.SessionID, EndedAt: r.Start.UTC().Format(logs.TimeFormat),
 		Reason: sanitize.Excerpt(r.In.Reason, 100), Branch: sanitize.Excerpt(g.Branch, 200),
 		UncommittedIncomplete: sanitize.Excerpt(g.StatusIncomplete, 300)}
 	for _, line := range g.Status {
@@ -228,7 +237,7 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 	})
 	path := r.In.TranscriptPath
 	if path == "" {
-		return h
+		return h, false
 	}
 	configDir := claude.ConfigDirOf(path)
 	if configDir == "" {
@@ -236,6 +245,8 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 	}
 	tasks := r.tasks(configDir)
 	tf, err := r.readTranscript(path, handoffTranscript)
+	// A transcript Claude Code never wrote is a session nobody typed in.
+	transcriptRead = err == nil || errors.Is(err, fs.ErrNotExist)
 	if err == nil {
 		h.LastPrompt = tf.LastPrompt
 		// An error the user asked something after is not what the
@@ -254,5 +265,5 @@ func (r *Run) gatherHandoff(g facts.Git) facts.Handoff {
 			h.OpenTasks = append(h.OpenTasks, facts.Task{Content: t.Content, Status: t.Status})
 		}
 	}
-	return h
+	return h, transcriptRead
 }

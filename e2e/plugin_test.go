@@ -145,3 +145,49 @@ func sha256Of(t *testing.T, path string) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// Installed as the README says: the marketplace added (this repository,
+// as a local path), the plugin installed at user scope, in a project with
+// no settings.json. Its own hooks.json must not make it stand down: the
+// brief arrives once, and status says the plugin's entries run. A project
+// whose settings.json wires session-hooks gets the brief once too, from
+// the settings; status says the plugin stands down for those entries.
+func TestThePluginInstalledFromTheMarketplaceRuns(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	t.Setenv("PATH", filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, settingsToo := range []bool{false, true} {
+		name := "no settings.json"
+		if settingsToo {
+			name = "settings.json wires it too"
+		}
+		t.Run(name, func(t *testing.T) {
+			s := newSession(t)
+			if !settingsToo {
+				os.Remove(s.settings)
+			}
+			for _, args := range [][]string{{"plugin", "marketplace", "add", root}, {"plugin", "install", "session-hooks@session-hooks"}} {
+				cmd := exec.Command(claudeBin, args...)
+				cmd.Dir = s.project
+				cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+s.config, "DISABLE_TELEMETRY=1",
+					"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("claude %v: %v\n%s", args, err, out)
+				}
+			}
+			s.claude(s.project, "-p", "hello")
+			start := messagesText(s.mainRequests()[0])
+			if n := strings.Count(start, briefHeader); n != 1 {
+				t.Errorf("the startup brief arrived %d times:\n%s", n, clip(start, 4000))
+			}
+			cmd := exec.Command(hooksBin, "status")
+			cmd.Dir = s.project
+			cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+s.config)
+			out, _ := cmd.Output()
+			want := "session-hooks-bridge\" init (timeout 30s): runs"
+			if settingsToo {
+				want = "session-hooks-bridge\" init (timeout 30s): stands down, the project settings run it"
+			}
+			contains(t, "status", string(out), want)
+		})
+	}
+}

@@ -43,8 +43,11 @@ type Doctor struct {
 	// NotRun are the other tools' SessionStart commands: doctor never runs
 	// a command it did not write (a cloned repository's settings are the
 	// repository's), so their share of the output limit is not measured.
-	NotRun   []string `json:"not_run"`
-	Problems int      `json:"problems"`
+	NotRun []string `json:"not_run"`
+	// StandsDown are the plugin's entries a settings file runs instead:
+	// not rehearsed, as the plugin's hook does nothing for them.
+	StandsDown []string `json:"plugin_stands_down"`
+	Problems   int      `json:"problems"`
 }
 
 // DoctorRun is one wired command, run once.
@@ -67,13 +70,18 @@ type DoctorRun struct {
 // repository's, and their program a file it ships); another tool's
 // command is never run.
 func RunDoctor(env Env, custom string) Doctor {
-	d := Doctor{SchemaVersion: facts.SchemaVersion, Project: env.Dir}
+	d := Doctor{SchemaVersion: facts.SchemaVersion, Project: env.Dir, StandsDown: []string{}}
 	var all []WiredHook
 	ran := map[string]bool{}
 	self, selfErr := os.Executable()
 	var notLoaded []string
 	bySettings := map[string]bool{} // rows a settings file wires: the plugin stands down for them
 	for _, sc := range ReadStatus(env, custom).Scopes {
+		for _, h := range sc.Hooks {
+			if h.StandsDown != "" {
+				d.StandsDown = append(d.StandsDown, fmt.Sprintf("%s → %s (the %s settings run it)", h.Event, h.Command, h.StandsDown))
+			}
+		}
 		if sc.State == "not-loaded" {
 			notLoaded = append(notLoaded, fmt.Sprintf("%s (%s) is not loaded by Claude Code: %s (session-hooks install --scope %s --rewrite-strict rewrites it as strict JSON)", sc.Scope, sc.Path, sc.Error, sc.Scope))
 			continue // Claude Code runs none of its hooks
@@ -256,6 +264,9 @@ func (d Doctor) Text() string {
 				fmt.Fprintf(&b, "       %d from %s\n", r.OutputLen, r.Command)
 			}
 		}
+	}
+	for _, s := range d.StandsDown {
+		fmt.Fprintf(&b, "--   %s: the plugin stands down\n", s)
 	}
 	if n := len(d.NotRun); n > 0 {
 		fmt.Fprintf(&b, "Not run: %d other SessionStart command(s), which share Claude Code's %d-character limit with ours (doctor runs nothing it did not write):\n", n, claude.Limit)

@@ -61,3 +61,45 @@ func TestStatusSeesTheHooksAnEnabledPluginProvides(t *testing.T) {
 		t.Errorf("a plugin disabled in local scope still counted: %+v", st.Scopes)
 	}
 }
+
+// Installed as the README says (marketplace, then plugin install, user
+// scope), in a project with no settings.json: the plugin's own entries are
+// no reason for it to stand down, and status says each runs. Where a
+// settings file wires an entry, the plugin stands down for it, and status
+// says which settings run it; a settings file Claude Code does not load
+// runs nothing, so the plugin does not stand down for it.
+func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
+	config, project := t.TempDir(), t.TempDir()
+	installPlugin(t, config)
+	env := Env{Dir: project, Getenv: func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return config
+		}
+		return ""
+	}, Home: func() (string, error) { return t.TempDir(), nil }}
+	for _, row := range []struct {
+		event string
+		args  []string
+	}{{"SessionStart", []string{"init"}}, {"SessionStart", []string{"init", "--compact-recovery"}}, {"PreCompact", []string{"pre-compact"}}, {"SessionEnd", []string{"end"}}} {
+		if Wires(env, row.event, row.args) {
+			t.Errorf("%s %v: the plugin stands down for its own entry", row.event, row.args)
+		}
+	}
+	if text := ReadStatus(env, "").Text(); strings.Contains(text, "stands down") || !strings.Contains(text, "session-hooks-bridge\" end (timeout 5s): runs\n") {
+		t.Errorf("status:\n%s", text)
+	}
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	settings := filepath.Join(project, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "session-hooks end", "timeout": 5}]}]}}`), 0o644)
+	if !Wires(env, "SessionEnd", []string{"end"}) || Wires(env, "SessionStart", []string{"init"}) {
+		t.Errorf("with the project wiring end only: end %v, init %v", Wires(env, "SessionEnd", []string{"end"}), Wires(env, "SessionStart", []string{"init"}))
+	}
+	if text := ReadStatus(env, "").Text(); !strings.Contains(text, "end (timeout 5s): stands down, the project settings run it") {
+		t.Errorf("status:\n%s", text)
+	}
+	os.WriteFile(settings, []byte(`{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "session-hooks end", "timeout": 5}]}]}, // a comment
+}`), 0o644)
+	if Wires(env, "SessionEnd", []string{"end"}) {
+		t.Errorf("the plugin stands down for a settings file Claude Code does not load")
+	}
+}

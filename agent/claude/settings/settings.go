@@ -612,10 +612,15 @@ func PluginHooks(bridge string) ([]byte, error) {
 
 // Wires says whether a settings file of any scope wires the entry of ours
 // for event with args, as the plugin's bridge asks before running: the
-// plugin stands down where settings.json already does the work.
+// plugin stands down where settings.json already does the work. A plugin's
+// own entries (this plugin's above all) are no settings file: counted,
+// the plugin stood down for every event, everywhere.
 func Wires(env Env, event string, args []string) bool {
 	st, _ := readScopes(env) // no checks: this runs before every plugin hook
 	for _, sc := range st.Scopes {
+		if isPlugin(sc.Scope) || sc.State != "present" {
+			continue
+		}
 		for _, h := range sc.Hooks {
 			if e, ok := rowFor(h.Event, h.Command); ok && h.Event == event && slices.Equal(e.Args(), args) &&
 				IsOurs(h.Event, h.Command, "") {

@@ -35,6 +35,9 @@ type WiredHook struct {
 	Command string `json:"command"`
 	Timeout *int   `json:"timeout_s"` // null when none is set
 	Exec    bool   `json:"exec"`      // written in the exec form (command + args, no shell)
+	// StandsDown, for a plugin's entry, is the settings scope that wires
+	// the same entry: the plugin's hook then does nothing ("" when it runs).
+	StandsDown string `json:"stands_down"`
 }
 
 // wired is a hook of ours found in a scope.
@@ -111,8 +114,35 @@ func readScopes(env Env) (Status, []wired) {
 			all = append(all, wired{hook, s.Scope})
 		}
 	}
+	markStandingDown(st.Scopes, all)
 	return st, all
 }
+
+// markStandingDown names, on each plugin entry, the settings scope that
+// wires the same entry of ours: the plugin's bridge stands down for it
+// (Wires), so that nothing runs twice.
+func markStandingDown(scopes []ScopeStatus, all []wired) {
+	bySettings := map[string]string{}
+	for _, w := range all {
+		if e, ok := rowFor(w.Event, w.Command); ok && !isPlugin(w.scope) && IsOurs(w.Event, w.Command, "") {
+			if _, seen := bySettings[rowKey(e)]; !seen {
+				bySettings[rowKey(e)] = w.scope
+			}
+		}
+	}
+	for i := range scopes {
+		if !isPlugin(scopes[i].Scope) {
+			continue
+		}
+		for j, h := range scopes[i].Hooks {
+			if e, ok := rowFor(h.Event, h.Command); ok {
+				scopes[i].Hooks[j].StandsDown = bySettings[rowKey(e)]
+			}
+		}
+	}
+}
+
+func rowKey(e hooks.Event) string { return e.Claude + " " + strings.Join(e.Args(), " ") }
 
 func isPlugin(scope string) bool { return strings.HasPrefix(scope, "plugin ") }
 
@@ -163,14 +193,18 @@ func (st Status) Text() string {
 			fmt.Fprintf(&b, "%s (%s): NOT LOADED by Claude Code (%s)\n", s.Scope, s.Path, s.Error)
 		case "absent":
 			fmt.Fprintf(&b, "%s (%s): not present\n", s.Scope, s.Path)
-		default:
+		case "present":
+			if len(s.Hooks) == 0 {
+				fmt.Fprintf(&b, "%s (%s): no hooks\n", s.Scope, s.Path)
+				continue
+			}
 			fmt.Fprintf(&b, "%s (%s):\n", s.Scope, s.Path)
 			for _, h := range s.Hooks {
 				form := ""
 				if h.Exec {
 					form = ", exec form"
 				}
-				fmt.Fprintf(&b, "  %s%s → %s (%s%s)\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout), form)
+				fmt.Fprintf(&b, "  %s%s → %s (%s%s)%s\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout), form, standing(s.Scope, h))
 			}
 		}
 	}
@@ -182,6 +216,17 @@ func (st Status) Text() string {
 		b.WriteString("warning: " + w + "\n")
 	}
 	return b.String()
+}
+
+// standing says whether a plugin's entry runs or stands down.
+func standing(scope string, h WiredHook) string {
+	switch {
+	case !isPlugin(scope):
+		return ""
+	case h.StandsDown != "":
+		return ": stands down, the " + h.StandsDown + " settings run it"
+	}
+	return ": runs"
 }
 
 func matcherText(m string) string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,20 +22,22 @@ func TestMain(m *testing.M) {
 	testscript.Main(cleanUp{m}, map[string]func(){"session-hooks": main})
 }
 
-// cleanUp runs the tests with a configuration directory of their own (the
-// hooks they run make their sealing key there, not in the user's), then
-// removes it and the binary the fault tests built (10 MB a run, left in
-// the temporary directory before).
+// cleanUp runs the tests with a configuration and a cache directory of
+// their own (the hooks they run make their sealing key and keep the diff
+// stat there, install its backups, not in the user's), then removes them
+// and the binary the fault tests built (10 MB a run, left in the temporary
+// directory before).
 type cleanUp struct{ m *testing.M }
 
 func (c cleanUp) Run() int {
-	config, err := os.MkdirTemp("", "session-hooks-config-")
+	dir, err := os.MkdirTemp("", "session-hooks-test-")
 	if err != nil {
 		panic(err)
 	}
-	os.Setenv("XDG_CONFIG_HOME", config)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := c.m.Run()
-	os.RemoveAll(config)
+	os.RemoveAll(dir)
 	for _, f := range afterTests {
 		f()
 	}
@@ -55,6 +58,15 @@ func TestCLI(t *testing.T) {
 			for _, k := range []string{"GIT_AUTHOR", "GIT_COMMITTER"} {
 				env.Setenv(k+"_NAME", "Test")
 				env.Setenv(k+"_EMAIL", "test@example.com")
+			}
+			// Whatever claude the person running the tests installed, the
+			// scripts see none (install's default form follows it); a script
+			// that wants one puts its own first on PATH.
+			if runtime.GOOS != "windows" {
+				noClaude := filepath.Join(env.WorkDir, ".no-claude")
+				os.MkdirAll(noClaude, 0o755)
+				os.WriteFile(filepath.Join(noClaude, "claude"), []byte("#!/bin/sh\nexit 127\n"), 0o755)
+				env.Setenv("PATH", noClaude+string(os.PathListSeparator)+env.Getenv("PATH"))
 			}
 			env.Setenv("FIXTURES", mustAbs("testdata/claude-2.1.330"))
 			env.Setenv("CODEX_FIXTURES", mustAbs("testdata/codex-0.169.0"))

@@ -39,9 +39,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	hooksBin = filepath.Join(tmp, "session-hooks")
-	// The hooks Claude Code runs make their sealing key here, not in the
-	// user's configuration directory.
+	// The clients are cached where the user's cache is (about 380 MB,
+	// installed once); the hooks the clients run make their sealing key
+	// and keep the diff stat in directories of the suite's, not the user's.
+	npmCache = e2eCache()
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache"))
 	build := exec.Command("go", "build", "-o", hooksBin, "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -64,15 +67,10 @@ func ensureClaude() (bin, unavailable string) {
 // cache (SESSION_HOOKS_E2E_CACHE, else the user's cache directory) when
 // it is not there yet, and returns its binary, or why it cannot be had.
 func npmBinary(name, pkg, version, binName string) (bin, unavailable string) {
-	cache := os.Getenv("SESSION_HOOKS_E2E_CACHE")
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return "", "no cache directory for " + name + ": " + err.Error()
-		}
-		cache = filepath.Join(dir, "session-hooks-e2e")
+	if npmCache == "" {
+		return "", "no cache directory for " + name
 	}
-	prefix := filepath.Join(cache, binName+"-"+version)
+	prefix := filepath.Join(npmCache, binName+"-"+version)
 	bin = filepath.Join(prefix, "node_modules", ".bin", binName)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, ""
@@ -89,6 +87,23 @@ func npmBinary(name, pkg, version, binName string) (bin, unavailable string) {
 		return "", "npm installed no " + binName + " binary at " + bin
 	}
 	return bin, ""
+}
+
+// npmCache is where the clients are installed, read before the suite
+// points XDG_CACHE_HOME at a directory of its own.
+var npmCache string
+
+// e2eCache is SESSION_HOOKS_E2E_CACHE, else session-hooks-e2e in the
+// user's cache directory ("" when there is none).
+func e2eCache() string {
+	if c := os.Getenv("SESSION_HOOKS_E2E_CACHE"); c != "" {
+		return c
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "session-hooks-e2e")
 }
 
 // requireNPM is npmBinary once per binary for a test: it skips where the

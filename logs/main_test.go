@@ -3,7 +3,7 @@ package logs
 import (
 	"testing"
 
-	"github.com/session-hooks/session-hooks/seal/sealtest"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 )
 
-func TestMain(m *testing.M) { sealtest.Main(m) }
+func TestMain(m *testing.M) { testenv.Main(m) }

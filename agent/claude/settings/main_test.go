@@ -1,0 +1,9 @@
+package settings
+
+import (
+	"testing"
+
+	"github.com/session-hooks/session-hooks/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }

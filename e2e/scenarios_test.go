@@ -139,7 +139,7 @@ func TestResumeInjectsTheBrief(t *testing.T) {
 	ctx := ownOutput(injected(t, reqs[0], "resume"))
 	// The context still holds the startup's brief: the resume adds what it
 	// does not, without a second heading.
-	contains(t, "the resumed context", ctx, "Resumed: the last reply was ", "the context holds ")
+	contains(t, "the resumed context", ctx, "UTC: the last reply was ", "the context holds ")
 	if n := strings.Count(messagesText(reqs[0]), briefHeader); n != 1 {
 		t.Errorf("the resumed request holds the brief's heading %d times", n)
 	}
@@ -431,7 +431,7 @@ func TestForkedSessionGetsTheStartupContext(t *testing.T) {
 	// The fork keeps its parent's context, brief included: it adds only
 	// what that context does not hold.
 	ctx := ownOutput(injected(t, reqs[0], "fork"))
-	contains(t, "the forked session's context", ctx, "Resumed: the last reply was ")
+	contains(t, "the forked session's context", ctx, "UTC: the last reply was ")
 	if strings.Contains(ctx, "previous session") {
 		t.Error("a forked session got a handoff")
 	}

@@ -129,7 +129,9 @@ func briefBody(f facts.Init, now time.Time) string {
 		b.WriteString(line + "\n\n")
 	}
 	if r := s.Resume; r != nil {
-		b.WriteString(resumeLine(r) + "\n\n")
+		if line := resumeLine(r, now); line != "" {
+			b.WriteString(line + "\n\n")
+		}
 	}
 	if s.Stashes > 0 {
 		fmt.Fprintf(&b, "Stashes: %d; the newest: %s.\n\n", s.Stashes, codes(s.NewestStash))
@@ -228,11 +230,14 @@ func commits(n int) string {
 	return fmt.Sprintf("%d commits", n)
 }
 
-// resumeLine says how long the resumed session slept and what that costs.
-func resumeLine(r *facts.Resume) string {
+// resumeLine says how long the resumed session slept and what that costs,
+// dated: the context keeps every resume's line, and two saying "ago" of
+// different resumes would read as two versions of one fact. Nothing when
+// the client said none of it.
+func resumeLine(r *facts.Resume, now time.Time) string {
 	var parts []string
 	if s := r.SecondsSinceLastResponse; s != nil {
-		parts = append(parts, "the last reply was "+roughAge(time.Duration(*s)*time.Second)+" ago")
+		parts = append(parts, "the last reply was "+roughAge(time.Duration(*s)*time.Second)+" before")
 	}
 	if e := r.PromptCacheExpired; e != nil {
 		if *e {
@@ -245,9 +250,9 @@ func resumeLine(r *facts.Resume) string {
 		parts = append(parts, fmt.Sprintf("the context holds %d tokens", *t))
 	}
 	if len(parts) == 0 {
-		return "Resumed."
+		return ""
 	}
-	return "Resumed: " + strings.Join(parts, "; ") + "."
+	return "Resumed at " + now.UTC().Format("2006-01-02 15:04") + " UTC: " + strings.Join(parts, "; ") + "."
 }
 
 // renderHandoff is the previous session's handoff, framed as history, with

@@ -79,11 +79,42 @@ func TestBranchStandingAgainstTheUpstream(t *testing.T) {
 	}
 }
 
-func TestResumeLineSaysHowLongTheSessionSlept(t *testing.T) {
-	got := resumeLine(&facts.Resume{SecondsSinceLastResponse: intp(7200), PromptCacheExpired: boolp(true), ContextTokens: intp(51234)})
-	want := "Resumed: the last reply was 2.0h ago; the prompt cache has likely expired, so the next reply re-reads the whole context; the context holds 51234 tokens."
+func TestResumeLineSaysHowLongTheSessionSleptAndWhen(t *testing.T) {
+	at := time.Date(2026, 11, 26, 19, 40, 12, 0, time.UTC)
+	got := resumeLine(&facts.Resume{SecondsSinceLastResponse: intp(7200), PromptCacheExpired: boolp(true), ContextTokens: intp(51234)}, at)
+	want := "Resumed at 2026-11-26 19:40 UTC: the last reply was 2.0h before; the prompt cache has likely expired, so the next reply re-reads the whole context; the context holds 51234 tokens."
 	if got != want {
 		t.Errorf("got %q", got)
+	}
+	// A client that says nothing of the resume (Codex, Gemini) gets no
+	// bare "Resumed." line: it would state no fact.
+	if got := resumeLine(&facts.Resume{}, at); got != "" {
+		t.Errorf("a resume with no figure: %q", got)
+	}
+}
+
+// The recovery says where the branch stands without the diff stat; the
+// resume after it says it with: one fact, so the context holding the
+// shorter statement is not sent the longer one.
+func TestAShorterAndALongerStatementOfTheStandingAreOneFact(t *testing.T) {
+	stat := []string{" a.go | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)"}
+	g := facts.Git{Upstream: "origin/main", Ahead: intp(3), Behind: intp(1)}
+	short := branchStanding(g, &facts.Start{})
+	g.DiffStat = stat
+	long := branchStanding(g, &facts.Start{})
+	if short == long || paragraphHash(short) != paragraphHash(long) {
+		t.Errorf("%q and %q are two facts to the ledger", short, long)
+	}
+	_, held := paragraphs(short)
+	if out, _ := onlyNew(briefHeading+long+"\n\n", held); out != "" {
+		t.Errorf("a context holding %q was sent:\n%s", short, out)
+	}
+	g.Ahead = intp(4)
+	if moved := branchStanding(g, &facts.Start{}); paragraphHash(moved) == paragraphHash(long) {
+		t.Errorf("a branch that moved is the same fact: %q", moved)
+	}
+	if paragraphHash("Stashes: 2; the newest: `a`.") == paragraphHash("Stashes: 3; the newest: `a`.") {
+		t.Errorf("two stash counts are one fact")
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -38,10 +40,34 @@ func paragraphs(out string) (blocks, hashes []string) {
 	return blocks, hashes
 }
 
+// paragraphHash names the fact a paragraph states: the same fact said
+// shorter or longer is one fact, so that a context holding the one is not
+// sent the other. Where the brief's standing against the upstream (the
+// recovery says it without the diff stat) is the fact, its first sentence
+// names it; any other paragraph is its whole text.
 func paragraphHash(p string) string {
-	sum := sha256.Sum256([]byte(p))
+	sum := sha256.Sum256([]byte(factKey(p)))
 	return hex.EncodeToString(sum[:8])
 }
+
+// factKey is what of a paragraph identifies its fact.
+func factKey(p string) string {
+	if standing().MatchString(p) {
+		if end := strings.Index(p, ". "); end >= 0 {
+			p = p[:end+1]
+		}
+		if end := strings.IndexByte(p, '\n'); end >= 0 {
+			p = p[:end]
+		}
+		return "standing: " + p
+	}
+	return p
+}
+
+// standing recognises branchStanding's first sentence.
+var standing = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^(Up to date with `|Compared with `|The upstream `|\\d+ commits? ahead and \\d+ commits? behind `)")
+})
 
 // onlyNew is out less the paragraphs the context holds already (held),
 // and the hashes of what it keeps. The brief's heading comes only with

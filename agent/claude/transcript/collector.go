@@ -248,7 +248,10 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			c.openError.Tool, c.openError.Input = sanitize.Excerpt(name, 80), callInput(name, input)
 		}
 	}
-	if !side && c.tasksAt == "" && (name == "TodoWrite" || name == "TaskCreate" || name == "TaskUpdate") {
+	// A failed call changed no list: Claude Code 2.1.332 disables
+	// TodoWrite, and a call the model makes anyway fails.
+	failed := answered && res.isError
+	if !side && !failed && c.tasksAt == "" && (name == "TodoWrite" || name == "TaskCreate" || name == "TaskUpdate") {
 		c.tasksAt = strings.Clone(c.at)
 	}
 	switch name {
@@ -259,7 +262,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			}
 		}
 	case "TodoWrite":
-		if !side && !c.todosFound {
+		if !side && !c.todosFound && !failed {
 			c.todosFound = true
 			for _, t := range input.Get("todos").Array() {
 				c.todos = append(c.todos, Todo{Content: sanitize.Excerpt(t.Get("content").String(), TaskRunes),

@@ -457,3 +457,28 @@ func TestTaskListsFarBackAreFoundPastTheLineFilter(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code 2.1.332 disables TodoWrite (TaskCreate sits behind
+// ToolSearch): a TodoWrite the model calls anyway fails, and its list is
+// no task list; the one before it, or the tasks created after, stand.
+func TestAFailedTodoWriteIsNoTaskList(t *testing.T) {
+	disabled := `<tool_use_error>Error: No such tool available: TodoWrite</tool_use_error>`
+	f := read(t, user("plan the parser"),
+		call("w1", "TodoWrite", `{"todos":[{"content":"tokenize","status":"pending"}]}`), answer("w1", disabled, true, ""))
+	if len(f.Todos) != 0 || f.TasksChangedAt != "" {
+		t.Errorf("a failed TodoWrite made a list: %+v (changed at %q)", f.Todos, f.TasksChangedAt)
+	}
+	f = read(t, user("plan the parser"),
+		call("w0", "TodoWrite", `{"todos":[{"content":"lex","status":"in_progress"}]}`), answer("w0", "ok", false, ""),
+		call("w1", "TodoWrite", `{"todos":[{"content":"tokenize","status":"pending"}]}`), answer("w1", disabled, true, ""))
+	if len(f.Todos) != 1 || f.Todos[0].Content != "lex" {
+		t.Errorf("the list before a failed TodoWrite: %+v", f.Todos)
+	}
+	f = read(t, user("plan the parser"),
+		call("s1", "ToolSearch", `{"query":"select:TaskCreate"}`), answer("s1", "TaskCreate loaded", false, ""),
+		call("c1", "TaskCreate", `{"subject":"tokenize","description":"d"}`), answer("c1", "Task #1 created successfully: tokenize", false, ""),
+		call("w1", "TodoWrite", `{"todos":[{"content":"stale","status":"pending"}]}`), answer("w1", disabled, true, ""))
+	if len(f.Tasks) != 1 || f.Tasks[0].Content != "tokenize" || len(f.Todos) != 0 {
+		t.Errorf("TaskCreate behind ToolSearch: tasks %+v, todos %+v", f.Tasks, f.Todos)
+	}
+}

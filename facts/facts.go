@@ -193,13 +193,15 @@ type Resume struct {
 // Handoff is what a session left for the next one, saved by end
 // (sessions/<session>/handoff.json).
 type Handoff struct {
-	Session     string     `json:"session_id"`
-	EndedAt     string     `json:"ended_at"`
-	Reason      string     `json:"reason"`
-	LastPrompt  string     `json:"last_prompt"`
-	OpenTasks   []Task     `json:"open_tasks"`
-	OpenError   *ToolError `json:"open_error"`
-	Uncommitted []string   `json:"uncommitted"` // git status --short
+	Session    string `json:"session_id"`
+	EndedAt    string `json:"ended_at"`
+	Reason     string `json:"reason"`
+	LastPrompt string `json:"last_prompt"`
+	// PreviousPrompt is the request a terse last one ("and now?") answers.
+	PreviousPrompt string     `json:"previous_prompt"`
+	OpenTasks      []Task     `json:"open_tasks"`
+	OpenError      *ToolError `json:"open_error"`
+	Uncommitted    []string   `json:"uncommitted"` // git status --short
 	// UncommittedIncomplete says what Uncommitted leaves out, as
 	// Git.StatusIncomplete; "" when it is whole.
 	UncommittedIncomplete string `json:"uncommitted_incomplete,omitempty"`

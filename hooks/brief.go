@@ -264,16 +264,21 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 	if at, err := time.Parse(logs.TimeFormat, h.EndedAt); err == nil {
 		ended += " " + roughAge(now.Sub(at)) + " ago"
 	}
-	if h.Reason != "" {
-		ended += " (" + h.Reason + ")"
+	if why := endReason(h.Reason); why != "" {
+		ended += " " + why + ","
 	}
 	if h.Branch != "" {
 		ended += " on branch " + logs.Code(h.Branch)
 	}
+	ended = strings.TrimSuffix(ended, ",")
 	b.WriteString(ended + ".\n\n")
 	if h.LastPrompt != "" {
 		// Whole in handoff.json; the brief keeps its beginning and its end.
 		b.WriteString("Its last request:\n\n" + logs.Quote(sanitize.Middle(h.LastPrompt, handoffPromptRunes)))
+		if h.PreviousPrompt != "" {
+			// "and now?" alone tells the next session nothing.
+			b.WriteString("It answered this earlier request:\n\n" + logs.Quote(sanitize.Middle(h.PreviousPrompt, handoffPromptRunes)))
+		}
 	}
 	if len(h.OpenTasks) > 0 {
 		b.WriteString("Tasks it left open:\n\n")
@@ -327,6 +332,24 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 		b.WriteString("Since then: no new commit.\n\n")
 	}
 	return b.String()
+}
+
+// endReason says in words why a session ended, from the client's reason;
+// "" where the reason says nothing ("other").
+func endReason(reason string) string {
+	switch reason {
+	case "", "other":
+		return ""
+	case "clear":
+		return "with /clear"
+	case "logout":
+		return "at a logout"
+	case "prompt_input_exit", "exit":
+		return "when the user quit"
+	case "resume":
+		return "when another session was resumed"
+	}
+	return "(" + reason + ")"
 }
 
 // handoffPromptRunes bounds the previous session's request in the brief.

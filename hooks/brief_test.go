@@ -29,10 +29,10 @@ func TestHandoffSaysWhenAndWhatChangedSince(t *testing.T) {
 		want  []string
 	}{
 		{"ended minutes ago, nothing since", clock.Add(-2*time.Hour - 25*time.Minute), &facts.Since{}, false,
-			[]string{"It ended 5min ago (clear) on branch `feature/parser`.", "Since then: no new commit."}},
+			[]string{"It ended 5min ago with /clear, on branch `feature/parser`.", "Since then: no new commit."}},
 		{"ended hours ago, commits and the upstream moved", clock, &facts.Since{Commits: []string{"abc1234 Fix the lexer", "def5678 Start"}}, true,
-			[]string{"It ended 2.5h ago (clear)", "Since then: 2 commits made since (newest: `abc1234 Fix the lexer`); the upstream `origin/feature/parser` moved."}},
-		{"ended days ago", clock.Add(72 * time.Hour), nil, false, []string{"It ended 3 days ago (clear)"}},
+			[]string{"It ended 2.5h ago with /clear,", "Since then: 2 commits made since (newest: `abc1234 Fix the lexer`); the upstream `origin/feature/parser` moved."}},
+		{"ended days ago", clock.Add(72 * time.Hour), nil, false, []string{"It ended 3 days ago with /clear,"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

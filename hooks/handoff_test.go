@@ -118,3 +118,24 @@ func TestASessionWithNoRequestNeverReplacesTheHandoffOfOneThatHadOne(t *testing.
 		t.Errorf("the next session was told:\n%s", out)
 	}
 }
+
+// A terse last request ("and now?") tells the next session nothing alone:
+// the handoff carries the request it answers, as the recovery does; and
+// the end reason is said in words, not as the client's code.
+func TestAHandoffQuotesTheRequestATerseOneAnswersAndSaysWhyInWords(t *testing.T) {
+	dir := gitRepo(t)
+	tr := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(tr, []byte(`{"type":"user","message":{"role":"user","content":"Rename the lexer to tokenizer everywhere"}}`+"\n"+
+		`{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"Done with the lexer."}]}}`+"\n"+
+		`{"type":"user","message":{"role":"user","content":"and now?"}}`+"\n"), 0o644)
+	runHook(t, dir, "end", "s1", `,"reason":"prompt_input_exit","transcript_path":"`+tr+`"`)
+	out := runHook(t, dir, "init", "s2", `,"source":"startup"`)
+	for _, want := range []string{"when the user quit, on branch `main`.", "Its last request:\n\n> and now?\n", "It answered this earlier request:\n\n> Rename the lexer to tokenizer everywhere\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "prompt_input_exit") {
+		t.Errorf("the client's code was shown:\n%s", out)
+	}
+}

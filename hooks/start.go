@@ -248,7 +248,7 @@ func (r *Run) gatherHandoff(g facts.Git) (h facts.Handoff, transcriptRead bool) 
 	// A transcript Claude Code never wrote is a session nobody typed in.
 	transcriptRead = err == nil || errors.Is(err, fs.ErrNotExist)
 	if err == nil {
-		h.LastPrompt = tf.LastPrompt
+		h.LastPrompt, h.PreviousPrompt = tf.LastPrompt, tf.PreviousPrompt
 		// An error the user asked something after is not what the
 		// session left open.
 		if e := tf.OpenError; e != nil && !tf.ErrorBeforeRequest {

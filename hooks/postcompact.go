@@ -143,8 +143,21 @@ func containsWords(text, words string) bool {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
-// fold lowers s and folds its white space, so that a fact wrapped or
-// cased differently in the summary still counts as mentioned.
+// fold reduces s to its words, lowered: a fact the summary keeps in other
+// letter case ("Fix The Lexer", "ParseConfig", "STRASSE" as "straße"),
+// wrapped, or with other punctuation around its words (`code`, **bold**,
+// hyphens, quotes) still counts as mentioned.
 func fold(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == 'ß' || r == 'ẞ':
+			b.WriteString("ss")
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }

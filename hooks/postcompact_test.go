@@ -163,3 +163,18 @@ func TestAModelSwitchSaysTheNewWindowAndWhereTheContextStands(t *testing.T) {
 		t.Errorf("without the long-running checks it said %q", out.String())
 	}
 }
+
+// A summary that keeps a task, a request or a branch in other letter case
+// or with other punctuation around its words keeps it: no false claim that
+// it was lost.
+func TestAFactTheSummaryKeepsInOtherCaseOrPunctuationIsNotLost(t *testing.T) {
+	snap := facts.Snapshot{Branch: "feature/parseConfig", LastPrompt: "Fix the lexer's handling of CRLF",
+		Tasks: []facts.Task{{Content: "Add the parseConfig helper", Status: "pending"}, {Content: "Rename STRASSE to Straße", Status: "in_progress"}}}
+	summary := "Work on **feature/parseconfig**: the user asked to fix the Lexer’s handling of `crlf`. Open: add the `ParseConfig` helper; rename strasse to STRASSE."
+	if lost := lostInSummary(snap, summary); len(lost) != 0 {
+		t.Errorf("claimed lost: %q", lost)
+	}
+	if lost := lostInSummary(snap, "The user asked for a parser."); len(lost) != 4 {
+		t.Errorf("a summary keeping none of them lost %q", lost)
+	}
+}

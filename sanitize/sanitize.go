@@ -117,16 +117,19 @@ var (
 	ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b(?:\[[0-9;?]*[@-~]|[@-Z\\-_])`) })
 )
 
-// clientTags are the tag names the agent clients wrap their own text in
-// (Claude Code's system reminders, commands, tool calls and results,
-// diagnostics and IDE context; Codex's and Gemini's context blocks).
+// clientTags are the tag names the agent clients wrap their own words in,
+// which a model reads as the client speaking: Claude Code's system
+// reminders, commands, tool definitions and calls, diagnostics and IDE
+// context; Codex's and Gemini's context blocks. Tags that only mark data
+// (<tool_use_error> inside a tool's result) and words a text about code
+// uses (<thinking>, <output>) are not among them: restored error texts and
+// replies keep them as written.
 var clientTags = []string{"system-reminder", "system", "command-name", "command-message", "command-args",
 	"local-command-stdout", "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr",
 	"task-notification", "agent-notification", "user-prompt-submit-hook", "analysis", "summary",
-	"functions", "function", "function_calls", "function_results", "invoke", "parameter", "result", "output",
-	"new-diagnostics", "tools-used-before-summary", "tool_use_error", "persisted-output", "thinking",
-	"ide_opened_file", "ide_selection", "ide_diagnostics", "user-memory-input", "context", "document",
-	"environment_context", "user_instructions", "state_snapshot", "hook_context", "instructions"}
+	"functions", "function_calls", "function_results", "invoke", "new-diagnostics", "tools-used-before-summary",
+	"persisted-output", "ide_opened_file", "ide_selection", "ide_diagnostics", "user-memory-input",
+	"environment_context", "user_instructions", "state_snapshot", "hook_context"}
 
 // Clean makes text taken from a transcript safe to write and re-inject:
 // secrets redacted, terminal escapes and control characters removed,

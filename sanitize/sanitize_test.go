@@ -330,9 +330,19 @@ func TestATokenSplitByAnInvisibleCharacterIsStillRedacted(t *testing.T) {
 
 func TestCleanNeutralisesEveryTagTheClientsWrapTheirTextIn(t *testing.T) {
 	for _, tag := range []string{"<functions>", "</functions>", "<function_calls>", "<invoke name=\"Bash\">", "<new-diagnostics>",
-		"<tools-used-before-summary>", "<ide_opened_file>", "<environment_context>", "<state_snapshot>", "<tool_use_error>"} {
+		"<tools-used-before-summary>", "<ide_opened_file>", "<environment_context>", "<state_snapshot>", "<persisted-output>"} {
 		if got := Clean("text " + tag + " more"); strings.Contains(got, tag) || !strings.Contains(got, "&lt;") {
 			t.Errorf("Clean(%q) = %q", tag, got)
+		}
+	}
+}
+
+// A tag that only marks data, and words a text about code uses, are kept
+// as written: an error restored after a compaction reads as it was.
+func TestCleanKeepsTagsThatOnlyMarkData(t *testing.T) {
+	for _, s := range []string{"<tool_use_error>InputValidationError</tool_use_error>", "wrap it in <thinking> tags", "<output>42</output>", "<div><result/>"} {
+		if got := Clean(s); got != s {
+			t.Errorf("Clean(%q) = %q", s, got)
 		}
 	}
 }

@@ -79,15 +79,17 @@ func newCollector(sideAsMain bool) *collector {
 	return &collector{sideAsMain: sideAsMain, seenFiles: map[string]bool{}, results: map[string]result{}}
 }
 
-// recentDone says when every fact but the task list is settled; done,
-// when walking further back cannot change any fact. A TodoWrite list or a
-// task created long ago can only be found by walking back to it.
+// recentDone says when every fact but the task list and the permission
+// mode is settled; done, when walking further back cannot change any fact.
+// A TodoWrite list or a task created long ago, and a permission mode set
+// before the last compaction (Claude Code records it on the requests that
+// set it, not on every line), can only be found by walking back to them.
 func (c *collector) recentDone() bool {
 	return len(c.texts) >= maxTexts && c.promptFound && !c.wantPrevious && c.pastBoundary &&
 		c.errorDecided && c.usageDecided
 }
 
-func (c *collector) done() bool { return c.recentDone() && c.todosFound }
+func (c *collector) done() bool { return c.recentDone() && c.todosFound && c.permissionMode != "" }
 
 // wants filters lines before parsing, once only the task list is left to
 // find: only lines naming a task tool or a task can still matter.
@@ -95,7 +97,8 @@ func (c *collector) wants(line []byte) bool {
 	if !c.recentDone() {
 		return true
 	}
-	return bytes.Contains(line, []byte("ask")) || bytes.Contains(line, []byte("TodoWrite"))
+	return !c.todosFound && (bytes.Contains(line, []byte("ask")) || bytes.Contains(line, []byte("TodoWrite"))) ||
+		c.permissionMode == "" && bytes.Contains(line, []byte(`"permissionMode"`))
 }
 
 func (c *collector) add(line []byte, newest bool) {

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -329,6 +330,27 @@ func TestThePermissionModeIsTheNewestRecorded(t *testing.T) {
 	f := read(t, mode(user("plan the parser"), "plan"), say("Here is a plan."), mode(user("go ahead"), "acceptEdits"))
 	if f.PermissionMode != "acceptEdits" {
 		t.Errorf("got %q", f.PermissionMode)
+	}
+}
+
+// Claude Code records the mode on the requests that set it: one set before
+// the last compaction still holds after it, with a task list found after
+// the boundary (the walk no longer stops once the tasks are found).
+func TestAPermissionModeSetBeforeTheCompactionStillHolds(t *testing.T) {
+	mode := func(line, m string) string {
+		return strings.Replace(line, `{"type":`, `{"permissionMode":"`+m+`","type":`, 1)
+	}
+	var lines []string
+	lines = append(lines, mode(user("plan the parser"), "bypassPermissions"), say("Planning."), boundary)
+	for i := range 5 {
+		lines = append(lines, user(fmt.Sprint("step ", i)), say(fmt.Sprint("did step ", i)))
+	}
+	lines = append(lines, call("w1", "TodoWrite", `{"todos":[{"content":"lex","status":"in_progress"}]}`), answer("w1", "ok", false, ""))
+	for i := range 5 {
+		lines = append(lines, user(fmt.Sprint("more ", i)), say(fmt.Sprint("did more ", i)))
+	}
+	if f := read(t, lines...); f.PermissionMode != "bypassPermissions" || len(f.Todos) != 1 {
+		t.Errorf("mode %q, todos %+v", f.PermissionMode, f.Todos)
 	}
 }
 

@@ -53,7 +53,11 @@ type Event struct {
 	// Receipt says whether the recovery injected after a compaction
 	// reached the model: delivered, cut (replaced by a preview) or missing.
 	Receipt *Receipt `json:"receipt,omitempty"`
-	Version string   `json:"version"`
+	// Injected is what the run gave the model, as the client got it (the
+	// printed text, or the JSON reply), for the events whose output reaches
+	// the model; at most the client's limit.
+	Injected string `json:"injected,omitempty"`
+	Version  string `json:"version"`
 }
 
 // Compaction is what PostCompact said of a compaction, and which facts

@@ -124,6 +124,15 @@ func (s Summary) Markdown() string {
 			orDash(strings.Trim(e.Source+e.Trigger+e.Reason, " ")), ms(e.DurationMS), e.Bytes, cut(e.Truncated),
 			orDash(e.Decision), slowest(e.Probes))
 	}
+	for _, e := range s.Events {
+		if e.Injected == "" {
+			continue
+		}
+		if !strings.Contains(b.String(), "\n## What the model was given\n") {
+			b.WriteString("\n## What the model was given\n")
+		}
+		fmt.Fprintf(&b, "\n### %s %s %s\n\n%s", e.Time.Format("15:04:05"), e.Subcommand, paren(strings.Trim(e.Source+e.Trigger, " ")), logs.Quote(e.Injected))
+	}
 	if len(s.Lost) > 0 {
 		b.WriteString("\n## Lost in compaction\n\nWhat the compaction summary did not mention of the snapshot taken before it:\n\n")
 		for _, l := range s.Lost {

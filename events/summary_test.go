@@ -38,3 +38,19 @@ func TestSummarize(t *testing.T) {
 		t.Error("an unknown session summarised")
 	}
 }
+
+func TestSummaryShowsWhatTheModelWasGiven(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 11, 21, 10, 0, s, 0, time.UTC) }
+	all := []Event{
+		{Time: at(1), Session: "a", Subcommand: "init", Source: "startup", Injected: "## session-hooks\n\n3 commits ahead of `origin/main`.\n"},
+		{Time: at(2), Session: "a", Subcommand: "end", Reason: "other"},
+	}
+	s, _ := Summarize(all, "a")
+	md := s.Markdown()
+	if !strings.Contains(md, "## What the model was given\n\n### 10:00:01 init (startup)\n\n> ## session-hooks\n>\n> 3 commits ahead of `origin/main`.\n") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if strings.Count(md, "### ") != 1 {
+		t.Errorf("a run that gave the model nothing is listed:\n%s", md)
+	}
+}

@@ -174,6 +174,9 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
 	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(began))
+	if reachesModel(r.In.Event) && !r.JSON {
+		ev.Injected = printed // a person can see what the model was given
+	}
 	io.WriteString(stdout, printed)
 	if !r.NoLog {
 		// The record must never cost the output, nor the deadline: on a
@@ -201,6 +204,18 @@ func cacheDir(getenv func(string) string) string {
 		dir = base
 	}
 	return filepath.Join(dir, "session-hooks")
+}
+
+// reachesModel says whether a client puts a hook's output of event in
+// front of a model: SessionStart's and the prompt-time hooks' in the
+// conversation, PreCompact's in the compaction request, a Stop's or a tool
+// hook's reply in the turn. SessionEnd's and PostCompact's go nowhere.
+func reachesModel(event string) bool {
+	switch event {
+	case claude.SessionEnd, claude.PostCompact, "":
+		return false
+	}
+	return true
 }
 
 // fitReply keeps a JSON reply within the budget by cutting its text:

@@ -201,3 +201,30 @@ func TestAPayloadsHugeFieldsAreCutBeforeTheyAreLogged(t *testing.T) {
 		t.Fatalf("the event line: %v, %d bytes", err, fi.Size())
 	}
 }
+
+// A person can see what the model was given: the event line of a run whose
+// output reaches the model keeps it, as printed; SessionEnd's reaches no
+// model, and keeps none.
+func TestTheEventLineKeepsWhatTheModelWasGiven(t *testing.T) {
+	dir := t.TempDir()
+	run := func(event, out string) events.Event {
+		var b strings.Builder
+		Execute(strings.NewReader(`{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`"}`), &b,
+			Event{Command: "init", Handle: func(*Run) string { return out }}, Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
+		all, _ := events.Read(logs.DirFor(dir))
+		if got := all[len(all)-1]; got.Bytes != len(b.String()) {
+			t.Fatalf("the event line is not this run's: %+v", got)
+		}
+		return all[len(all)-1]
+	}
+	if e := run("SessionStart", "## session-hooks\n\n3 commits ahead.\n"); e.Injected != "## session-hooks\n\n3 commits ahead.\n" {
+		t.Errorf("SessionStart's event line keeps %q", e.Injected)
+	}
+	if e := run("SessionEnd", "# Session End\n"); e.Injected != "" {
+		t.Errorf("SessionEnd's output reaches no model, yet %q was kept", e.Injected)
+	}
+	long := strings.Repeat("line of output\n", 5000)
+	if e := run("PreCompact", long); e.Injected == "" || logs.Len(e.Injected) > claude.Budget {
+		t.Errorf("a long output kept as %d characters", logs.Len(e.Injected))
+	}
+}

@@ -595,7 +595,7 @@ func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool
 // codexInstall is install (or uninstall) with --agent codex: the hooks go
 // into $CODEX_HOME/hooks.json, trusted in its config.toml.
 func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command"); err != nil {
+	if err := onlyFlags(c, "command", "no-gitignore"); err != nil {
 		return err
 	}
 	opt, err := codexOptions(stdout)
@@ -613,13 +613,21 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		}
 		opt.Program = settings.ShellQuote(exe)
 	}
-	return codexinstall.Install(c.Context, opt)
+	if err := codexinstall.Install(c.Context, opt); err != nil {
+		return err
+	}
+	if !c.Bool("no-gitignore") {
+		if dir, err := os.Getwd(); err == nil {
+			settings.IgnoreLogs(dir, stdout) // the project it was run in
+		}
+	}
+	return nil
 }
 
 // geminiInstall is install (or uninstall) with --agent gemini: the hooks
 // go into the scope's .gemini/settings.json.
 func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "scope"); err != nil {
+	if err := onlyFlags(c, "command", "scope", "no-gitignore"); err != nil {
 		return err
 	}
 	dir, err := os.Getwd()
@@ -641,7 +649,13 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		}
 		program = settings.ShellQuote(exe)
 	}
-	return geminiinstall.Install(path, program, stdout)
+	if err := geminiinstall.Install(path, program, stdout); err != nil {
+		return err
+	}
+	if !c.Bool("no-gitignore") && c.String("scope") != "user" {
+		settings.IgnoreLogs(dir, stdout)
+	}
+	return nil
 }
 
 // knownAgent fails a person's command whose --agent names no agent

@@ -68,6 +68,11 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	if !strings.Contains(out, "Codex trusts the 4 hooks of session-hooks") {
 		t.Fatalf("install:\n%s", out)
 	}
+	// The logs stay out of git status, as Claude Code's do: `?? .claude/`
+	// would read as the user's work.
+	if b, _ := os.ReadFile(filepath.Join(project, ".gitignore")); !strings.Contains(string(b), ".claude/logs/\n") {
+		t.Errorf("install left .claude/logs out of .gitignore: %q", b)
+	}
 	if out := run(project, nil, hooksBin, "--agent", "codex", "status"); strings.Count(out, "[trusted]") != 4 || strings.Contains(out, "warning") {
 		t.Errorf("status after install:\n%s", out)
 	}

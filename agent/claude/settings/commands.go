@@ -151,11 +151,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 		}
 	}
 	if opt.Scope != "user" && !opt.NoGitignore && !opt.DryRun {
-		if added, err := ignoreLogs(project); err != nil {
-			fmt.Fprintf(out, "Could not add .claude/logs/ to .gitignore: %v\n", err)
-		} else if added {
-			fmt.Fprintln(out, "Added .claude/logs/ to .gitignore.")
-		}
+		IgnoreLogs(project, out)
 	}
 	return nil
 }
@@ -430,6 +426,22 @@ func writeTarget(path string) (string, error) {
 		return "", fmt.Errorf("%s is read-only; make it writable (chmod u+w) to change it", target)
 	}
 	return target, nil
+}
+
+// IgnoreLogs adds .claude/logs/ to the .gitignore of the git work tree
+// holding dir, and says so on out: every agent's hooks log there, and a
+// log left out of it shows in git status as the user's work. Outside a
+// work tree it does nothing.
+func IgnoreLogs(dir string, out io.Writer) {
+	project, _ := ProjectRoot(dir)
+	if _, err := os.Stat(filepath.Join(project, ".git")); err != nil {
+		return
+	}
+	if added, err := ignoreLogs(project); err != nil {
+		fmt.Fprintf(out, "Could not add .claude/logs/ to .gitignore: %v\n", err)
+	} else if added {
+		fmt.Fprintln(out, "Added .claude/logs/ to .gitignore.")
+	}
 }
 
 // ignoreLogs adds .claude/logs/ to the project's .gitignore unless an

@@ -23,7 +23,7 @@ import (
 func Entries(program string) []settings.Entry {
 	cmd := program + " --agent codex "
 	return []settings.Entry{
-		{Event: "SessionStart", Matcher: "startup|resume|clear", Command: cmd + "init", Timeout: 30},
+		{Event: "SessionStart", Matcher: "startup|resume|clear|fork", Command: cmd + "init", Timeout: 30},
 		{Event: "SessionStart", Matcher: "compact", Command: cmd + "init --compact-recovery", Timeout: 30},
 		{Event: "PreCompact", Command: cmd + "pre-compact", Timeout: 30},
 		{Event: "SessionEnd", Command: cmd + "end", Timeout: 3},

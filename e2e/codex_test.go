@@ -18,7 +18,7 @@ import (
 
 // codexVersion is the Codex CLI release the suite pins; the fixtures in
 // testdata/codex-0.169.0 were recorded from it.
-const codexVersion = "0.169.0"
+var codexVersion = versionOf("SESSION_HOOKS_E2E_CODEX", "0.169.0")
 
 // requireCodex is the pinned Codex CLI, installed with npm on first use.
 func requireCodex(t *testing.T) string {

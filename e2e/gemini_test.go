@@ -13,7 +13,7 @@ import (
 )
 
 // geminiVersion is the Gemini CLI release the suite pins.
-const geminiVersion = "0.61.0"
+var geminiVersion = versionOf("SESSION_HOOKS_E2E_GEMINI", "0.61.0")
 
 // requireGemini is the pinned Gemini CLI, installed with npm on first use.
 func requireGemini(t *testing.T) string {

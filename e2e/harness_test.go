@@ -22,9 +22,19 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// claudeVersion is the Claude Code release the suite pins; the fixtures in
-// testdata/ were recorded from it.
-const claudeVersion = "2.1.330"
+// claudeVersion is the Claude Code release the suite runs: the pinned one,
+// from which the fixtures in testdata/ were recorded, unless
+// SESSION_HOOKS_E2E_CLAUDE names another (.ci/run runs the suite again on
+// the newest npm serves).
+var claudeVersion = versionOf("SESSION_HOOKS_E2E_CLAUDE", "2.1.330")
+
+// versionOf is the version the environment variable names, else pinned.
+func versionOf(env, pinned string) string {
+	if v := os.Getenv(env); v != "" {
+		return v
+	}
+	return pinned
+}
 
 var (
 	claudeBin   string // the claude binary, once installed

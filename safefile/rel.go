@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +46,32 @@ func ParseRel(s string) (Rel, error) {
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", fmt.Errorf("%q %w", s, ErrOutside)
 	}
+	if err := ntfsSafe(clean); err != nil && runtime.GOOS == "windows" {
+		return "", fmt.Errorf("%q %v", s, err)
+	}
 	return Rel(clean), nil
+}
+
+// ntfsSafe refuses, on Windows, what its file systems read as another
+// name than the one written, as git's core.protectNTFS does: a stream
+// (a:b), a name ending in a dot or a space ("x." is "x"), a device name
+// (CON, NUL, COM1…), and a short name (GIT~1).
+func ntfsSafe(rel string) error {
+	for _, part := range strings.Split(rel, "/") {
+		base, _, _ := strings.Cut(strings.ToUpper(part), ".")
+		switch {
+		case strings.ContainsAny(part, `:*?"<>|`):
+			return errors.New("names a stream or a character Windows does not allow")
+		case strings.HasSuffix(part, ".") && part != "." || strings.HasSuffix(part, " "):
+			return errors.New("ends in a dot or a space, which Windows drops")
+		case slices.Contains([]string{"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}, base),
+			len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '0' && base[3] <= '9':
+			return errors.New("names a Windows device")
+		case strings.Contains(part, "~"):
+			return errors.New("may be a Windows short name")
+		}
+	}
+	return nil
 }
 
 // OpenIn opens rel inside project when it is a regular file, without

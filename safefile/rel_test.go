@@ -60,3 +60,16 @@ func TestALinkLeadingOutOfTheProjectIsNotFollowed(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 }
+
+func TestANameWindowsReadsAsAnotherIsRefusedByTheCheck(t *testing.T) {
+	for _, p := range []string{"notes.md:secret", "a/CON", "nul.txt", "COM1", "lpt9.log", "progress.txt.", "x /y", `a|b`, "GIT~1/config"} {
+		if ntfsSafe(p) == nil {
+			t.Errorf("ntfsSafe(%q) = nil", p)
+		}
+	}
+	for _, p := range []string{"claude-progress.txt", "docs/notes.md", "console.log", "com10", "a.b.c"} {
+		if err := ntfsSafe(p); err != nil {
+			t.Errorf("ntfsSafe(%q) = %v", p, err)
+		}
+	}
+}

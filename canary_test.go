@@ -111,6 +111,7 @@ type canaryWorld struct {
 	canaries                  []string
 	env                       []string
 	before                    map[string]string
+	planted                   map[string]int // canaries in each log file before the runs
 }
 
 func newCanaryWorld(t *testing.T, bin string) *canaryWorld {
@@ -526,6 +527,9 @@ const (
 func (w *canaryWorld) runAll(commands []canaryCommand) {
 	w.t.Helper()
 	w.before = w.snapshot()
+	if w.realLogs() {
+		w.countPlanted()
+	}
 	os.Remove(w.trapLog)
 	for _, c := range commands {
 		r := w.exec(w.proj, c.args, w.payload(c))
@@ -587,7 +591,7 @@ func (w *canaryWorld) checkLogs() {
 		}
 		b, _ := os.ReadFile(p)
 		for _, c := range w.canaries {
-			if strings.Contains(string(b), c) && !w.planted(p, c) {
+			if n := strings.Count(string(b), c); n > w.planted[p+"\x00"+c] {
 				w.t.Errorf("the log %s holds the canary %s", p, c)
 			}
 		}
@@ -595,16 +599,21 @@ func (w *canaryWorld) checkLogs() {
 	})
 }
 
-// planted says whether a log file held the canary before the runs: the
-// copied-logs primitive brings the sibling's files in as they are.
-func (w *canaryWorld) planted(path, canary string) bool {
-	h, ok := w.before[path]
-	if !ok {
-		return false
-	}
-	b, _ := os.ReadFile(path)
-	sum := sha256.Sum256(b)
-	return h == hex.EncodeToString(sum[:]) && strings.Contains(string(b), canary)
+// countPlanted counts the canaries each log file held before the runs:
+// the copied-logs primitive brings the sibling's files in as they are,
+// and a run appending to one must add none.
+func (w *canaryWorld) countPlanted() {
+	w.planted = map[string]int{}
+	filepath.WalkDir(filepath.Join(w.proj, ".claude", "logs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		for _, c := range w.canaries {
+			w.planted[p+"\x00"+c] = strings.Count(string(b), c)
+		}
+		return nil
+	})
 }
 
 // realLogs: the project's .claude and .claude/logs are directories of its

@@ -167,7 +167,15 @@ type session struct {
 	config   string
 	settings string
 	extra    []string // arguments every claude run gets (--plugin-dir)
+
 }
+
+// typed is what the user typed in each project, in order: the audit's
+// truth for a quoted request (two sessions in one project share it).
+var (
+	typedMu sync.Mutex
+	typed   = map[string][]string{}
+)
 
 // hookEntries are the settings.json entries the README tells users to add,
 // with the long-running ones (they do nothing in a project without a
@@ -198,6 +206,13 @@ func newSession(t *testing.T, replies ...fakeapi.Reply) *session {
 	s := &session{t: t, project: filepath.Join(root, "proj"), config: filepath.Join(root, "config")}
 	s.api = fakeapi.New(summaryReply, replies...)
 	t.Cleanup(s.api.Close)
+	s.api.Truth = func() []byte {
+		typedMu.Lock()
+		prompts := append([]string(nil), typed[s.project]...)
+		typedMu.Unlock()
+		return readTruth(s.project, prompts)
+	}
+	t.Cleanup(s.audit) // runs before the server closes
 	for _, d := range []string{s.project, s.config, filepath.Join(s.project, ".claude")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -237,6 +252,13 @@ func (s *session) git(args ...string) string {
 // claude runs one `claude -p` in dir and returns its session id.
 func (s *session) claude(dir string, args ...string) string {
 	s.t.Helper()
+	for i, a := range args {
+		if a == "-p" && i+1 < len(args) {
+			typedMu.Lock()
+			typed[s.project] = append(typed[s.project], args[i+1])
+			typedMu.Unlock()
+		}
+	}
 	args = append(args, "--output-format", "json", "--allowedTools", "Bash", "Write", "TaskCreate", "TaskUpdate")
 	args = append(args, s.extra...)
 	cmd := exec.Command(claudeBin, args...)

@@ -660,8 +660,13 @@ func ourSegments(text string) []string {
 				seg = seg[:i]
 			}
 		}
-		if i := strings.Index(seg, "</local-command-stdout>"); i >= 0 {
-			seg = seg[:i]
+		// Up to what Claude Code adds after it in the same message: the
+		// date, a Stop hook's block (which it shows twice, as feedback
+		// and as a blocking error), the end of its reminder.
+		for _, end := range []string{"</local-command-stdout>", "\nToday's date is ", "\nStop hook feedback:", "</system-reminder>"} {
+			if i := strings.Index(seg, end); i >= 0 {
+				seg = seg[:i]
+			}
 		}
 		out = append(out, seg)
 	}
@@ -745,4 +750,52 @@ func TestAForkInheritsItsParentsOpenTasks(t *testing.T) {
 	forked := s.claude(s.project, "-p", "and in a fork", "--resume", id, "--fork-session")
 	handoff := s.log("sessions/" + forked + "/handoff.json")
 	contains(t, "the fork's handoff", handoff, `"open_tasks": [`, `"content": "Write notes.txt"`)
+}
+
+// An ordinary project, as people have one: a branch ahead of its upstream
+// and behind it, a modified file, an untracked note, a stash, a second
+// worktree. Sessions come and go in it (a start, a handoff, a commit, a
+// session in the other worktree, /compact and a resume, a fork); the
+// audit checks every claim of every request against git at that moment.
+func TestAnOrdinaryProjectIsToldOnlyTrueThings(t *testing.T) {
+	s := newSession(t)
+	os.WriteFile(filepath.Join(s.project, "README.md"), []byte("# Parser\n"), 0o644)
+	s.git("add", "README.md")
+	s.git("commit", "-q", "-m", "Add the README")
+	s.git("update-ref", "refs/remotes/origin/main", "HEAD")
+	s.git("checkout", "-q", "-b", "upstream-work")
+	s.git("commit", "-q", "--allow-empty", "-m", "Their commit")
+	s.git("update-ref", "refs/remotes/origin/main", "HEAD")
+	s.git("checkout", "-q", "main")
+	s.git("branch", "-q", "-D", "upstream-work")
+	s.git("commit", "-q", "--allow-empty", "-m", "Ours 1")
+	s.git("commit", "-q", "--allow-empty", "-m", "Ours 2")
+	os.WriteFile(filepath.Join(s.project, "README.md"), []byte("# Parser, reworded\n"), 0o644)
+	s.git("stash", "push", "-q", "-m", "wip") // tracked changes only: .claude/ is untracked
+	side := filepath.Join(filepath.Dir(s.project), "side")
+	s.git("worktree", "add", "-q", "-b", "side", side)
+	os.WriteFile(filepath.Join(s.project, "README.md"), []byte("# Parser\n\nNotes to come.\n"), 0o644)
+	os.WriteFile(filepath.Join(s.project, "draft.md"), []byte("a draft\n"), 0o644)
+
+	s.api.Push(work(s.project)...)
+	first := s.claude(s.project, "-p", "Please write notes.txt with my first notes.")
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "What is next?")
+	ctx := ownOutput(injected(t, s.mainRequests()[before], "startup"))
+	contains(t, "the next session's brief", ctx, "2 commits ahead and 1 commit behind `origin/main`", "It left 3 uncommitted change(s): ` M README.md`")
+	if strings.Contains(ctx, "committed or undone") {
+		t.Errorf("a file still modified was said committed or undone:\n%s", ctx)
+	}
+	s.git("commit", "-q", "-m", "Update the README", "README.md")
+	s.claude(s.project, "-p", "And now?")
+	// The other worktree worked on another tree: none of this project's
+	// sessions is its to hand on.
+	before = len(s.mainRequests())
+	s.claude(side, "-p", "Hello from the side worktree.")
+	if ctx := messagesText(s.mainRequests()[before]); strings.Contains(ctx, "The previous session") {
+		t.Errorf("the side worktree was handed another worktree's session:\n%s", clip(ctx, 3000))
+	}
+	s.claude(s.project, "-p", "/compact", "--resume", first)
+	s.claude(s.project, "-p", "Carry on.", "--resume", first)
+	s.claude(s.project, "-p", "Fork from here.", "--resume", first, "--fork-session")
 }

@@ -304,8 +304,13 @@ func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now 
 		if h.UncommittedIncomplete != "" {
 			line = fmt.Sprintf("It left at least %d uncommitted change(s) (%s)", len(h.Uncommitted), h.UncommittedIncomplete)
 		}
-		if len(clean) > 0 {
-			line += fmt.Sprintf("; %d committed or undone since", len(clean))
+		if n := len(clean); n > 0 {
+			// Named, so that the claim can be checked, and the model
+			// knows which of them it need not look for.
+			line += fmt.Sprintf("; %d committed or undone since: %s", n, codes(firstN(clean, 8)))
+			if n > 8 {
+				line += fmt.Sprintf(" and %d more", n-8)
+			}
 			if len(left) > 0 {
 				line += "; still uncommitted"
 			}

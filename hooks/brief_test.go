@@ -179,7 +179,7 @@ func TestAHandoffsUncommittedFilesCommittedSinceAreNotCalledUncommitted(t *testi
 	h := facts.Handoff{Uncommitted: []string{" M a.go", "?? b.go", " M c.go"}}
 	since := &facts.Since{NowClean: cleanSince(h.Uncommitted, []string{" M c.go", "?? new.go"})}
 	got := renderHandoff(h, since, false, clock)
-	if want := "It left 3 uncommitted change(s); 2 committed or undone since; still uncommitted: ` M c.go`."; !strings.Contains(got, want) {
+	if want := "It left 3 uncommitted change(s); 2 committed or undone since: ` M a.go`, `?? b.go`; still uncommitted: ` M c.go`."; !strings.Contains(got, want) {
 		t.Errorf("no %q in:\n%s", want, got)
 	}
 	many := facts.Handoff{}

@@ -65,7 +65,7 @@ func TestAHandoffIsRightAboutAModifiedAndAnUntrackedFile(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Run()
 	out = runHook(t, dir, "init", "s3", `,"source":"startup"`)
-	if !strings.Contains(out, "1 committed or undone since; still uncommitted: `?? notes.txt`") {
+	if !strings.Contains(out, "1 committed or undone since: ` M README.md`; still uncommitted: `?? notes.txt`") {
 		t.Errorf("after a commit of README.md, the next session was told:\n%s", out)
 	}
 }

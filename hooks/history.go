@@ -103,11 +103,9 @@ func renderHistory(r facts.Recovery, budget int) string {
 	// the context now.
 	fmt.Fprintf(&b, "**Then:** branch %s.\n\n", logs.Code(s.Branch))
 	if len(s.Uncommitted) > 0 {
-		b.WriteString("Uncommitted then:\n\n")
-		for _, f := range s.Uncommitted {
-			fmt.Fprintf(&b, "- %s\n", logs.Code(f))
-		}
-		b.WriteString("\n")
+		// One line: a file written and left uncommitted is in the list of
+		// files written too, and the same line twice reads as two facts.
+		fmt.Fprintf(&b, "Uncommitted then: %s.\n\n", codes(s.Uncommitted))
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(&b, "_%s_\n\n", n)

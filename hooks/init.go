@@ -107,6 +107,11 @@ func gatherInit(r *Run, recovery bool) facts.Init {
 			r.pendRecovery(rec.Nonce)
 		}
 		f.LongRunning = r.longRunning(lrWork)
+		if lr := f.LongRunning; lr != nil && rec.Facts != nil {
+			// The recovery lists the files written since the compaction:
+			// the same file said twice reads as two facts.
+			lr.SessionFiles = without(lr.SessionFiles, rec.Facts.FilesTouched)
+		}
 	} else {
 		f.LongRunning = r.longRunning(lrStart)
 	}

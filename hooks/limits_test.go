@@ -100,7 +100,7 @@ func TestAnEmptyHandoffListsNothing(t *testing.T) {
 		}
 	}
 	got = renderHandoff(facts.Handoff{Uncommitted: []string{" M a.go"}}, &facts.Since{NowClean: []string{" M a.go"}}, false, clock)
-	if !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since.") || strings.Contains(got, "still uncommitted") {
+	if !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since: ` M a.go`.") || strings.Contains(got, "still uncommitted") {
 		t.Errorf("all committed since:\n%s", got)
 	}
 }
@@ -371,7 +371,7 @@ func TestTheNextSessionSeesTheHandoffsFileCommittedSince(t *testing.T) {
 	run("end", "SessionEnd", `,"reason":"clear"`)
 	git("add", "a.go")
 	git("commit", "-qm", "add a")
-	if got := run("init", "SessionStart", `,"source":"startup"`); !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since.") {
+	if got := run("init", "SessionStart", `,"source":"startup"`); !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since: `?? a.go`.") {
 		t.Errorf("the brief:\n%s", got)
 	}
 }

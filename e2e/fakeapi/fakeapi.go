@@ -43,6 +43,9 @@ func Tool(name string, input map[string]any) Reply {
 type Request struct {
 	Path string
 	Body []byte
+	// Truth is what Server.Truth said when the request arrived: the state
+	// the claims the request carries are checked against.
+	Truth []byte
 }
 
 // Kind tells what a recorded or incoming request is for.
@@ -77,6 +80,10 @@ type Server struct {
 	summary  string
 	requests []Request
 	msgID    int
+
+	// Truth, when set, is asked at each main request what is true at that
+	// moment (git's status and standing); Request.Truth keeps it.
+	Truth func() []byte
 }
 
 // New starts a fake API that answers main-loop requests from script in order,
@@ -104,6 +111,9 @@ func (s *Server) Requests() []Request {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Path: r.URL.Path, Body: body}
+	if s.Truth != nil && req.Kind() == "main" {
+		req.Truth = s.Truth()
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()

@@ -104,7 +104,7 @@ func (s *session) audit() {
 func auditOnce(t *testing.T, i int, segs []string) {
 	t.Helper()
 	if n := len(standingClaim.FindAllString(strings.Join(segs, "\n"), -1)); n > 1 {
-		t.Errorf("audit: request %d says where the branch stands %d times", i, n)
+		t.Errorf("audit: request %d says where the branch stands %d times:\n%s", i, n, strings.Join(segs, "\n=====\n"))
 	}
 	seen := map[string]int{}
 	for _, seg := range segs {

@@ -2,6 +2,9 @@ package hooks
 
 import (
 	"encoding/json"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/state"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,5 +140,32 @@ func TestAHandoffQuotesTheRequestATerseOneAnswersAndSaysWhyInWords(t *testing.T)
 	}
 	if strings.Contains(out, "prompt_input_exit") {
 		t.Errorf("the client's code was shown:\n%s", out)
+	}
+}
+
+// Claude Code keeps, after a compaction, the outputs of the run that asked
+// for it (a resume's brief before `/compact`), written after the last
+// request; a start before that request was summarised away. The recovery
+// leaves out what was kept, and only that.
+func TestWhatACompactionKeptIsWhatTheLatestStartInjectedAfterTheLastRequest(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 11, 26, 20, 0, s, 0, time.UTC) }
+	stamp := func(s int) string { return at(s).Format("2006-01-02T15:04:05.000Z") }
+	for _, tt := range []struct {
+		name             string
+		start            time.Time
+		prompt, snapshot string
+		kept             bool
+	}{
+		{"a resume, then /compact with no request between", at(10), stamp(5), stamp(12), true},
+		{"a start, a request, then a compaction", at(3), stamp(5), stamp(12), false},
+		{"no request at all before the compaction", at(3), "", stamp(12), true},
+		{"a start after the snapshot", at(13), stamp(5), stamp(12), false},
+		{"no start recorded", time.Time{}, stamp(5), stamp(12), false},
+	} {
+		r := &Run{sessLoaded: true, sess: &state.Session{LastStart: tt.start, LastStartInjected: []string{"h1"}}}
+		rec := &facts.Recovery{Found: true, Facts: &facts.Snapshot{LastPromptAt: tt.prompt, Time: tt.snapshot}}
+		if got := r.survivingInjections(rec); (len(got) > 0) != tt.kept {
+			t.Errorf("%s: kept %q", tt.name, got)
+		}
 	}
 }

@@ -69,7 +69,11 @@ func initStory(r *Run, recovery bool) string {
 	}
 	out := renderBriefOutput(f, shown, r.Now(), r.agent())
 	if recovery {
-		r.newContext(out)
+		held := r.survivingInjections(f.Recovery)
+		if len(held) > 0 {
+			out, _ = onlyNew(out, held)
+		}
+		r.newContext(out, held)
 		return out
 	}
 	return r.injectOnlyNew(out)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"os"
 	"path/filepath"
@@ -114,6 +115,7 @@ func (r *Run) injectOnlyNew(out string) string {
 	if len(kept) > 0 {
 		s.Injected = append(s.Injected, kept...)
 		s.Injected = s.Injected[max(0, len(s.Injected)-maxLedger):]
+		s.LastStart, s.LastStartInjected = r.Start.UTC(), kept
 		r.saveState(s)
 	}
 	return out
@@ -201,14 +203,38 @@ func (r *Run) worktreeTranscriptDirs(own string) []string {
 	return dirs
 }
 
-// newContext records a compaction's recovery as all the new context
-// holds of ours.
-func (r *Run) newContext(out string) {
+// newContext records what the new context a compaction began holds of
+// ours: the recovery, and what survived the compaction (held).
+func (r *Run) newContext(out string, held []string) {
 	s := r.session()
 	if s == nil || r.NoLog {
 		return
 	}
 	_, hashes := paragraphs(out)
+	hashes = append(held, hashes...)
 	s.Injected = hashes[max(0, len(hashes)-maxLedger):]
 	r.saveState(s)
+}
+
+// survivingInjections is what of ours a compaction kept: Claude Code keeps
+// in the new context the outputs of the run that asked for the compaction
+// (a `claude -p /compact --resume` run's resume), written after the last
+// request. The session's latest start kept them when it came after the
+// snapshot's last request (or there was none); any start before that
+// request was summarised away.
+func (r *Run) survivingInjections(rec *facts.Recovery) []string {
+	s := r.session()
+	if s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
+		return nil
+	}
+	if at := rec.Facts.LastPromptAt; at != "" {
+		prompt, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil || !s.LastStart.After(prompt) {
+			return nil
+		}
+	}
+	if snap, err := time.Parse(time.RFC3339Nano, rec.Facts.Time); err != nil || s.LastStart.After(snap) {
+		return nil // a start after the snapshot belongs to no earlier context
+	}
+	return s.LastStartInjected
 }

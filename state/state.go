@@ -49,6 +49,12 @@ type Session struct {
 	// Injected hashes each paragraph of ours the session's context holds
 	// now (hooks' ledger): a compaction replaces it, a resume keeps it.
 	Injected []string `json:"injected,omitempty"`
+	// LastStart is when the session's latest start injected something, and
+	// the hashes of what it injected: kept by a compaction that no request
+	// came between (Claude Code keeps the outputs of the run that asked for
+	// the compaction), so the recovery need not say them again.
+	LastStart         time.Time `json:"last_start,omitempty"`
+	LastStartInjected []string  `json:"last_start_injected,omitempty"`
 	// For a client with no event after a compaction (Gemini CLI), whose
 	// pre-compaction hook runs before every request: SnapshotOf is the
 	// transcript (size and modification time) the session's snapshot was

@@ -71,6 +71,8 @@ var (
 	undoneClaim   = regexp.MustCompile("committed or undone since: ([^;\n]*)")
 	cleanClaim    = regexp.MustCompile("(?m)^- no longer uncommitted: (.*)$")
 	codeSpan      = regexp.MustCompile("`([^`]+)`")
+	writtenList   = regexp.MustCompile("(?s)\\*\\*Files written since the previous compaction:\\*\\*\n\n(.*?)\n\n")
+	thenList      = regexp.MustCompile("Uncommitted then: ([^\n]*)")
 	requestClaim  = regexp.MustCompile("(?:Its last request:|\\*\\*The user's last request, before the compaction:\\*\\*)\n\n> ([^\n]*)")
 )
 
@@ -158,6 +160,20 @@ func auditClaims(t *testing.T, i int, seg string, now truth) {
 			}
 		}
 	}
+	// A file the recovery lists as written, and that git shows uncommitted,
+	// must be among what it says was uncommitted: left out, it reads as
+	// committed.
+	if w := writtenList.FindStringSubmatch(seg); w != nil && now.StatusReadError == "" {
+		then := ""
+		if m := thenList.FindStringSubmatch(seg); m != nil {
+			then = m[1]
+		}
+		for _, c := range codeSpan.FindAllStringSubmatch(w[1], -1) {
+			if rel := relativeTo(c[1], now.Status); rel != "" && !strings.Contains(then, "`"+rel+"`") {
+				t.Errorf("audit: request %d lists %q as written and git shows it uncommitted, but the recovery does not say it was", i, rel)
+			}
+		}
+	}
 	for _, m := range requestClaim.FindAllStringSubmatch(seg, -1) {
 		quoted := strings.TrimSpace(m[1])
 		typed := false
@@ -194,6 +210,17 @@ func dirty(status []string, path string) bool {
 		}
 	}
 	return false
+}
+
+// relativeTo is the status path a written file (shown absolute or
+// relative) stands for, when git shows it uncommitted; "" otherwise.
+func relativeTo(file string, status []string) string {
+	for _, l := range status {
+		if p := statusPath(l); p != "" && (file == p || strings.HasSuffix(file, "/"+p)) {
+			return p
+		}
+	}
+	return ""
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }

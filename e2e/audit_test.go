@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // The claims audit: every Claude Code session of the suite is audited when
@@ -224,3 +226,41 @@ func relativeTo(file string, status []string) string {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// auditBodies audits the requests of a client other than Claude Code (its
+// fake server's bodies, and the truth at each): what session-hooks
+// contributed is every text of the body that holds one of our headings.
+func auditBodies(t *testing.T, bodies, truths [][]byte) {
+	t.Helper()
+	checked := map[string]bool{}
+	for i, body := range bodies {
+		var now truth
+		if i >= len(truths) || json.Unmarshal(truths[i], &now) != nil {
+			continue
+		}
+		segs := oursIn(body)
+		auditOnce(t, i, segs)
+		for _, seg := range segs {
+			if !checked[seg] {
+				checked[seg] = true
+				auditClaims(t, i, seg, now)
+			}
+		}
+	}
+}
+
+// oursIn collects the strings of a JSON body that hold an output of ours.
+func oursIn(body []byte) []string {
+	var out []string
+	var walk func(v gjson.Result)
+	walk = func(v gjson.Result) {
+		switch {
+		case v.IsObject() || v.IsArray():
+			v.ForEach(func(_, x gjson.Result) bool { walk(x); return true })
+		case v.Type == gjson.String && (strings.Contains(v.Str, "## session-hooks") || strings.Contains(v.Str, "(session-hooks recovery ")):
+			out = append(out, v.Str)
+		}
+	}
+	walk(gjson.ParseBytes(body))
+	return out
+}

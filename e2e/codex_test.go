@@ -43,8 +43,13 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	root := t.TempDir()
 	home, project := filepath.Join(root, "codex-home"), filepath.Join(root, "project")
 	os.MkdirAll(home, 0o700)
+	srv.Truth = func() []byte { return readTruth(project, typedIn(project)) }
+	defer func() { auditBodies(t, srv.Requests(), srv.Truths()) }()
 	run := func(dir string, env []string, name string, args ...string) string {
 		t.Helper()
+		if name == codex && len(args) > 0 {
+			typeIn(project, args[len(args)-1:]) // codex exec takes the prompt last
+		}
 		cmd := exec.Command(name, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), append([]string{"CODEX_HOME=" + home, "FAKE_API_KEY=x",

@@ -36,8 +36,17 @@ func geminiProject(t *testing.T, srv *fakegemini.Server, user, projectSettings s
 	if projectSettings != "" {
 		os.WriteFile(filepath.Join(project, ".gemini", "settings.json"), []byte(projectSettings), 0o644)
 	}
+	srv.Truth = func() []byte { return readTruth(project, typedIn(project)) }
+	t.Cleanup(func() { // the claims audit of every request
+		var bodies, truths [][]byte
+		for _, r := range srv.Requests() {
+			bodies, truths = append(bodies, r.Body), append(truths, r.Truth)
+		}
+		auditBodies(t, bodies, truths)
+	})
 	run := func(name string, args ...string) string {
 		t.Helper()
+		typeIn(project, args)
 		cmd := exec.Command(name, args...)
 		cmd.Dir = project
 		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")

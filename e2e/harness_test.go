@@ -177,6 +177,29 @@ var (
 	typed   = map[string][]string{}
 )
 
+// typeIn records what the user typed in project: the argument after -p,
+// or the one prompt given.
+func typeIn(project string, args []string) {
+	typedMu.Lock()
+	defer typedMu.Unlock()
+	for i, a := range args {
+		if a == "-p" && i+1 < len(args) {
+			typed[project] = append(typed[project], args[i+1])
+			return
+		}
+	}
+	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+		typed[project] = append(typed[project], args[0])
+	}
+}
+
+// typedIn is what the user typed in project so far.
+func typedIn(project string) []string {
+	typedMu.Lock()
+	defer typedMu.Unlock()
+	return append([]string(nil), typed[project]...)
+}
+
 // hookEntries are the settings.json entries the README tells users to add,
 // with the long-running ones (they do nothing in a project without a
 // feature list) and post-compact (install --post-compact).
@@ -206,12 +229,7 @@ func newSession(t *testing.T, replies ...fakeapi.Reply) *session {
 	s := &session{t: t, project: filepath.Join(root, "proj"), config: filepath.Join(root, "config")}
 	s.api = fakeapi.New(summaryReply, replies...)
 	t.Cleanup(s.api.Close)
-	s.api.Truth = func() []byte {
-		typedMu.Lock()
-		prompts := append([]string(nil), typed[s.project]...)
-		typedMu.Unlock()
-		return readTruth(s.project, prompts)
-	}
+	s.api.Truth = func() []byte { return readTruth(s.project, typedIn(s.project)) }
 	t.Cleanup(s.audit) // runs before the server closes
 	for _, d := range []string{s.project, s.config, filepath.Join(s.project, ".claude")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -254,9 +272,7 @@ func (s *session) claude(dir string, args ...string) string {
 	s.t.Helper()
 	for i, a := range args {
 		if a == "-p" && i+1 < len(args) {
-			typedMu.Lock()
-			typed[s.project] = append(typed[s.project], args[i+1])
-			typedMu.Unlock()
+			typeIn(s.project, args[i+1:i+2])
 		}
 	}
 	args = append(args, "--output-format", "json", "--allowedTools", "Bash", "Write", "TaskCreate", "TaskUpdate")

@@ -23,6 +23,9 @@ type Server struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests []Request
+	// Truth, when set, is asked at each request what is true at that
+	// moment (Request.Truth).
+	Truth func() []byte
 	// Other answers the other non-streamed requests (routing).
 	Other string
 	// Summary answers a compression's requests, which ask for a
@@ -48,6 +51,8 @@ type Call struct {
 type Request struct {
 	Path string
 	Body []byte
+	// Truth is what Server.Truth said when the request arrived.
+	Truth []byte
 }
 
 // New starts a server with the scripted replies.
@@ -67,8 +72,12 @@ func (s *Server) Requests() []Request {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	var truth []byte
+	if s.Truth != nil {
+		truth = s.Truth()
+	}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body, Truth: truth})
 	stream := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
 	reply := Reply{Text: s.Other}
 	if !stream && IsSummaryRequest(body) {

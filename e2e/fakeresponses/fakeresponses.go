@@ -41,6 +41,10 @@ type Server struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests [][]byte
+	truths   [][]byte
+	// Truth, when set, is asked at each request what is true at that
+	// moment; Truths keeps the answers, one per request.
+	Truth func() []byte
 	// Summary answers a compaction's summary request.
 	Summary string
 	// Default answers a main request once the script is spent.
@@ -52,6 +56,13 @@ func New(replies ...Reply) *Server {
 	s := &Server{replies: replies, Summary: "Summary of the conversation so far.", Default: Text("Done.")}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
+}
+
+// Truths are what Truth said at each request, in the order of Requests.
+func (s *Server) Truths() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]byte(nil), s.truths...)
 }
 
 // Requests are the bodies of every POST /v1/responses, in order.
@@ -77,8 +88,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
+	var truth []byte
+	if s.Truth != nil {
+		truth = s.Truth()
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, body)
+	s.truths = append(s.truths, truth)
 	var reply Reply
 	switch {
 	case IsSummary(body):

@@ -155,17 +155,17 @@ func sha256Of(t *testing.T, path string) string {
 func TestThePluginInstalledFromTheMarketplaceRuns(t *testing.T) {
 	root, _ := filepath.Abs("..")
 	t.Setenv("PATH", filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	for _, settingsToo := range []bool{false, true} {
-		name := "no settings.json"
-		if settingsToo {
-			name = "settings.json wires it too"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, tt := range []struct {
+		name, scope string
+		settingsToo bool
+	}{{"no settings.json", "user", false}, {"settings.json wires it too", "user", true}, {"installed for the project", "project", false}} {
+		settingsToo := tt.settingsToo
+		t.Run(tt.name, func(t *testing.T) {
 			s := newSession(t)
 			if !settingsToo {
 				os.Remove(s.settings)
 			}
-			for _, args := range [][]string{{"plugin", "marketplace", "add", root}, {"plugin", "install", "session-hooks@session-hooks"}} {
+			for _, args := range [][]string{{"plugin", "marketplace", "add", root}, {"plugin", "install", "--scope", tt.scope, "session-hooks@session-hooks"}} {
 				cmd := exec.Command(claudeBin, args...)
 				cmd.Dir = s.project
 				cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+s.config, "DISABLE_TELEMETRY=1",

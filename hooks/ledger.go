@@ -224,8 +224,8 @@ func (r *Run) newContext(out string, held []string) {
 // request was summarised away.
 func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 	s := r.session()
-	if s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
-		return nil
+	if r.agent().Name != Claude.Name || s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
+		return nil // seen of Claude Code only
 	}
 	if at := rec.Facts.LastPromptAt; at != "" {
 		prompt, err := time.Parse(time.RFC3339Nano, at)

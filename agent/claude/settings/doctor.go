@@ -266,7 +266,7 @@ func (d Doctor) Text() string {
 		}
 	}
 	for _, s := range d.StandsDown {
-		fmt.Fprintf(&b, "--   %s: the plugin stands down\n", s)
+		fmt.Fprintf(&b, "skip %s: the plugin stands down for it\n", s)
 	}
 	if n := len(d.NotRun); n > 0 {
 		fmt.Fprintf(&b, "Not run: %d other SessionStart command(s), which share Claude Code's %d-character limit with ours (doctor runs nothing it did not write):\n", n, claude.Limit)

@@ -73,3 +73,26 @@ func TestANameWindowsReadsAsAnotherIsRefusedByTheCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestAFileOfExactlyTheCapIsReadAndOneByteMoreIsNot(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("12345"), 0o644)
+	if b, err := ReadIn(dir, "f", 5); err != nil || string(b) != "12345" {
+		t.Errorf("a file of the cap: %q, %v", b, err)
+	}
+	if _, err := ReadIn(dir, "f", 4); err == nil || !strings.Contains(err.Error(), "is over") {
+		t.Errorf("a file one byte over the cap: %v", err)
+	}
+}
+
+// Elsewhere than Windows a colon or a trailing dot is an ordinary name.
+func TestANameOnlyWindowsReadsOtherwiseIsAcceptedElsewhere(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows refuses them")
+	}
+	for _, p := range []string{"notes:2025.md", "v1.", "CON"} {
+		if _, err := ParseRel(p); err != nil {
+			t.Errorf("ParseRel(%q) = %v", p, err)
+		}
+	}
+}

@@ -174,3 +174,28 @@ func TestComparingLongFeatureListsCostsBoundedMemoryAndSaysABoundedWarning(t *te
 		}
 	}
 }
+
+// A feature inserted in the middle of a list too long for the pairing
+// table is found as one insertion: the common beginning and end pair
+// first, so the table sees only the middle (by position, every feature
+// after the insertion would read as edited).
+func TestAFeatureInsertedInALongListIsOneAddition(t *testing.T) {
+	var old, now []string
+	for i := range 2000 {
+		f := fmt.Sprintf(`{"category":"c","description":"feature %d","steps":[],"passes":false}`, i)
+		old = append(old, f)
+		if i == 1000 {
+			now = append(now, `{"category":"c","description":"the new one","steps":[],"passes":false}`)
+		}
+		now = append(now, f)
+	}
+	got := EditsBeyondPasses([]byte("["+strings.Join(old, ",")+"]"), []byte("["+strings.Join(now, ",")+"]"))
+	if want := []string{`a feature ("the new one") was added at 1001`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q", got[:min(len(got), 3)])
+	}
+	// And one removed from the end of a long list is one deletion.
+	got = EditsBeyondPasses([]byte("["+strings.Join(old, ",")+"]"), []byte("["+strings.Join(old[:1999], ",")+"]"))
+	if want := []string{`feature 2000 ("feature 1999") was deleted`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q", got[:min(len(got), 3)])
+	}
+}

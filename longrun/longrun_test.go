@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -180,22 +181,28 @@ func TestComparingLongFeatureListsCostsBoundedMemoryAndSaysABoundedWarning(t *te
 // first, so the table sees only the middle (by position, every feature
 // after the insertion would read as edited).
 func TestAFeatureInsertedInALongListIsOneAddition(t *testing.T) {
-	var old, now []string
-	for i := range 2000 {
-		f := fmt.Sprintf(`{"category":"c","description":"feature %d","steps":[],"passes":false}`, i)
-		old = append(old, f)
-		if i == 1000 {
-			now = append(now, `{"category":"c","description":"the new one","steps":[],"passes":false}`)
+	list := func(n, insertAt, deleteAt int) []byte {
+		var out []string
+		for i := range n {
+			if i == insertAt {
+				out = append(out, `{"category":"c","description":"the new one","steps":[],"passes":false}`)
+			}
+			if i != deleteAt {
+				out = append(out, fmt.Sprintf(`{"category":"c","description":"feature %d","steps":[],"passes":false}`, i))
+			}
 		}
-		now = append(now, f)
+		return []byte("[" + strings.Join(out, ",") + "]")
 	}
-	got := EditsBeyondPasses([]byte("["+strings.Join(old, ",")+"]"), []byte("["+strings.Join(now, ",")+"]"))
-	if want := []string{`a feature ("the new one") was added at 1001`}; !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q", got[:min(len(got), 3)])
-	}
-	// And one removed from the end of a long list is one deletion.
-	got = EditsBeyondPasses([]byte("["+strings.Join(old, ",")+"]"), []byte("["+strings.Join(old[:1999], ",")+"]"))
-	if want := []string{`feature 2000 ("feature 1999") was deleted`}; !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q", got[:min(len(got), 3)])
+	// One added and one deleted near either end: without the common
+	// beginning, or the common end, paired first, the middle would be too
+	// long for the table, and the features between them read as edited.
+	for _, tt := range []struct{ insert, delete int }{{5, 10}, {1990, 1995}} {
+		got := EditsBeyondPasses(list(2000, -1, -1), list(2000, tt.insert, tt.delete))
+		want := []string{fmt.Sprintf(`a feature ("the new one") was added at %d`, tt.insert+1), fmt.Sprintf(`feature %d ("feature %d") was deleted`, tt.delete+1, tt.delete)}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("inserted at %d, deleted at %d: got %q", tt.insert, tt.delete, got[:min(len(got), 4)])
+		}
 	}
 }

@@ -237,6 +237,10 @@ func TestAConfiguredPathLeadingOutOfTheProjectIsRefusedWithANote(t *testing.T) {
 }
 
 func TestMoreRequiredFilesThanAStopLooksForAreRefused(t *testing.T) {
+	exactly := `"x"` + strings.Repeat(`, "x"`, MaxRequiredFiles-1)
+	if c, notes := load(t, `{"longRunning": {"requiredFiles": [`+exactly+`]}}`, nil); len(c.LongRunning.RequiredFiles) != MaxRequiredFiles || len(notes) != 0 {
+		t.Errorf("%d required files kept of %d; notes %q", len(c.LongRunning.RequiredFiles), MaxRequiredFiles, notes)
+	}
 	many := `"x"` + strings.Repeat(`, "x"`, MaxRequiredFiles)
 	c, notes := load(t, `{"longRunning": {"requiredFiles": [`+many+`]}}`, nil)
 	if len(c.LongRunning.RequiredFiles) > MaxRequiredFiles || !strings.Contains(strings.Join(notes, "\n"), "over the 100 a stop looks for") {

@@ -85,7 +85,8 @@ func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
 			t.Errorf("%s %v: the plugin stands down for its own entry", row.event, row.args)
 		}
 	}
-	if text := ReadStatus(env, "").Text(); strings.Contains(text, "stands down") || !strings.Contains(text, "session-hooks-bridge\" end (timeout 5s): runs\n") {
+	if text := ReadStatus(env, "").Text(); strings.Contains(text, "stands down") || !strings.Contains(text, "session-hooks-bridge\" end (timeout 5s): runs\n") ||
+		!strings.Contains(text, "settings.json): no hooks\n") {
 		t.Errorf("status:\n%s", text)
 	}
 	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)

@@ -117,3 +117,17 @@ func TestUninstallSaysWhatItRemoved(t *testing.T) {
 		t.Errorf("config.toml: %q", got)
 	}
 }
+
+// Codex's SessionStart source can be fork (its hook schema, 0.169 to
+// 0.171): a forked session gets the brief too, and never the recovery.
+func TestTheBriefIsWiredForEverySourceCodexStartsASessionWith(t *testing.T) {
+	for _, e := range Entries("session-hooks") {
+		if e.Event == "SessionStart" && strings.HasSuffix(e.Command, " init") {
+			if e.Matcher != "startup|resume|clear|fork" {
+				t.Errorf("SessionStart init matcher %q", e.Matcher)
+			}
+			return
+		}
+	}
+	t.Error("no SessionStart init entry")
+}

@@ -3,7 +3,6 @@ package safefile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -77,18 +76,13 @@ func ntfsSafe(rel string) error {
 // OpenIn opens rel inside project when it is a regular file, without
 // blocking on a FIFO and refusing any link that leads out of project.
 func OpenIn(project string, rel Rel) (*os.File, error) {
-	name, err := checked(rel)
+	var f *os.File
+	err := inRoot(project, rel, func(root *os.Root, name string) (err error) {
+		f, err = root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	root, err := os.OpenRoot(project)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return nil, outside(rel, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -109,31 +103,33 @@ func ReadIn(project string, rel Rel, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is over %s", rel, size(max))
-	}
-	return b, nil
+	return readCapped(f, string(rel), max)
 }
 
 // StatIn is os.Stat of rel inside project, refusing a link that leads
 // out of it.
 func StatIn(project string, rel Rel) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := inRoot(project, rel, func(root *os.Root, name string) (err error) {
+		fi, err = root.Stat(name)
+		return err
+	})
+	return fi, err
+}
+
+// inRoot runs do on rel, checked again, under project opened as an
+// os.Root, and names an escape as such.
+func inRoot(project string, rel Rel, do func(root *os.Root, name string) error) error {
 	name, err := checked(rel)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	root, err := os.OpenRoot(project)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer root.Close()
-	fi, err := root.Stat(name)
-	return fi, outside(rel, err)
+	return outside(rel, do(root, name))
 }
 
 // checked parses rel again: a Rel made by conversion, not ParseRel, must

@@ -44,13 +44,18 @@ func Read(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readCapped(f, path, max)
+}
+
+// readCapped reads f whole and closes it, refusing more than max bytes.
+func readCapped(f *os.File, name string, max int64) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is over %s", path, size(max))
+		return nil, fmt.Errorf("%s is over %s", name, size(max))
 	}
 	return b, nil
 }

@@ -65,3 +65,40 @@ func TestACommitOverItsBoundIsRefusedPackedAsLoose(t *testing.T) {
 		}
 	}
 }
+
+// An object of exactly the limit is read, loose, packed, as a delta and
+// from the cache; one byte less refuses it.
+func TestAnObjectOfExactlyTheLimitIsRead(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("init", "-q")
+	base := strings.Repeat("line of a file that a delta can share\n", 60)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte(base), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte(base+"one more line\n"), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "two similar files")
+	ids := map[string]int{}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		ids[strings.TrimSpace(git("rev-parse", "HEAD:"+f))] = len(base)
+	}
+	ids[strings.TrimSpace(git("rev-parse", "HEAD:b.txt"))] = len(base) + len("one more line\n")
+	for _, state := range []string{"loose", "packed"} {
+		if state == "packed" {
+			git("gc", "-q", "--aggressive")
+		}
+		s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, size := range ids {
+			h := plumbing.NewHash(id)
+			for range 2 { // the second read comes from the cache when packed
+				if _, b, err := s.ReadLimit(h, int64(size)); err != nil || len(b) != size {
+					t.Errorf("%s: %s of %d bytes with a limit of %d: %d bytes, %v", state, id, size, size, len(b), err)
+				}
+			}
+			if _, _, err := s.ReadLimit(h, int64(size-1)); err == nil {
+				t.Errorf("%s: %s of %d bytes read with a limit of %d", state, id, size, size-1)
+			}
+		}
+	}
+}

@@ -370,7 +370,8 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 	if err != nil {
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
 	}
-	if size > limit {
+	isDelta := typ == objOfsDelta || typ == objRefDelta
+	if !isDelta && size > limit || isDelta && size > baseLimit(limit) {
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, tooLarge(size, limit))
 	}
 	switch typ {
@@ -382,11 +383,11 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		if err != nil || rel <= 0 || rel > off {
 			return 0, nil, fmt.Errorf("pack entry at %d: bad delta base offset", off)
 		}
-		delta, err := inflate(r, size)
+		delta, err := inflateDelta(r, size, limit)
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.readPacked(pi, off-rel, depth+1, limit)
+		baseType, base, err := s.readPacked(pi, off-rel, depth+1, baseLimit(limit))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -397,11 +398,11 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		if _, err := io.ReadFull(r, baseID[:]); err != nil {
 			return 0, nil, err
 		}
-		delta, err := inflate(r, size)
+		delta, err := inflateDelta(r, size, limit)
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.ReadLimit(baseID, limit)
+		baseType, base, err := s.ReadLimit(baseID, baseLimit(limit))
 		if err != nil {
 			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
 		}
@@ -863,6 +864,29 @@ func parseTree(h plumbing.Hash, data []byte) ([]TreeEntry, error) {
 		data = data[nul+21:]
 	}
 	return out, nil
+}
+
+// baseLimit bounds the delta bases read on the way to an object within
+// limit: git deltas the smaller of two versions against the larger, so a
+// base may be larger than the object, but not without bound.
+func baseLimit(limit int64) int64 {
+	return min(max(4*limit, 64<<20), maxObjectSize)
+}
+
+// inflateDelta inflates a delta and refuses it, by the size its header
+// declares, when the object it makes is over limit: that size, not a
+// base's, is the object's.
+func inflateDelta(r io.Reader, size, limit int64) ([]byte, error) {
+	delta, err := inflate(r, size)
+	if err != nil {
+		return nil, err
+	}
+	if _, rest, ok := deltaSize(delta); ok {
+		if dst, _, ok := deltaSize(rest); ok && dst > uint64(limit) {
+			return nil, tooLarge(int64(min(dst, maxObjectSize+1)), limit)
+		}
+	}
+	return delta, nil
 }
 
 // TooLargeError is an object over the bound its reader gave, found by its

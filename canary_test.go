@@ -17,7 +17,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -498,13 +497,44 @@ func (w *canaryWorld) exec(dir string, args []string, payload map[string]any) ca
 		w.t.Fatal(err)
 	}
 	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	peak := watchPeak(cmd.Process.Pid)
 	cmd.Wait()
 	timer.Stop()
 	r := canaryRun{stdout: stdout.String(), stderr: stderr.String(), exit: cmd.ProcessState.ExitCode(), took: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.rssKB = ru.Maxrss
-	}
+	r.rssKB = peak()
 	return r
+}
+
+// watchPeak follows a process's peak resident set (VmHWM) until it exits,
+// and returns a function that stops watching and gives the peak in KB.
+// The rusage of wait4 will not do: a child started with vfork counts the
+// parent's resident set until its exec, and a fuzzing test process is
+// hundreds of megabytes.
+func watchPeak(pid int) func() int64 {
+	var peak int64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		path := fmt.Sprintf("/proc/%d/status", pid)
+		for {
+			if b, err := os.ReadFile(path); err == nil {
+				for _, line := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+						var kb int64
+						fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &kb)
+						peak = max(peak, kb)
+					}
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	return func() int64 { close(done); <-stopped; return peak }
 }
 
 func (w *canaryWorld) payload(c canaryCommand) map[string]any {

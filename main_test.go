@@ -15,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -34,6 +35,7 @@ func (c cleanUp) Run() int {
 	if err != nil {
 		panic(err)
 	}
+	testenv.KeepGoCache() // the fault and canary tests build the binary
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := c.m.Run()

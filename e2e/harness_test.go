@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/e2e/fakeapi"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/tidwall/gjson"
 )
 
@@ -53,6 +54,7 @@ func TestMain(m *testing.M) {
 	// installed once); the hooks the clients run make their sealing key
 	// and keep the diff stat in directories of the suite's, not the user's.
 	npmCache = e2eCache()
+	testenv.KeepGoCache()
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache"))
 	build := exec.Command("go", "build", "-o", hooksBin, "..")

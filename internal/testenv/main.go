@@ -2,7 +2,9 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,9 +17,22 @@ func Main(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	KeepGoCache()
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// KeepGoCache pins Go's build cache where it is before XDG_CACHE_HOME is
+// pointed elsewhere: a test that builds a binary (or a fuzz worker that
+// does) would otherwise build everything again from a cold cache.
+func KeepGoCache() {
+	if os.Getenv("GOCACHE") != "" {
+		return
+	}
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil && len(strings.TrimSpace(string(out))) > 0 {
+		os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+	}
 }

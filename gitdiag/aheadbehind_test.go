@@ -66,3 +66,34 @@ func TestAheadBehindMatchesGitRevListLeftRightCount(t *testing.T) {
 		})
 	}
 }
+
+// A branch whose upstream is another local branch (branch.<name>.remote
+// ".", as `git branch --track feature main` sets it): the upstream is that
+// branch, named as git names it, and the counts are git's.
+func TestAnUpstreamThatIsALocalBranchIsReadAsGitReadsIt(t *testing.T) {
+	f := newFixture(t)
+	f.commit("base")
+	f.git("branch", "-q", "base")
+	f.git("config", "branch.main.remote", ".")
+	f.git("config", "branch.main.merge", "refs/heads/base")
+	f.commit("mine 1")
+	f.git("checkout", "-q", "base")
+	f.commit("theirs 1")
+	f.git("checkout", "-q", "main")
+	wantName := strings.TrimSpace(f.git("rev-parse", "--abbrev-ref", "@{upstream}"))
+	want := strings.Join(strings.Fields(f.git("rev-list", "--left-right", "--count", "HEAD...@{upstream}")), " ")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, _ := r.Head()
+	up, err := r.Upstream(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead, behind, err := r.AheadBehind(context.Background(), h.Hash, up.Hash)
+	if got := fmt.Sprintf("%d %d", ahead, behind); err != nil || got != want || up.Name != wantName {
+		t.Errorf("upstream %q %s (%v); git says %q %s", up.Name, got, err, wantName, want)
+	}
+}

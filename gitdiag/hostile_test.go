@@ -152,3 +152,31 @@ func TestAHugeSparsePackedRefsIsRefusedByItsSize(t *testing.T) {
 		t.Errorf("a 5 GB packed-refs: %v", err)
 	}
 }
+
+// A gc (pack-refs) that runs after the hook read packed-refs moves a ref
+// there and deletes it as a loose file: the ref is still found, from
+// packed-refs read again. The concurrent gc test shows it under load; this
+// one shows the rule, in the fast suite.
+func TestARefPackedAfterPackedRefsWasReadIsFound(t *testing.T) {
+	f := newFixture(t)
+	f.commit("a")
+	f.git("branch", "topic")
+	f.git("branch", "other")
+	f.git("pack-refs", "--all") // packed-refs exists, topic loose
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.resolveRef("refs/heads/other"); err != nil { // packed-refs read now
+		t.Fatal(err)
+	}
+	f.git("commit", "-q", "--allow-empty", "-m", "b")
+	f.git("update-ref", "refs/heads/topic", "HEAD")
+	want := strings.TrimSpace(f.git("rev-parse", "refs/heads/topic"))
+	f.git("pack-refs", "--all", "--prune") // topic moves into packed-refs
+	got, err := r.resolveRef("refs/heads/topic")
+	if err != nil || got.String() != want {
+		t.Errorf("topic after pack-refs: %s, %v; git says %s", got, err, want)
+	}
+}

@@ -90,19 +90,16 @@ func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 			}
 			return plumbing.NewHash(content), nil
 		}
-		packed, err := r.packedRefs()
+		// A gc (pack-refs) writes packed-refs, then deletes the loose
+		// ref: packed-refs read before it holds the ref's old id, or
+		// none. The copy read earlier answers only while it is the file
+		// there now.
+		packed, err := r.currentPackedRefs()
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		if ref, ok := packed[name]; ok {
 			return ref.hash, nil
-		}
-		// A gc (pack-refs) writes packed-refs, then deletes the loose
-		// ref: if it ran since we read packed-refs, read it again, once.
-		if packed, ok := r.rereadPackedRefs(); ok {
-			if ref, ok := packed[name]; ok {
-				return ref.hash, nil
-			}
 		}
 		return plumbing.ZeroHash, errRefNotFound
 	}
@@ -166,19 +163,6 @@ func sameVersion(was, now fs.FileInfo, err error) bool {
 		return was == nil && errors.Is(err, fs.ErrNotExist)
 	}
 	return os.SameFile(was, now) && was.Size() == now.Size() && was.ModTime().Equal(now.ModTime())
-}
-
-// rereadPackedRefs reads packed-refs again, the first time it is asked.
-func (r *Repo) rereadPackedRefs() (map[string]packedRef, bool) {
-	r.refsMu.Lock()
-	if r.packedReread {
-		r.refsMu.Unlock()
-		return nil, false
-	}
-	r.packedReread, r.packed = true, nil
-	r.refsMu.Unlock()
-	packed, err := r.packedRefs()
-	return packed, err == nil
 }
 
 // readPackedRefs reads packed-refs, and says which version of the file it

@@ -55,8 +55,6 @@ type Repo struct {
 	// question after the status (TracksUnder) does not decode it again.
 	index   *index.File
 	indexMu sync.Mutex
-	// packedReread: packed-refs was read again for a ref missing from it
-	packedReread bool
 	// The probes of one run may go two at a time (the status walk beside
 	// the others): what they read lazily and share is guarded.
 	headMu, refsMu, storeMu sync.Mutex

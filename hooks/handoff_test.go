@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"encoding/json"
+	"fmt"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/state"
 	"os"
@@ -166,6 +168,53 @@ func TestWhatACompactionKeptIsWhatTheLatestStartInjectedAfterTheLastRequest(t *t
 		rec := &facts.Recovery{Found: true, Facts: &facts.Snapshot{LastPromptAt: tt.prompt, Time: tt.snapshot}}
 		if got := r.survivingInjections(rec); (len(got) > 0) != tt.kept {
 			t.Errorf("%s: kept %q", tt.name, got)
+		}
+	}
+}
+
+// The ledger is what the context holds now: a full one still records what
+// a start newly injects (the oldest go), and a compaction's recovery
+// replaces it (what was injected before the compaction is gone).
+func TestTheLedgerKeepsTheNewestAndACompactionForgetsTheRest(t *testing.T) {
+	var full []string
+	for i := range maxLedger {
+		full = append(full, fmt.Sprintf("old-%d", i))
+	}
+	r := &Run{sessLoaded: true, sess: &state.Session{Injected: append([]string(nil), full...)}, In: claude.Input{Source: claude.SourceResume}, NoLog: false}
+	out := r.injectOnlyNew(briefHeading + "Stashes: 1; the newest: `wip`.\n\n")
+	held := r.sess.Injected
+	if !strings.Contains(out, "Stashes: 1") || len(held) != maxLedger || held[len(held)-1] != paragraphHash("Stashes: 1; the newest: `wip`.") || held[0] == "old-0" {
+		t.Errorf("a full ledger: injected %q; ledger ends %q, starts %q (%d)", out, held[len(held)-1], held[0], len(held))
+	}
+	r.newContext("## Pre-Compaction Context\n\nthe recovery\n", nil)
+	if slices.Contains(r.sess.Injected, "old-5") || slices.Contains(r.sess.Injected, paragraphHash("Stashes: 1; the newest: `wip`.")) {
+		t.Errorf("a compaction kept what was injected before it: %q", r.sess.Injected)
+	}
+}
+
+// An error the user asked something after is not what the session left
+// open; one after the last request is.
+func TestTheHandoffsOpenErrorIsOnlyOneAfterTheLastRequest(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test"}}]}}`
+	failed := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 1\nFAIL parser","is_error":true}]}}`
+	for name, tt := range map[string]struct {
+		lines []string
+		open  bool
+	}{
+		"the error after the last request": {[]string{`{"type":"user","message":{"role":"user","content":"run the tests"}}`, call, failed}, true},
+		"a request after the error":        {[]string{`{"type":"user","message":{"role":"user","content":"run the tests"}}`, call, failed, `{"type":"user","message":{"role":"user","content":"never mind, write the docs"}}`}, false},
+	} {
+		dir := gitRepo(t)
+		tr := filepath.Join(t.TempDir(), "t.jsonl")
+		os.WriteFile(tr, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o644)
+		runHook(t, dir, "end", "s1", `,"reason":"other","transcript_path":"`+tr+`"`)
+		var h struct {
+			OpenError *struct{ Error string } `json:"open_error"`
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, ".claude", "logs", "sessions", "s1", HandoffFile))
+		json.Unmarshal(b, &h)
+		if (h.OpenError != nil) != tt.open {
+			t.Errorf("%s: open error %+v", name, h.OpenError)
 		}
 	}
 }

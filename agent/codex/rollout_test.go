@@ -188,3 +188,14 @@ func TestACommandsOwnOutputNeverOpensAnError(t *testing.T) {
 		}
 	}
 }
+
+// Codex writes its context blocks as user messages: <environment_context>
+// after the user's request is no request of the user's.
+func TestCodexsOwnContextIsNotTheUsersRequest(t *testing.T) {
+	env := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/p</cwd>\n</environment_context>"}]}}`
+	instructions := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>\nbe brief\n</user_instructions>"}]}}`
+	r, err := Read(context.Background(), lines(t, request, env, instructions), transcript.DefaultOptions)
+	if err != nil || r.LastPrompt != "rename the lexer" {
+		t.Errorf("the request read: %q (%v)", r.LastPrompt, err)
+	}
+}

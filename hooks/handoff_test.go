@@ -218,3 +218,59 @@ func TestTheHandoffsOpenErrorIsOnlyOneAfterTheLastRequest(t *testing.T) {
 		}
 	}
 }
+
+// A task list last changed before the user's last request may not reflect
+// that request: the snapshot says so; one changed after it, or at an
+// unknown time, is not called stale.
+func TestATaskListChangedBeforeTheLastRequestIsStale(t *testing.T) {
+	todo := func(at string) string {
+		return `{"type":"assistant","timestamp":"` + at + `","message":{"id":"m` + at + `","content":[{"type":"tool_use","id":"w` + at + `","name":"TodoWrite","input":{"todos":[{"content":"lex","status":"pending"}]}}]}}` + "\n" +
+			`{"type":"user","timestamp":"` + at + `","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"w` + at + `","content":"ok"}]}}`
+	}
+	ask := func(at, text string) string {
+		return `{"type":"user","timestamp":"` + at + `","message":{"role":"user","content":"` + text + `"}}`
+	}
+	for name, tt := range map[string]struct {
+		lines []string
+		stale bool
+	}{
+		"tasks, then a new request":    {[]string{ask("2026-11-26T10:00:00.000Z", "plan it"), todo("2026-11-26T10:01:00.000Z"), ask("2026-11-26T10:05:00.000Z", "now the docs")}, true},
+		"a request, then the tasks":    {[]string{ask("2026-11-26T10:00:00.000Z", "plan it"), todo("2026-11-26T10:01:00.000Z")}, false},
+		"times the transcript omitted": {[]string{ask("", "plan it"), todo("")}, false},
+	} {
+		dir := gitRepo(t)
+		tr := filepath.Join(t.TempDir(), "t.jsonl")
+		os.WriteFile(tr, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o644)
+		out := runHook(t, dir, "pre-compact", "s1", `,"trigger":"manual","transcript_path":"`+tr+`"`, "json")
+		var f struct {
+			TasksStale bool `json:"tasks_stale"`
+		}
+		if err := json.Unmarshal([]byte(out), &f); err != nil || f.TasksStale != tt.stale {
+			t.Errorf("%s: stale %v (%v)", name, f.TasksStale, err)
+		}
+	}
+}
+
+// A fork keeps its parent's context under a new session id: what the
+// parent's start injected, which the fork's transcript holds, is not sent
+// again.
+func TestAForkIsNotSentWhatItsParentWasToldAlready(t *testing.T) {
+	dir := gitRepo(t)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644)
+	stash := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@e.com", "stash", "-q")
+	stash.Dir = dir
+	if out, err := stash.CombinedOutput(); err != nil {
+		t.Fatalf("git stash: %v\n%s", err, out)
+	}
+	brief := runHook(t, dir, "init", "parent", `,"source":"startup"`)
+	if !strings.Contains(brief, "Stashes: 1") {
+		t.Fatalf("the parent's brief:\n%s", brief)
+	}
+	attachment, _ := json.Marshal(map[string]any{"type": "attachment", "attachment": map[string]any{
+		"type": "hook_success", "hookName": "SessionStart:startup", "stdout": brief}})
+	tr := filepath.Join(t.TempDir(), "fork.jsonl")
+	os.WriteFile(tr, append(attachment, '\n'), 0o644)
+	if out := runHook(t, dir, "init", "child", `,"source":"fork","transcript_path":"`+tr+`"`); strings.Contains(out, "Stashes: 1") {
+		t.Errorf("the fork was sent its parent's brief again:\n%s", out)
+	}
+}

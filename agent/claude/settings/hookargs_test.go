@@ -38,6 +38,7 @@ func TestDoctorRefusesAnEntryThatNamesAPersonCommandOrAFile(t *testing.T) {
 		"session-hooks init install":                                                `"install" is not a flag`,
 		"session-hooks init --timeout 'x; y'":                                       "shell operator",
 		"session-hooks init --timeout soon":                                         `--timeout "soon" is not a duration`,
+		"session-hooks init --timeout 0s":                                           `--timeout "0s" is not a duration`,
 		"session-hooks init --format html":                                          `--format "html" is not json or markdown`,
 		"session-hooks --agent ../../x init":                                        `--agent "../../x" is not an agent`,
 		"session-hooks":                                                             `"" is not a hook subcommand`,
@@ -45,6 +46,24 @@ func TestDoctorRefusesAnEntryThatNamesAPersonCommandOrAFile(t *testing.T) {
 	} {
 		if _, err := ParseHookCall(cmd, ""); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("ParseHookCall(%q) = %v, want %q", cmd, err, why)
+		}
+	}
+}
+
+// --agent names the events: Claude Code's table for claude, any for
+// another agent (BeforeAgent, PreCompress are Gemini's).
+func TestAnEntryForAnotherAgentIsOursOnItsOwnEvents(t *testing.T) {
+	for _, tt := range []struct {
+		event, cmd string
+		ours       bool
+	}{
+		{"BeforeAgent", "session-hooks --agent gemini init --compact-recovery", true},
+		{"PreCompress", "session-hooks --agent=gemini pre-compact", true},
+		{"UserPromptSubmit", "session-hooks --agent claude init", false},
+		{"SessionStart", "session-hooks --agent claude init", true},
+	} {
+		if got := IsOurs(tt.event, tt.cmd, ""); got != tt.ours {
+			t.Errorf("IsOurs(%s, %q) = %v", tt.event, tt.cmd, got)
 		}
 	}
 }

@@ -84,16 +84,7 @@ func OpenIn(project string, rel Rel) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is %w", rel, ErrNotRegular)
-	}
-	return f, nil
+	return regularOnly(f, string(rel))
 }
 
 // ReadIn reads rel inside project (as OpenIn), refusing one larger than

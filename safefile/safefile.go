@@ -25,6 +25,13 @@ func Open(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return regularOnly(f, path)
+}
+
+// regularOnly is f when the open file is a regular file; else it is closed
+// and the error names it by name. Checked on the open file, so one swapped
+// for a FIFO after a check is caught.
+func regularOnly(f *os.File, name string) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -32,7 +39,7 @@ func Open(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is %w", path, ErrNotRegular)
+		return nil, fmt.Errorf("%s is %w", name, ErrNotRegular)
 	}
 	return f, nil
 }

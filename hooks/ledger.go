@@ -211,7 +211,7 @@ func (r *Run) newContext(out string, held []string) {
 		return
 	}
 	_, hashes := paragraphs(out)
-	hashes = append(held, hashes...)
+	hashes = slices.Concat(held, hashes) // a copy: held is the state's own list
 	s.Injected = hashes[max(0, len(hashes)-maxLedger):]
 	r.saveState(s)
 }

@@ -123,7 +123,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 				r.ev.Errors = append(r.ev.Errors, events.Error{Type: "panic", Message: fmt.Sprint(v)})
 				msg := fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
 				if r.JSON {
-					msg = deadlineJSON(strings.TrimSpace(msg))
+					msg = failureJSON(strings.TrimSpace(msg))
 				}
 				done <- msg
 			}
@@ -154,7 +154,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
 		if r.JSON {
 			// A script asked for JSON: it gets JSON, saying what happened.
-			out = deadlineJSON(strings.TrimSpace(out))
+			out = failureJSON(strings.TrimSpace(out))
 		}
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
@@ -227,13 +227,7 @@ func fitReply(reply string) string {
 	}
 	v := gjson.Parse(reply)
 	if reason := v.Get("reason"); reason.Exists() && v.Get("decision").Str == "block" {
-		for text := reason.Str; ; {
-			over := logs.Len(claude.Block(text)) - claude.Budget
-			if over <= 0 || text == "" {
-				return claude.Block(text)
-			}
-			text = logs.Cut(text, max(logs.Len(text)-over, 0))
-		}
+		return fitText(claude.Block, reason.Str)
 	}
 	if ctx := v.Get("hookSpecificOutput.additionalContext"); ctx.Exists() {
 		return jsonContext(v.Get("hookSpecificOutput.hookEventName").Str, ctx.Str)
@@ -241,9 +235,9 @@ func fitReply(reply string) string {
 	return ""
 }
 
-// deadlineJSON is what --format json prints when the run missed its
+// failureJSON is what --format json prints when the run missed its
 // deadline or failed: an object of the schema with the note.
-func deadlineJSON(note string) string {
+func failureJSON(note string) string {
 	b, _ := json.Marshal(struct {
 		SchemaVersion int      `json:"schema_version"`
 		Notes         []string `json:"notes"`
@@ -256,16 +250,22 @@ func deadlineJSON(note string) string {
 // escapes (a quote, a newline: two characters each) would take the reply
 // past the budget.
 func jsonContext(event, text string) string {
-	reply := claude.AdditionalContext(event, text)
+	return fitText(func(t string) string { return claude.AdditionalContext(event, t) }, text)
+}
+
+// fitText is the reply build makes of text, text cut until the reply is
+// within the budget (JSON's escapes make a reply longer than its text).
+func fitText(build func(string) string, text string) string {
+	reply := build(text)
 	for range 8 {
 		over := logs.Len(reply) - claude.Budget
 		if over <= 0 {
 			return reply
 		}
 		text = logs.Cut(text, max(logs.Len(text)-over, 0))
-		reply = claude.AdditionalContext(event, text)
+		reply = build(text)
 	}
-	return claude.AdditionalContext(event, "")
+	return build("")
 }
 
 // safeOutput is the one way to stdout: whatever the handler rendered, and

@@ -145,25 +145,23 @@ type handoffRead struct {
 // another tree: their status compared with this one's would be false.
 func (r *Run) readPreviousHandoff() (out handoffRead) {
 	type found struct {
-		dir  logs.Dir
 		name string
 		at   time.Time
 	}
 	var all []found
-	dir := r.Logs
-	dirs, _ := dir.ReadDir("sessions")
+	dirs, _ := r.Logs.ReadDir("sessions")
 	for _, d := range dirs {
 		if !d.IsDir() || d.Name() == logs.SafeName(r.In.SessionID) {
 			continue
 		}
-		if fi, err := os.Lstat(filepath.Join(dir.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
-			all = append(all, found{dir, d.Name(), fi.ModTime()})
+		if fi, err := os.Lstat(filepath.Join(r.Logs.Path, "sessions", d.Name(), HandoffFile)); err == nil && fi.Mode().IsRegular() {
+			all = append(all, found{d.Name(), fi.ModTime()})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
 	for _, f := range all {
 		name := filepath.Join("sessions", f.name, HandoffFile)
-		b, _, err := f.dir.Read(name, 1<<20)
+		b, _, err := r.Logs.Read(name, 1<<20)
 		if n := refusedNote("the handoff", filepath.ToSlash(name), err); n != "" && out.note == "" {
 			out.note = n
 		}

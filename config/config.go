@@ -489,16 +489,24 @@ const MaxRequiredFiles = 100
 // rel accepts a path inside the project, relative to it.
 func rel(field func(*Config) *safefile.Rel) setter {
 	return func(c *Config, v gjson.Result) error {
-		if v.Type != gjson.String {
-			return fmt.Errorf("must be a path inside the project, not %s", v.Raw)
+		p, err := projectPath(v)
+		if err == nil {
+			*field(c) = p
 		}
-		p, err := safefile.ParseRel(v.Str)
-		if err != nil {
-			return fmt.Errorf("must be a path inside the project, relative to it: %v", err)
-		}
-		*field(c) = p
-		return nil
+		return err
 	}
+}
+
+// projectPath reads a path inside the project, relative to it.
+func projectPath(v gjson.Result) (safefile.Rel, error) {
+	if v.Type != gjson.String {
+		return "", fmt.Errorf("must be a path inside the project, not %s", v.Raw)
+	}
+	p, err := safefile.ParseRel(v.Str)
+	if err != nil {
+		return "", fmt.Errorf("must be a path inside the project, relative to it: %v", err)
+	}
+	return p, nil
 }
 
 // rels accepts up to MaxRequiredFiles paths inside the project.
@@ -513,12 +521,9 @@ func rels(field func(*Config) *[]safefile.Rel) setter {
 		}
 		var out []safefile.Rel
 		for _, e := range all {
-			if e.Type != gjson.String {
-				return fmt.Errorf("must be an array of paths inside the project, not %s", v.Raw)
-			}
-			p, err := safefile.ParseRel(e.Str)
+			p, err := projectPath(e)
 			if err != nil {
-				return fmt.Errorf("must be paths inside the project, relative to it: %v", err)
+				return err
 			}
 			out = append(out, p)
 		}

@@ -37,20 +37,16 @@ func ParseHookCall(cmd, custom string) (HookCall, error) {
 	if Compound(cmd) {
 		return HookCall{}, fmt.Errorf("it runs more than session-hooks (a shell operator)")
 	}
-	words := shellWords(cmd)
-	at := slices.IndexFunc(words, func(w string) bool { return isOurProgram(w, custom) })
-	if at < 0 {
+	agent, rest, ok := afterOurProgram(cmd, custom)
+	if !ok {
 		return HookCall{}, fmt.Errorf("it does not run session-hooks")
 	}
-	rest := words[at+1:]
 	var c HookCall
-	if len(rest) > 0 {
-		if v, ok := flagValue(&rest, "agent"); ok {
-			if _, known := hooks.Agents[v]; !known {
-				return HookCall{}, fmt.Errorf("--agent %q is not an agent session-hooks knows", v)
-			}
-			c.Agent = v
+	if agent != "" {
+		if _, known := hooks.Agents[agent]; !known {
+			return HookCall{}, fmt.Errorf("--agent %q is not an agent session-hooks knows", agent)
 		}
+		c.Agent = agent
 	}
 	if len(rest) == 0 || !slices.Contains(hooks.Commands(), rest[0]) {
 		first := ""
@@ -68,6 +64,24 @@ func ParseHookCall(cmd, custom string) (HookCall, error) {
 		c.Flags = append(c.Flags, flag...)
 	}
 	return c, nil
+}
+
+// afterOurProgram reads the words after the first session-hooks program of
+// an entry: the --agent given there ("" when none) and the rest, from the
+// subcommand on; ok is false when no word runs session-hooks. Only the
+// first such word counts: "session-hooks install … session-hooks init" is
+// a person command.
+func afterOurProgram(cmd, custom string) (agent string, rest []string, ok bool) {
+	words := shellWords(cmd)
+	at := slices.IndexFunc(words, func(w string) bool { return isOurProgram(w, custom) })
+	if at < 0 {
+		return "", nil, false
+	}
+	rest = words[at+1:]
+	if len(rest) > 0 {
+		agent, _ = flagValue(&rest, "agent")
+	}
+	return agent, rest, true
 }
 
 // hookFlag takes one flag of the subcommand off words and returns it as

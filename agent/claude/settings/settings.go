@@ -114,20 +114,13 @@ func Program(cmd string) string {
 // command the user wired themselves elsewhere (summary on Stop, say) is
 // theirs. With event "", any of our hook subcommands counts.
 func IsOurs(event, cmd, custom string) bool {
-	words := shellWords(cmd)
-	i := slices.IndexFunc(words, func(w string) bool { return isOurProgram(w, custom) })
-	if i < 0 || i+1 >= len(words) {
+	agent, rest, ok := afterOurProgram(cmd, custom)
+	if !ok || len(rest) == 0 {
 		return false
 	}
-	rest, otherAgent := words[i+1:], false
-	if agent, ok := flagValue(&rest, "agent"); ok {
-		// session-hooks --agent gemini init: another agent's events
-		// (BeforeAgent, PreCompress) are not the table's.
-		otherAgent = agent != "claude"
-	}
-	if len(rest) == 0 {
-		return false
-	}
+	// session-hooks --agent gemini init: another agent's events
+	// (BeforeAgent, PreCompress) are not the table's.
+	otherAgent := agent != "" && agent != "claude"
 	for _, e := range hooks.Table {
 		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Claude) {
 			return true

@@ -46,21 +46,7 @@ func TestAheadBehindMatchesGitRevListLeftRightCount(t *testing.T) {
 			f.trackOriginMain()
 			tt.setup(f)
 			want := strings.Join(strings.Fields(f.git("rev-list", "--left-right", "--count", "HEAD...origin/main")), " ")
-			r, err := Open(f.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			h, _ := r.Head()
-			up, err := r.Upstream(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ahead, behind, err := r.AheadBehind(context.Background(), h.Hash, up.Hash)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := fmt.Sprintf("%d %d", ahead, behind); got != want {
+			if _, got := aheadBehind(t, f.dir); got != want {
 				t.Errorf("ahead behind = %s, git says %s", got, want)
 			}
 		})
@@ -82,7 +68,15 @@ func TestAnUpstreamThatIsALocalBranchIsReadAsGitReadsIt(t *testing.T) {
 	f.git("checkout", "-q", "main")
 	wantName := strings.TrimSpace(f.git("rev-parse", "--abbrev-ref", "@{upstream}"))
 	want := strings.Join(strings.Fields(f.git("rev-list", "--left-right", "--count", "HEAD...@{upstream}")), " ")
-	r, err := Open(f.dir)
+	if name, got := aheadBehind(t, f.dir); got != want || name != wantName {
+		t.Errorf("upstream %q %s; git says %q %s", name, got, wantName, want)
+	}
+}
+
+// aheadBehind is HEAD's upstream and "ahead behind" as gitdiag counts them.
+func aheadBehind(t *testing.T, dir string) (upstream, counts string) {
+	t.Helper()
+	r, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +87,8 @@ func TestAnUpstreamThatIsALocalBranchIsReadAsGitReadsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	ahead, behind, err := r.AheadBehind(context.Background(), h.Hash, up.Hash)
-	if got := fmt.Sprintf("%d %d", ahead, behind); err != nil || got != want || up.Name != wantName {
-		t.Errorf("upstream %q %s (%v); git says %q %s", up.Name, got, err, wantName, want)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return up.Name, fmt.Sprintf("%d %d", ahead, behind)
 }

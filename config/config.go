@@ -6,10 +6,11 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -299,7 +300,7 @@ func (c *Config) apply(root gjson.Result, file string, set map[string]bool) []st
 	for k := range flat {
 		names = append(names, k)
 	}
-	sort.Slice(names, func(i, j int) bool { return order(names[i]) < order(names[j]) })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(order(a), order(b)) })
 	for _, k := range names {
 		setKey, ok := keys[k]
 		if !ok {
@@ -359,7 +360,7 @@ func (c *Config) applyEnv(getenv func(string) string, set map[string]bool) []str
 	for name := range env {
 		names = append(names, name)
 	}
-	sort.Slice(names, func(i, j int) bool { return order(env[names[i]]) < order(env[names[j]]) })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(order(env[a]), order(env[b])) })
 	for _, name := range names {
 		raw := getenv(name)
 		if raw == "" {

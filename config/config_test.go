@@ -247,3 +247,62 @@ func TestMoreRequiredFilesThanAStopLooksForAreRefused(t *testing.T) {
 		t.Errorf("%d required files kept; notes %q", len(c.LongRunning.RequiredFiles), notes)
 	}
 }
+
+func TestValuesAtTheEdgesOfTheirRangesAreAcceptedAndOneBeyondRefused(t *testing.T) {
+	tests := []struct {
+		name, file string
+		ok         bool
+	}{
+		{"no next features", `{"longRunning":{"nextFeatures":0}}`, true},
+		{"the most next features", `{"longRunning":{"nextFeatures":100}}`, true},
+		{"one next feature too many", `{"longRunning":{"nextFeatures":101}}`, false},
+		{"the smallest window", `{"context":{"window":1000,"warn":1,"critical":2,"emergency":3}}`, true},
+		{"a window one token too small", `{"context":{"window":999}}`, false},
+		{"a threshold of one token", `{"context":{"warn":1}}`, true},
+		{"a threshold of no token", `{"context":{"warn":0}}`, false},
+		{"an emergency at the whole window", `{"context":{"emergency":"100%"}}`, true},
+		{"an emergency past the whole window", `{"context":{"emergency":"100.5%"}}`, false},
+		{"a threshold of no share", `{"context":{"warn":"0%"}}`, false},
+		{"warn equal to critical", `{"context":{"warn":150000,"critical":150000}}`, false},
+		{"critical equal to emergency", `{"context":{"critical":180000,"emergency":180000}}`, false},
+		{"an emergency equal to a configured window", `{"context":{"window":300000,"emergency":300000}}`, true},
+		{"the brief output", `{"output":"brief"}`, true},
+		{"the full output", `{"output":"full"}`, true},
+		{"another output", `{"output":"long"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, notes := load(t, tt.file, nil); (len(notes) == 0) != tt.ok {
+				t.Errorf("accepted %v, want %v: notes %q", len(notes) == 0, tt.ok, notes)
+			}
+		})
+	}
+}
+
+func TestContextForRefusesThresholdsThatMeetForTheModelsWindow(t *testing.T) {
+	shares := Context{Window: 1_000_000, Warn: 500_000, Critical: 750_000, Emergency: 900_000}
+	tests := []struct {
+		name, file string
+		want       Context
+	}{
+		{"warn meets critical", `{"context":{"warn":600000,"critical":600000}}`, shares},
+		{"critical meets emergency", `{"context":{"critical":900000,"emergency":900000}}`, shares},
+		{"emergency at the model's whole window", `{"context":{"emergency":1000000}}`,
+			Context{Window: 1_000_000, Warn: 500_000, Critical: 750_000, Emergency: 1_000_000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := load(t, tt.file, nil)
+			if got := c.ContextFor(1_000_000); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAnEnvironmentValueWrittenAsJSONIsReadAsJSON(t *testing.T) {
+	c, notes := load(t, "", map[string]string{"SESSION_HOOKS_OUTPUT": `"full"`, "SESSION_HOOKS_CONTEXT_WARN": `"40%"`})
+	if c.Output != "full" || c.Context.Warn != 80_000 || len(notes) != 0 {
+		t.Errorf("output %q warn %d notes %q", c.Output, c.Context.Warn, notes)
+	}
+}

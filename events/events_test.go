@@ -194,3 +194,23 @@ func TestLinesCopiedFromAnotherProjectAreIgnored(t *testing.T) {
 		t.Errorf("a line sealed in another project was read here: %+v, %v", l, err)
 	}
 }
+
+// A log of exactly MaxSize bytes is not yet past the cap: the next event
+// is appended to it.
+func TestALogOfExactlyTheCapIsAppendedTo(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	os.MkdirAll(d.Path, 0o700)
+	old := sealedLine(t, d, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
+	full := strings.Repeat(old, MaxSize/len(old))
+	full += strings.Repeat("\n", MaxSize-len(full))
+	os.WriteFile(filepath.Join(d.Path, File), []byte(full), 0o600)
+	if err := Append(d, Event{Time: time.Now(), Subcommand: "end", Version: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d.Path, File+".1")); err == nil {
+		t.Error("a log of exactly the cap was rotated")
+	}
+	if cur := mustRead(t, filepath.Join(d.Path, File)); !strings.HasPrefix(string(cur), full) || !strings.Contains(string(cur[MaxSize:]), `"version":"new"`) {
+		t.Errorf("the event was not appended to the log")
+	}
+}

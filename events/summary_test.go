@@ -54,3 +54,62 @@ func TestSummaryShowsWhatTheModelWasGiven(t *testing.T) {
 		t.Errorf("a run that gave the model nothing is listed:\n%s", md)
 	}
 }
+
+// Every section a session has is rendered with its facts, and a session
+// without them has none of their rows or headings: an empty section would
+// read as "nothing happened" where nothing was recorded.
+func TestTheSummaryRendersTheSectionsASessionHasAndOnlyThose(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 11, 21, 10, 0, s, 0, time.UTC) }
+	full := []Event{
+		{Time: at(1), Session: "a", Subcommand: "init", Model: "m1",
+			Probes: []Probe{{"git status", 1000, true}, {"git log", 1000, true}, {"git branch", 3, true}}},
+		{Time: at(2), Session: "a", Subcommand: "pre-compact", Trigger: "auto"},
+		{Time: at(3), Session: "a", Subcommand: "post-compact", Compaction: &Compaction{Trigger: "auto", Lost: []string{"the branch", "2 files"}}},
+		{Time: at(4), Session: "a", Subcommand: "pre-compact", Trigger: "manual"},
+		{Time: at(5), Session: "a", Subcommand: "post-compact", Compaction: &Compaction{Trigger: "manual"}},
+		{Time: at(6), Session: "a", Subcommand: "prompt", Receipt: &Receipt{Status: "delivered"}},
+		{Time: at(7), Session: "a", Subcommand: "end", Errors: []Error{{"log", "disk full"}}},
+	}
+	s, _ := Summarize(full, "a")
+	s.Ignored = 2
+	md := s.Markdown()
+	for _, want := range []string{
+		"| **Model** | `m1` |", "| **Recoveries** | delivered |",
+		"| 10:00:01 | init | - | 0ms | 0 B | - | `git status` 1.0s |",
+		"## Lost in compaction", "- 2026-11-21T10:00:03Z (auto): the branch; 2 files\n", "- 2026-11-21T10:00:05Z (manual): nothing\n",
+		"## Errors\n\n- 10:00:07 end: log: disk full", "2 line(s) of " + File + " were ignored",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, md)
+		}
+	}
+
+	bare, _ := Summarize([]Event{{Time: at(1), Session: "b", Subcommand: "init", Probes: []Probe{{"git status", 999.4, true}}}}, "b")
+	md = bare.Markdown()
+	for _, never := range []string{"**Model**", "**Recoveries**", "Lost in compaction", "## Errors", "ignored", "What the model was given"} {
+		if strings.Contains(md, never) {
+			t.Errorf("a session without it has %q:\n%s", never, md)
+		}
+	}
+	if !strings.Contains(md, "`git status` 999ms |") {
+		t.Errorf("a probe under a second is not in milliseconds:\n%s", md)
+	}
+}
+
+func TestTheLastSessionIsTheNewestEventThatNamesOne(t *testing.T) {
+	tests := []struct {
+		name string
+		all  []Event
+		want string
+	}{
+		{"the newest event's", []Event{{Session: "a"}, {Session: "b"}}, "b"},
+		{"only the first names one", []Event{{Session: "a"}, {}, {}}, "a"},
+		{"none names one", []Event{{}, {}}, ""},
+		{"no events", nil, ""},
+	}
+	for _, tt := range tests {
+		if got := LastSession(tt.all); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

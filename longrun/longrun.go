@@ -237,9 +237,10 @@ func LastProgressEntry(project string, rel safefile.Rel, max int) (string, error
 	return clip(strings.TrimSpace(string(src[from:])), max), nil
 }
 
-// blockStart is the offset of the line where a block begins.
+// blockStart is the offset of the line where a block begins: its first
+// line of text, or the file's start for a block without one (a rule).
 func blockStart(n ast.Node, src []byte) int {
-	at := -1
+	at := 0
 	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering && c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
 			at = c.Lines().At(0).Start
@@ -247,9 +248,6 @@ func blockStart(n ast.Node, src []byte) int {
 		}
 		return ast.WalkContinue, nil
 	})
-	if at < 0 {
-		return 0
-	}
 	return bytes.LastIndexByte(src[:at], '\n') + 1
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -204,5 +205,130 @@ func TestAFeatureInsertedInALongListIsOneAddition(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("inserted at %d, deleted at %d: got %q", tt.insert, tt.delete, got[:min(len(got), 4)])
 		}
+	}
+}
+
+// lcsLength is the length of the longest common subsequence by plain
+// recursion with a memo: slow, but written apart from the code it checks.
+func lcsLength(a, b []Feature) int {
+	memo := map[[2]int]int{}
+	var f func(i, j int) int
+	f = func(i, j int) int {
+		if i == len(a) || j == len(b) {
+			return 0
+		}
+		if v, ok := memo[[2]int{i, j}]; ok {
+			return v
+		}
+		v := max(f(i+1, j), f(i, j+1))
+		if sameFeature(a[i], b[j]) {
+			v = max(v, 1+f(i+1, j+1))
+		}
+		memo[[2]int{i, j}] = v
+		return v
+	}
+	return f(0, 0)
+}
+
+// Every feature the two lists share is paired, in order, whatever the
+// edits: a pairing that misses one reports a kept feature as deleted and
+// added again. Random lists over a small alphabet make every shape of
+// overlap: shared beginnings and ends, moves, repeats.
+func TestEveryFeatureTheListsShareIsPairedInOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 37))
+	random := func() []Feature {
+		fs := make([]Feature, rng.IntN(9))
+		for k := range fs {
+			fs[k] = Feature{Category: "c", Description: string(rune('a' + rng.IntN(4)))}
+		}
+		return fs
+	}
+	for range 3000 {
+		a, b := random(), random()
+		pairs := commonFeatures(a, b)
+		if want := lcsLength(a, b); len(pairs) != want {
+			t.Fatalf("%v / %v: %d pairs %v, want %d", a, b, len(pairs), pairs, want)
+		}
+		for k, p := range pairs {
+			if p[0] < 0 || p[0] >= len(a) || p[1] < 0 || p[1] >= len(b) || !sameFeature(a[p[0]], b[p[1]]) ||
+				k > 0 && (p[0] <= pairs[k-1][0] || p[1] <= pairs[k-1][1]) {
+				t.Fatalf("%v / %v: pairs %v", a, b, pairs)
+			}
+		}
+	}
+}
+
+// Lists whose middle fills exactly the pairing table are still paired by
+// content; one feature more each and they are paired by position, equal
+// features at equal places still pairing.
+func TestThePairingTableIsUsedUpToItsBound(t *testing.T) {
+	feats := func(n int, first, last string) []Feature {
+		fs := []Feature{{Description: first}}
+		for k := range n - 2 {
+			fs = append(fs, Feature{Description: fmt.Sprint(k)})
+		}
+		return append(fs, Feature{Description: last})
+	}
+	shifted := func(n int) ([]Feature, []Feature) {
+		// b is a without its first feature, with one added at the end;
+		// the first and last features differ, so nothing is trimmed.
+		a := feats(n, "gone", "end")
+		b := append(slices.Clone(a[1:]), Feature{Description: "new"})
+		return a, b
+	}
+	side := 1023 // (1023+1)² cells: exactly maxPairCells
+	if (side+1)*(side+1) != maxPairCells {
+		t.Fatalf("the test's side no longer fills the table")
+	}
+	a, b := shifted(side)
+	if got := commonFeatures(a, b); len(got) != side-1 {
+		t.Errorf("a middle that fills the table: %d pairs, want %d", len(got), side-1)
+	}
+	a, b = shifted(side + 1)
+	if got := commonFeatures(a, b); len(got) != 0 {
+		t.Errorf("a middle past the table, shifted by one: %d pairs by position, want none", len(got))
+	}
+	a, b = feats(side+1, "x", "y"), feats(side+1, "z", "w")
+	if got := commonFeatures(a, b); len(got) != side-1 || got[0] != [2]int{1, 1} {
+		t.Errorf("a middle past the table, equal at equal places: %d pairs from %v, want %d from [1 1]", len(got), got[:min(len(got), 1)], side-1)
+	}
+	for _, n := range [][2]int{{side + 1, side + 50}, {side + 50, side + 1}} {
+		a, b = feats(n[0], "x", "y"), feats(n[1], "z", "w")
+		if got := commonFeatures(a, b); len(got) != side-1 {
+			t.Errorf("lists of %d and %d past the table: %d pairs, want %d", n[0], n[1], len(got), side-1)
+		}
+	}
+}
+
+func TestAnEntryThatIsNotAnObjectIsNamedByItsPlace(t *testing.T) {
+	if _, err := ParseFeatures([]byte(`[{"description":"x"},2]`)); err == nil || err.Error() != "entry 2 is not an object" {
+		t.Errorf("got %v", err)
+	}
+	if _, err := ParseFeatures([]byte(`["x"]`)); err == nil || err.Error() != "entry 1 is not an object" {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestTheLastProgressEntryStartsAtItsOwnLine(t *testing.T) {
+	tests := []struct {
+		name, content string
+		max           int
+		want          string
+	}{
+		{"a heading right after a paragraph's line", "Set up.\n## Session 2\nParser done.\n", 500, "## Session 2\nParser done."},
+		{"a heading on the first line", "## Session 1\nSet up.\n", 500, "## Session 1\nSet up."},
+		{"a list without headings", "Set up.\n\n- parser done\n- renderer next\n", 500, "- parser done\n- renderer next"},
+		{"an entry of exactly the length given", "## Day 1\nok", 11, "## Day 1\nok"},
+		{"an entry one character longer", "## Day 1\nok!", 11, "## Day 1\nok…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "p.md"), []byte(tt.content), 0o644)
+			got, err := LastProgressEntry(dir, "p.md", tt.max)
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
 	}
 }

@@ -7,6 +7,10 @@
 #   scripts/mutation.sh                 every core package
 #   scripts/mutation.sh ./sanitize ...  the packages named
 #   scripts/mutation.sh gitdiag         gitdiag's status.go and diffstat.go only
+#   MUTATION_SINCE=REV scripts/mutation.sh ./hooks
+#                                       only the lines changed since REV (gremlins
+#                                       --diff), for a package whose whole run
+#                                       takes hours
 #
 # Packages run gremlins with their own tests (go test -short); the
 # survivors in hooks, settings and transcript then meet the CLI scripts
@@ -37,6 +41,12 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+since=()
+if [ -n "${MUTATION_SINCE:-}" ]; then
+  # gremlins asks git for the diff in the copy: give it a history.
+  git clone -q --shared . "$work"
+  since=(--diff "$MUTATION_SINCE")
+fi
 git ls-files -z | xargs -0 cp --parents -t "$work"
 
 for pkg in "${packages[@]}"; do
@@ -48,7 +58,7 @@ for pkg in "${packages[@]}"; do
       -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread|TestSubmodulesMatchGit|TestSparseCheckoutsMatchGit)$')
     continue
   fi
-  out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)
+  out=$(cd "$work" && gremlins unleash "${since[@]}" --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)
   echo "$out" | grep -E 'LIVED' || true
   printf '%-26s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
   case "$pkg" in

@@ -145,7 +145,7 @@ func Cut(s string, budget int) string {
 
 // shortenCommand is shorten, keeping a totals line last.
 func shortenCommand(lines []string, totals bool, l Limits) []string {
-	if !totals || len(lines) <= l.MaxLines+1 {
+	if !totals || len(lines) <= l.MaxLines {
 		return shorten(lines, l)
 	}
 	last := len(lines) - 1
@@ -153,7 +153,7 @@ func shortenCommand(lines []string, totals bool, l Limits) []string {
 }
 
 func shorten(lines []string, l Limits) []string {
-	out := make([]string, 0, min(len(lines), l.MaxLines+1))
+	var out []string
 	for i, line := range lines {
 		if i == l.MaxLines {
 			out = append(out, fmt.Sprintf("… and %d more", len(lines)-i))

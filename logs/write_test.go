@@ -135,6 +135,8 @@ func TestSafeName(t *testing.T) {
 		{"", "-"},
 		{"a/b\x00c", "a_b_c-"},
 		{strings.Repeat("x", 300), strings.Repeat("x", 111) + "-"},
+		{strings.Repeat("x", 129), strings.Repeat("x", 111) + "-"},
+		{strings.Repeat("x", 128), strings.Repeat("x", 128)}, // exactly the longest name kept
 	}
 	for _, tt := range tests {
 		got := SafeName(tt.in)
@@ -266,5 +268,43 @@ func TestALogOfTheBudgetInCharactersIsReadBackWhateverItsScript(t *testing.T) {
 	}
 	if _, _, err := d.Read(SnapshotLog, 1<<10); err == nil || errors.Is(err, seal.ErrNotSealed) || !strings.Contains(err.Error(), "over the 1024 read back") {
 		t.Errorf("a file over what is read back: %v (the seal is not to blame)", err)
+	}
+}
+
+// What WriteSealed writes reads back through Read, whose limit may be the
+// file's exact size; one byte less and it says the file is too large.
+func TestASealedLogReadsBackUpToItsExactSize(t *testing.T) {
+	d := DirFor(t.TempDir())
+	if err := d.WriteSealed("state.json", []byte(`{"a":1}`), false); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(d.Path, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := d.Read("state.json", fi.Size()); err != nil || string(b) != `{"a":1}` {
+		t.Errorf("read back %q, %v", b, err)
+	}
+	if _, _, err := d.Read("state.json", fi.Size()-1); err == nil || !strings.Contains(err.Error(), "over the") {
+		t.Errorf("a file over the limit read: %v", err)
+	}
+}
+
+// A seal names the project as the file system does: the same project
+// reached through a link, or by a relative path, seals alike, so its logs
+// read back whichever way the client named the directory.
+func TestTheSealNamesTheProjectByItsRealAbsolutePath(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	want := DirFor(real).SealName("a.json")
+	if got := DirFor(link).SealName("a.json"); got != want {
+		t.Errorf("through a link: %q, want %q", got, want)
+	}
+	t.Chdir(filepath.Dir(real))
+	if got := DirFor(filepath.Base(real)).SealName("a.json"); got != want {
+		t.Errorf("by a relative path: %q, want %q", got, want)
 	}
 }

@@ -82,3 +82,26 @@ func TestJSONLeavesTheCallersValueAlone(t *testing.T) {
 		t.Error("JSON changed the value it was given")
 	}
 }
+
+// A list inside each element of a list is [] too, and the elements keep
+// their values: a JSON consumer iterates every list without a null check.
+func TestJSONFillsTheListsInsideEveryElementOfAList(t *testing.T) {
+	type inner struct {
+		Name string   `json:"name"`
+		L    []string `json:"l"`
+	}
+	type outer struct {
+		Items []inner `json:"items"`
+	}
+	got := JSON(outer{Items: []inner{{Name: "a"}, {Name: "b", L: []string{"x"}}}})
+	want := `{"items":[{"name":"a","l":[]},{"name":"b","l":["x"]}]}`
+	var compact strings.Builder
+	for _, r := range got {
+		if r != ' ' && r != '\n' {
+			compact.WriteRune(r)
+		}
+	}
+	if compact.String() != want {
+		t.Errorf("got %s, want %s", compact.String(), want)
+	}
+}

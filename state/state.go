@@ -117,7 +117,7 @@ const numbersDir = "numbers"
 // other session holds. A number that cannot be claimed at all (a
 // read-only log directory) is kept as it is.
 func (s *Session) Claim(d logs.Dir) error {
-	for tries := 0; tries < 1000; tries++ {
+	for range 1000 {
 		name := filepath.Join(Dir, numbersDir, strconv.Itoa(s.Number))
 		err := d.Create(name, []byte(s.ID))
 		if !errors.Is(err, fs.ErrExist) {
@@ -159,8 +159,8 @@ func highest(d logs.Dir) int {
 	n := 0
 	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
 	for _, e := range claims {
-		if v, err := strconv.Atoi(e.Name()); err == nil && v > n {
-			n = v
+		if v, err := strconv.Atoi(e.Name()); err == nil {
+			n = max(n, v)
 		}
 	}
 	entries, err := d.ReadDir(Dir)
@@ -173,8 +173,8 @@ func highest(d logs.Dir) int {
 		}
 		b, _, err := d.Read(filepath.Join(Dir, e.Name()), 1<<20)
 		var s Session
-		if err == nil && json.Unmarshal(b, &s) == nil && s.Number > n {
-			n = s.Number
+		if err == nil && json.Unmarshal(b, &s) == nil {
+			n = max(n, s.Number)
 		}
 	}
 	return n

@@ -49,6 +49,10 @@ type Graph struct {
 	// then orders its walks by them. Without, the generation is the
 	// topological level, which git uses only to cut a walk short.
 	Corrected bool
+	// Levels says the graph has generation numbers at all (git's
+	// generation_numbers_enabled: the top layer's first commit has a
+	// level), which decides how git removes redundant merge bases.
+	Levels bool
 }
 
 type layer struct {
@@ -73,20 +77,28 @@ type Pos uint32
 
 // Open reads the commit-graph of the objects directory: the single file
 // when there is one (git looks there first), else the chain. A repository
-// without either has no graph: nil, nil.
-func Open(objectsDir string) (*Graph, error) {
+// without either has no graph: nil, nil. corrected says whether to read
+// corrected commit dates (git's commitGraph.generationVersion, 2 unless
+// set lower).
+func Open(objectsDir string, corrected bool) (*Graph, error) {
 	single := filepath.Join(objectsDir, "info", "commit-graph")
 	l, err := openLayer(single, 0, nil)
 	if err == nil {
-		return finish([]*layer{l}), nil
+		return finish([]*layer{l}, corrected), nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	return openChain(filepath.Join(objectsDir, "info", "commit-graphs"))
+	layers, err := openChain(filepath.Join(objectsDir, "info", "commit-graphs"))
+	if len(layers) == 0 {
+		return nil, err
+	}
+	return finish(layers, corrected), nil
 }
 
-func openChain(dir string) (*Graph, error) {
+// openChain reads the layers the chain file lists, base first, as far as
+// they are valid: git uses the layers below the first it cannot read.
+func openChain(dir string) ([]*layer, error) {
 	f, err := rawfile.Open(filepath.Join(dir, "commit-graph-chain"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -95,38 +107,30 @@ func openChain(dir string) (*Graph, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var names []string
-	sc := bufio.NewScanner(io.LimitReader(f, maxLayers*(2*hashLen+1)+1))
-	for sc.Scan() {
-		name := sc.Text()
-		if len(name) != 2*hashLen || !plumbing.IsHash(name) || len(names) == maxLayers {
-			return nil, fmt.Errorf("%w: a chain line is %q", ErrCorrupt, name)
-		}
-		names = append(names, name)
-	}
 	var layers []*layer
 	var base uint32
-	for i, name := range names {
-		var below []byte
-		if i > 0 {
-			below = []byte(names[i-1])
+	var below []byte
+	sc := bufio.NewScanner(io.LimitReader(f, maxLayers*(2*hashLen+1)))
+	for sc.Scan() {
+		name := sc.Text()
+		if len(name) != 2*hashLen || !plumbing.IsHash(name) {
+			return layers, fmt.Errorf("%w: a chain line is %q", ErrCorrupt, name)
 		}
 		l, err := openLayer(filepath.Join(dir, "graph-"+name+".graph"), base, below)
 		if err != nil {
-			closeAll(layers)
-			return nil, err
+			return layers, err
 		}
 		layers = append(layers, l)
 		base += l.n
+		below = []byte(name)
 	}
-	if len(layers) == 0 {
-		return nil, nil
-	}
-	return finish(layers), nil
+	return layers, nil
 }
 
-func finish(layers []*layer) *Graph {
-	g := &Graph{layers: layers, Corrected: true}
+func finish(layers []*layer, corrected bool) *Graph {
+	top := layers[len(layers)-1]
+	g := &Graph{layers: layers, Corrected: corrected,
+		Levels: top.n > 0 && binary.BigEndian.Uint32(top.data[hashLen+8:])>>2 != 0}
 	for _, l := range layers {
 		g.Corrected = g.Corrected && l.generations != nil
 	}

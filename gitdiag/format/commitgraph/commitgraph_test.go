@@ -121,12 +121,12 @@ func TestEveryCommitReadsAsGitWroteIt(t *testing.T) {
 			for _, args := range tt.write {
 				git(args...)
 			}
-			g, err := Open(filepath.Join(dir, ".git", "objects"))
+			g, err := Open(filepath.Join(dir, ".git", "objects"), true)
 			if err != nil || g == nil {
 				t.Fatalf("open: %v %v", g, err)
 			}
 			defer g.Close()
-			if g.Corrected != tt.v2 || len(g.layers) != tt.inLayers {
+			if g.Corrected != tt.v2 || !g.Levels || len(g.layers) != tt.inLayers {
 				t.Errorf("corrected dates %v in %d layers, want %v in %d", g.Corrected, len(g.layers), tt.v2, tt.inLayers)
 			}
 			tr := gitTruth(t, git)
@@ -168,7 +168,7 @@ func TestEveryCommitReadsAsGitWroteIt(t *testing.T) {
 
 func TestARepositoryWithoutAGraphHasNone(t *testing.T) {
 	dir, _ := history(t)
-	if g, err := Open(filepath.Join(dir, ".git", "objects")); g != nil || err != nil {
+	if g, err := Open(filepath.Join(dir, ".git", "objects"), true); g != nil || err != nil {
 		t.Errorf("got %v, %v", g, err)
 	}
 }
@@ -182,7 +182,7 @@ func FuzzCorruptGraphIsRefusedOrReadWithinBounds(f *testing.F) {
 		if err != nil {
 			return
 		}
-		g := finish([]*layer{p.layer})
+		g := finish([]*layer{p.layer}, true)
 		for i := range min(p.n, 64) {
 			g.Commit(Pos(i))
 			g.Hash(Pos(i))
@@ -222,6 +222,42 @@ func minimal() []byte {
 func appendU64(b []byte, v uint64) []byte {
 	for i := 7; i >= 0; i-- {
 		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
+
+// A chain whose top layer is gone is read as far as it is whole, as git
+// does; commitGraph.generationVersion=1 turns the corrected dates off.
+func TestAChainIsReadAsFarAsItsLayersAreWhole(t *testing.T) {
+	dir, git := history(t)
+	cmd := exec.Command("git", "-C", dir, "commit-graph", "write", "--split=no-merge", "--stdin-commits")
+	cmd.Stdin = strings.NewReader(git("rev-parse", "main~3"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	git("commit-graph", "write", "--split=no-merge", "--reachable")
+	chain := filepath.Join(dir, ".git", "objects", "info", "commit-graphs")
+	names := strings.Fields(string(mustRead(t, filepath.Join(chain, "commit-graph-chain"))))
+	if len(names) != 2 {
+		t.Fatalf("chain %q", names)
+	}
+	os.Remove(filepath.Join(chain, "graph-"+names[1]+".graph"))
+	g, err := Open(filepath.Join(dir, ".git", "objects"), false)
+	if g == nil || len(g.layers) != 1 || g.Corrected {
+		t.Fatalf("got %v (%v)", g, err)
+	}
+	if _, ok := g.Lookup(plumbing.NewHash(strings.TrimSpace(git("rev-parse", "main~3")))); !ok {
+		t.Error("the base layer's commit is not found")
+	}
+	if _, ok := g.Lookup(plumbing.NewHash(strings.TrimSpace(git("rev-parse", "main")))); ok {
+		t.Error("a commit of the missing layer is found")
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return b
 }

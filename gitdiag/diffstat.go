@@ -3,7 +3,6 @@ package gitdiag
 import (
 	"bytes"
 	"cmp"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +73,7 @@ func (r *Repo) DiffStat(ctx context.Context, head Head, up Upstream) ([]FileStat
 	if err != nil {
 		return nil, err
 	}
-	base, err := mergeBase(ctx, store, head.Hash, up.Hash)
+	base, err := r.mergeBase(ctx, head.Hash, up.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -167,59 +166,6 @@ func changeStats(ctx context.Context, changes []fileChange, stat func(fileChange
 		}
 	}
 	return stats, ctx.Err()
-}
-
-// Flags of the merge-base walk.
-const (
-	fromHead = 1 << iota
-	fromUpstream
-	stale
-)
-
-// mergeBase is git's paint-down-to-common walk: commits are visited newest
-// first, each painted with the sides it is reachable from; the first one
-// painted from both sides is the merge base. It stops when every commit
-// left is below a common one, so it reads only the diverged history.
-func mergeBase(ctx context.Context, store *objects.Store, a, b plumbing.Hash) (plumbing.Hash, error) {
-	if a == b {
-		return a, nil
-	}
-	flags := map[plumbing.Hash]int{}
-	q := &commitQueue{}
-	add := func(h plumbing.Hash, f int) error {
-		c, err := store.Commit(h)
-		if err != nil {
-			return err
-		}
-		flags[h] |= f
-		q.push(c)
-		return nil
-	}
-	if err := add(a, fromHead); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if err := add(b, fromUpstream); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	for q.Len() > 0 {
-		if err := ctx.Err(); err != nil {
-			return plumbing.ZeroHash, err
-		}
-		c := heap.Pop(q).(*queued).c
-		f := flags[c.Hash] & (fromHead | fromUpstream | stale)
-		if f&(fromHead|fromUpstream) == fromHead|fromUpstream && f&stale == 0 {
-			return c.Hash, nil
-		}
-		for _, p := range c.Parents {
-			if flags[p]&f == f {
-				continue
-			}
-			if err := add(p, f); err != nil {
-				return plumbing.ZeroHash, err
-			}
-		}
-	}
-	return plumbing.ZeroHash, nil
 }
 
 // fileChange is one file that differs between two trees.
@@ -616,65 +562,40 @@ func plural(n int) string {
 
 // AheadBehind counts the commits reachable from head but not from up
 // (ahead) and from up but not from head (behind), as `git rev-list
-// --left-right --count head...up` does. It paints commits from both sides
-// newest first, as the merge-base walk does, and stops once every commit
-// left to visit is reachable from both: it reads only the diverged history.
+// --left-right --count head...up` and `git status` count them: by git's
+// own walk (revwalk.go), which reads the commits git reads.
 func (r *Repo) AheadBehind(ctx context.Context, head, up plumbing.Hash) (ahead, behind int, err error) {
 	if head == up {
 		return 0, 0, nil
 	}
-	store, err := r.objects()
+	w, err := r.revWalk(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
-	const both = fromHead | fromUpstream
-	flags := map[plumbing.Hash]int{}
-	q := &commitQueue{}
-	pending := 0 // queued entries pushed with one side only
-	add := func(h plumbing.Hash, f int) error {
-		c, err := store.Commit(h)
-		if err != nil {
-			return err
-		}
-		flags[h] |= f
-		if flags[h]&both != both {
-			pending++
-		}
-		q.seq++
-		heap.Push(q, &queued{c: c, seq: q.seq, sides: flags[h] & both})
-		return nil
+	return w.leftRight(head, up)
+}
+
+// revWalk starts a walk of the repository's commits, with its
+// commit-graph where git would read it.
+func (r *Repo) revWalk(ctx context.Context) (*revWalk, error) {
+	store, err := r.objects()
+	if err != nil {
+		return nil, err
 	}
-	if err := add(head, fromHead); err != nil {
-		return 0, 0, err
+	return newRevWalk(ctx, store, r.commitGraph(store)), nil
+}
+
+// mergeBase is the merge base `git diff A...B` uses: the newest of the
+// best common ancestors (git warns when there are several), or zero.
+func (r *Repo) mergeBase(ctx context.Context, a, b plumbing.Hash) (plumbing.Hash, error) {
+	w, err := r.revWalk(ctx)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
-	if err := add(up, fromUpstream); err != nil {
-		return 0, 0, err
+	ca, cb := w.lookup(a), w.lookup(b)
+	bases, err := w.mergeBases(ca, cb)
+	if err != nil || len(bases) == 0 {
+		return plumbing.ZeroHash, err
 	}
-	for q.Len() > 0 && pending > 0 {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		e := heap.Pop(q).(*queued)
-		if e.sides != both {
-			pending--
-		}
-		f := flags[e.c.Hash] & both
-		for _, p := range e.c.Parents {
-			if flags[p]&f == f {
-				continue
-			}
-			if err := add(p, f); err != nil {
-				return 0, 0, err
-			}
-		}
-	}
-	for _, f := range flags {
-		switch f & both {
-		case fromHead:
-			ahead++
-		case fromUpstream:
-			behind++
-		}
-	}
-	return ahead, behind, nil
+	return bases[0].hash, nil
 }

@@ -135,7 +135,6 @@ type commitQueue struct {
 type queued struct {
 	c     *objects.Commit
 	seq   int
-	sides int // AheadBehind: the sides the commit was painted with when queued
 }
 
 func (q *commitQueue) push(c *objects.Commit) {

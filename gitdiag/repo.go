@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,6 +22,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
+	"github.com/session-hooks/session-hooks/gitdiag/format/commitgraph"
 	"github.com/session-hooks/session-hooks/gitdiag/format/config"
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
 
@@ -45,9 +47,11 @@ type Repo struct {
 	GitDir, CommonDir string
 	indexFile         string // GIT_INDEX_FILE, else GitDir/index
 
-	cfg    *config.Config
-	store  *objects.Store
-	packed map[string]packedRef // packed-refs, read on first use
+	cfg         *config.Config
+	store       *objects.Store
+	graph       *commitgraph.Graph // the commit-graph, once looked for
+	graphLooked bool
+	packed      map[string]packedRef // packed-refs, read on first use
 	// packedFile is the version of packed-refs that packed was read from
 	// (nil: there was none).
 	packedFile fs.FileInfo
@@ -355,8 +359,32 @@ func (r *Repo) objects() (*objects.Store, error) {
 	return s, nil
 }
 
+// commitGraph is the commit-graph where git would read it: core.commitGraph
+// on (its default), and no replaced commit, graft or shallow boundary,
+// which the graph cannot show (git's commit_graph_compatible). A graph it
+// cannot read is none: the walk then reads the commits, as git would.
+func (r *Repo) commitGraph(store *objects.Store) *commitgraph.Graph {
+	r.storeMu.Lock()
+	defer r.storeMu.Unlock()
+	if r.graphLooked {
+		return r.graph
+	}
+	r.graphLooked = true
+	if !r.cfg.GetBool("core.commitGraph", true) || len(store.Replace) > 0 || len(store.Grafts) > 0 || store.Shallow != nil {
+		return nil
+	}
+	version, err := strconv.Atoi(r.cfg.Get("commitGraph.generationVersion"))
+	if err != nil {
+		version = 2
+	}
+	r.graph, _ = commitgraph.Open(filepath.Join(r.CommonDir, "objects"), version >= 2)
+	return r.graph
+}
+
 // Close releases the files the repository holds open.
 func (r *Repo) Close() {
+	r.graph.Close()
+	r.graph, r.graphLooked = nil, false
 	if r.store != nil {
 		r.store.Close()
 		r.store = nil

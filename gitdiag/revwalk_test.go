@@ -1,0 +1,232 @@
+package gitdiag
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// dagShape is how a random history is made.
+type dagShape struct {
+	commits   int
+	merges    float64 // chance a commit has a second parent
+	octopus   float64 // chance a merge has a third
+	roots     float64 // chance a commit starts a new history
+	sameTime  float64 // chance a commit has its parent's date
+	skew      float64 // chance a commit is dated before its parent
+	skewBy    int     // by up to this many seconds (100,000 unless set)
+	branchOff int     // how far back a parent may be
+}
+
+// randomHistory makes a history of the shape, in the order made.
+func randomHistory(t *testing.T, f *fixture, rng *rand.Rand, s dagShape) []plumbing.Hash {
+	t.Helper()
+	date := int64(1_600_000_000)
+	var specs []commitSpec
+	for i := range s.commits {
+		var parents []int
+		if i > 0 && rng.Float64() >= s.roots {
+			parents = append(parents, i-1-rng.IntN(min(i, s.branchOff)))
+			if rng.Float64() < s.merges && i > 1 {
+				parents = append(parents, rng.IntN(i))
+				if rng.Float64() < s.octopus {
+					parents = append(parents, rng.IntN(i))
+				}
+			}
+		}
+		switch r := rng.Float64(); {
+		case r < s.sameTime:
+		case r < s.sameTime+s.skew:
+			by := s.skewBy
+			if by == 0 {
+				by = 100_000
+			}
+			date -= int64(rng.IntN(by))
+		default:
+			date += int64(1 + rng.IntN(600))
+		}
+		specs = append(specs, commitSpec{date, parents})
+	}
+	return importHistory(t, f, specs)
+}
+
+// commitSpec is a commit to make: its date and its parents, by their
+// places in the list.
+type commitSpec struct {
+	date    int64
+	parents []int
+}
+
+// importHistory writes the commits with git fast-import (one process
+// whatever their number) and returns their ids in the list's order.
+func importHistory(t *testing.T, f *fixture, specs []commitSpec) []plumbing.Hash {
+	t.Helper()
+	var in strings.Builder
+	for i, c := range specs {
+		if len(c.parents) == 0 {
+			in.WriteString("reset refs/heads/tmp\n")
+		}
+		fmt.Fprintf(&in, "commit refs/heads/tmp\nmark :%d\ncommitter t <t@example.com> %d +0000\ndata 2\n%d\n", i+1, c.date, i%100)
+		seen := map[int]bool{}
+		for k, p := range c.parents {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if k == 0 {
+				fmt.Fprintf(&in, "from :%d\n", p+1)
+			} else {
+				fmt.Fprintf(&in, "merge :%d\n", p+1)
+			}
+		}
+		in.WriteString("\n")
+	}
+	marks := filepath.Join(t.TempDir(), "marks")
+	cmd := exec.Command("git", "fast-import", "--quiet", "--export-marks="+marks)
+	cmd.Dir = f.dir
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(marks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := make([]plumbing.Hash, len(specs))
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var n int
+		var h string
+		fmt.Sscanf(line, ":%d %s", &n, &h)
+		hashes[n-1] = plumbing.NewHash(h)
+	}
+	return hashes
+}
+
+// graphModes are the commit-graphs a repository may have, each changing
+// the order in which git walks (by corrected date or by date) and what it
+// reads.
+var graphModes = []struct {
+	name  string
+	write func(f *fixture, all []plumbing.Hash)
+}{
+	{"no commit-graph", func(*fixture, []plumbing.Hash) {}},
+	{"a commit-graph of corrected dates", func(f *fixture, all []plumbing.Hash) { writeGraph(f, all, "commit-graph", "write") }},
+	{"a commit-graph of topological levels", func(f *fixture, all []plumbing.Hash) {
+		writeGraph(f, all, "-c", "commitGraph.generationVersion=1", "commit-graph", "write")
+	}},
+	{"a commit-graph of the older half, in a chain", func(f *fixture, all []plumbing.Hash) {
+		writeGraph(f, all[:len(all)/2], "commit-graph", "write", "--split=no-merge")
+	}},
+}
+
+func writeGraph(f *fixture, commits []plumbing.Hash, args ...string) {
+	var in strings.Builder
+	for _, h := range commits {
+		in.WriteString(h.String() + "\n")
+	}
+	cmd := exec.Command("git", append(args, "--stdin-commits")...)
+	cmd.Dir = f.dir
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		f.t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+}
+
+// The counts of a...b are git's on every history: merges and octopus
+// merges, several roots, commits made within one second, commits dated
+// before their parents (where git's own stop rule gives counts that are
+// not the set difference, and git's counts are what a user compares
+// with), with and without each kind of commit-graph.
+func TestLeftRightCountsAreGitsOnRandomHistories(t *testing.T) {
+	shapes := []dagShape{
+		{commits: 60, merges: 0.2, octopus: 0.2, roots: 0.02, sameTime: 0.3, skew: 0.05, branchOff: 8},
+		{commits: 200, merges: 0.1, roots: 0, sameTime: 0.6, skew: 0, branchOff: 4},
+		{commits: 200, merges: 0.15, roots: 0.01, sameTime: 0.1, skew: 0.2, branchOff: 20},
+		{commits: 400, merges: 0.05, roots: 0, sameTime: 0.2, skew: 0.02, branchOff: 50},
+		{commits: 300, merges: 0.2, roots: 0, sameTime: 0.5, skew: 0.05, skewBy: 10_000_000, branchOff: 5},
+	}
+	if testing.Short() {
+		shapes = shapes[:2]
+	}
+	for si, shape := range shapes {
+		for _, mode := range graphModes {
+			t.Run(fmt.Sprintf("shape %d, %s", si, mode.name), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(si), 38))
+				f := newFixture(t)
+				all := randomHistory(t, f, rng, shape)
+				mode.write(f, all)
+				r, err := Open(f.dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				for range 12 {
+					a, b := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
+					want := strings.Join(strings.Fields(f.git("rev-list", "--left-right", "--count", a.String()+"..."+b.String())), " ")
+					left, right, err := r.AheadBehind(context.Background(), a, b)
+					if got := fmt.Sprintf("%d %d", left, right); err != nil || got != want {
+						t.Errorf("%s...%s: %s (%v), git says %s", a, b, got, err, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Where git's stop rule is not exact, the counts are still git's: a merge
+// brings in X, an ancestor of the merge base through more than five
+// commits dated long before X (rebased or imported work). git stops
+// before its "uninteresting" mark reaches X, and counts X and the commits
+// under it as ahead; a user compares with git, so they are counted too.
+// With a graph of corrected dates git walks the series in the merge-base
+// walk already, and its counts are exact: so are these.
+func TestLeftRightCountsAreGitsWhereGitsStopRuleIsNotExact(t *testing.T) {
+	inexact := 0
+	defer func() {
+		if inexact == 0 {
+			t.Errorf("git counts the set difference in every mode: the history no longer tests git's stop rule")
+		}
+	}()
+	const T = 1_600_000_000
+	specs := []commitSpec{
+		{T - 1000, nil},     // 0: R
+		{T - 500, []int{0}}, // 1: W
+		{T, []int{1}},       // 2: X
+	}
+	for i := range 8 { // 3..10: a series dated before X
+		specs = append(specs, commitSpec{T - 1_000_000 + int64(i), []int{len(specs) - 1}})
+	}
+	specs = append(specs,
+		commitSpec{T + 100, []int{10}},    // 11: the merge base
+		commitSpec{T + 200, []int{11}},    // 12: upstream
+		commitSpec{T + 300, []int{11, 2}}, // 13: HEAD, a merge of X
+	)
+	for _, mode := range graphModes {
+		t.Run(mode.name, func(t *testing.T) {
+			f := newFixture(t)
+			all := importHistory(t, f, specs)
+			mode.write(f, all)
+			head, up := all[13], all[12]
+			want := strings.Join(strings.Fields(f.git("rev-list", "--left-right", "--count", head.String()+"..."+up.String())), " ")
+			if want != "1 1" {
+				inexact++
+			}
+			r, err := Open(f.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			left, right, err := r.AheadBehind(context.Background(), head, up)
+			if got := fmt.Sprintf("%d %d", left, right); err != nil || got != want {
+				t.Errorf("%s (%v), git says %s", got, err, want)
+			}
+		})
+	}
+}

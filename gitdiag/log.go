@@ -133,8 +133,8 @@ type commitQueue struct {
 }
 
 type queued struct {
-	c     *objects.Commit
-	seq   int
+	c   *objects.Commit
+	seq int
 }
 
 func (q *commitQueue) push(c *objects.Commit) {

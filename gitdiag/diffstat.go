@@ -572,6 +572,7 @@ func (r *Repo) AheadBehind(ctx context.Context, head, up plumbing.Hash) (ahead, 
 	if err != nil {
 		return 0, 0, err
 	}
+	defer w.close()
 	return w.leftRight(head, up)
 }
 
@@ -592,6 +593,7 @@ func (r *Repo) mergeBase(ctx context.Context, a, b plumbing.Hash) (plumbing.Hash
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	defer w.close()
 	ca, cb := w.lookup(a), w.lookup(b)
 	bases, err := w.mergeBases(ca, cb)
 	if err != nil || len(bases) == 0 {

@@ -64,13 +64,17 @@ type revWalk struct {
 	store   *objects.Store
 	graph   *commitgraph.Graph // nil: none, or git would not use it
 	commits map[plumbing.Hash]*wcommit
+	ahead   *prefetch
 	parses  int
 	steps   int
 }
 
 func newRevWalk(ctx context.Context, store *objects.Store, graph *commitgraph.Graph) *revWalk {
-	return &revWalk{ctx: ctx, store: store, graph: graph, commits: map[plumbing.Hash]*wcommit{}}
+	return &revWalk{ctx: ctx, store: store, graph: graph, commits: map[plumbing.Hash]*wcommit{}, ahead: newPrefetch(store)}
 }
+
+// close stops reading ahead.
+func (w *revWalk) close() { w.ahead.close() }
 
 func (w *revWalk) lookup(h plumbing.Hash) *wcommit {
 	c := w.commits[h]
@@ -111,14 +115,18 @@ func (w *revWalk) parse(c *wcommit) error {
 		}
 		c.date, c.gen = gc.When, gc.Generation
 	} else {
-		oc, err := w.store.Commit(c.hash)
+		parents, when, err := w.ahead.commit(c.hash)
 		if err != nil {
 			return err
 		}
-		for _, p := range oc.Parents {
-			c.parents = append(c.parents, w.lookup(p))
+		for _, p := range parents {
+			pc := w.lookup(p)
+			c.parents = append(c.parents, pc)
+			if !pc.parsed {
+				w.ahead.ask(p)
+			}
 		}
-		c.date, c.gen = oc.When, infinity
+		c.date, c.gen = when, infinity
 	}
 	c.parsed = true
 	w.parses++

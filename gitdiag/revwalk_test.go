@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -228,5 +230,30 @@ func TestLeftRightCountsAreGitsWhereGitsStopRuleIsNotExact(t *testing.T) {
 				t.Errorf("%s (%v), git says %s", got, err, want)
 			}
 		})
+	}
+}
+
+// The walk reads ahead on a second goroutine, which stops when the walk
+// does: a hook's runs leave nothing running.
+func TestTheWalkLeavesNoGoroutineRunning(t *testing.T) {
+	f := newFixture(t)
+	all := randomHistory(t, f, rand.New(rand.NewPCG(1, 2)), dagShape{commits: 300, merges: 0.2, sameTime: 0.2, branchOff: 10})
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	before := runtime.NumGoroutine()
+	for i := range 20 {
+		if _, _, err := r.AheadBehind(context.Background(), all[len(all)-1-i], all[i*10]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the walks, %d before", n, before)
 	}
 }

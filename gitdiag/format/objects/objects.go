@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +65,9 @@ type pack struct {
 	idx     *packIndex
 	data    rawfile.Mapped
 	windows map[int64]bool // the windows of data read through its mapping, guarded by Store.mu
+	// blocks are the last blocks of the pack read with pread for a walk
+	// of the history (blockReader), newest last, guarded by Store.mu.
+	blocks []packBlock
 }
 
 // Object types, as numbered in pack files.
@@ -466,6 +470,106 @@ func (s *Store) mayMap(p *pack, off int64) bool {
 	return true
 }
 
+// commitReader reads a commit's entry for a walk of the history: through
+// the mapping within its budget, else in blocks that stay read. git writes
+// a pack's commits side by side, newest first, which is the order a walk
+// asks for them: one read of a block serves the hundreds of commits in it,
+// where a read per commit would cost a system call each, and the blocks
+// kept bound the memory as the mapping's budget does.
+func (s *Store) commitReader(p *pack, off int64) packReader {
+	if b := p.data.Bytes(); b != nil && s.mayMap(p, off) {
+		return s.entryReader(p, off)
+	}
+	return &blockReader{s: s, p: p, off: off}
+}
+
+// Blocks of a pack kept for walks of the history: 64 of 64 KiB. git/git's
+// commits fill about 17 MiB of its pack; a walk of 30,000 of them with
+// these reads 500 blocks, with 16 it read 2,800.
+const (
+	blockSize  = 64 << 10
+	keptBlocks = 64
+)
+
+type packBlock struct {
+	at   int64
+	data []byte
+}
+
+// block returns the block of p at offset at (a multiple of blockSize).
+func (s *Store) block(p *pack, at int64) ([]byte, error) {
+	s.mu.Lock()
+	for _, b := range p.blocks {
+		if b.at == at {
+			s.mu.Unlock()
+			return b.data, nil
+		}
+	}
+	s.mu.Unlock()
+	buf := make([]byte, blockSize)
+	n, err := p.data.Unmapped().ReadAt(buf, at)
+	if n == 0 {
+		if err == nil {
+			err = io.ErrNoProgress
+		}
+		return nil, err
+	}
+	s.mu.Lock()
+	if len(p.blocks) == keptBlocks {
+		p.blocks = p.blocks[1:]
+	}
+	p.blocks = append(p.blocks, packBlock{at, buf[:n]})
+	s.mu.Unlock()
+	return buf[:n], nil
+}
+
+// blockReader reads a pack from an offset through the kept blocks.
+type blockReader struct {
+	s   *Store
+	p   *pack
+	off int64
+	cur []byte // the rest of the current block from off
+}
+
+func (b *blockReader) fill() error {
+	if len(b.cur) > 0 {
+		return nil
+	}
+	at := b.off - b.off%blockSize
+	data, err := b.s.block(b.p, at)
+	if err != nil {
+		return err
+	}
+	if b.off-at >= int64(len(data)) {
+		return io.EOF
+	}
+	b.cur = data[b.off-at:]
+	return nil
+}
+
+func (b *blockReader) ReadByte() (byte, error) {
+	if len(b.cur) == 0 {
+		if err := b.fill(); err != nil {
+			return 0, err
+		}
+	}
+	c := b.cur[0]
+	b.cur, b.off = b.cur[1:], b.off+1
+	return c, nil
+}
+
+func (b *blockReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if err := b.fill(); err != nil {
+		return 0, err
+	}
+	n := copy(p, b.cur)
+	b.cur, b.off = b.cur[n:], b.off+int64(n)
+	return n, nil
+}
+
 // chunkReader reads a file from an offset with pread, in reads that start
 // small (most entries are deltas of a few dozen bytes) and grow fourfold
 // up to 64 KiB for the large ones.
@@ -689,11 +793,23 @@ func (p *packIndex) find(h plumbing.Hash) (int64, bool) {
 	return p.offset(i, n)
 }
 
-// searchWindow is how many names search reads around its guess: the guess
+// searchWindow is the most names search reads around its guess: the guess
 // is off by about half the square root of the bucket's size (binomially),
 // so this holds h almost always, for buckets up to a hundred thousand names
 // (packs of 25 million objects).
 const searchWindow = 256
+
+// windowFor is the names read around the guess in a bucket of n: four
+// times the guess's typical error each side, at least 32, at most
+// searchWindow (a walk of the history looks up tens of thousands of
+// commits, and every name read is copied).
+func windowFor(n uint32) uint32 {
+	w := uint32(32)
+	for w < searchWindow && uint64(w)*uint64(w) < 16*uint64(n) {
+		w *= 2
+	}
+	return w
+}
 
 // search finds h among the names lo..hi-1 of one fan-out bucket. Object
 // names are uniformly distributed, so h's place is guessed from its next
@@ -703,8 +819,9 @@ const searchWindow = 256
 // resident memory in a fresh process.
 func (p *packIndex) search(h plumbing.Hash, lo, hi uint32) (uint32, bool) {
 	guess := lo + uint32(uint64(hi-lo)*uint64(binary.BigEndian.Uint32(h[1:5]))>>32)
-	from := guess - min(guess-lo, searchWindow/2)
-	to := min(from+searchWindow, hi)
+	window := windowFor(hi - lo)
+	from := guess - min(guess-lo, window/2)
+	to := min(from+window, hi)
 	var buf [searchWindow * 20]byte
 	names := buf[:(to-from)*20]
 	if _, err := p.f.ReadAt(names, nameOffset(from)); err != nil {
@@ -790,6 +907,99 @@ func (s *Store) Commit(h plumbing.Hash) (*Commit, error) {
 		c.Parents = nil
 	}
 	return c, nil
+}
+
+// CommitHeader reads what a walk of the history needs of a commit: its
+// parents and committer date, with grafts, replacements and a shallow
+// boundary applied as Commit applies them. A commit a pack holds whole (not
+// as a delta) is inflated only as far as its committer line: the message,
+// often most of its bytes, is not.
+func (s *Store) CommitHeader(h plumbing.Hash) ([]plumbing.Hash, int64, error) {
+	if _, replaced := s.Replace[h]; !replaced {
+		if parents, when, ok := s.packedCommitHeader(h); ok {
+			if g, ok := s.Grafts[h]; ok {
+				parents = g
+			}
+			if s.Shallow[h] {
+				parents = nil
+			}
+			return parents, when, nil
+		}
+	}
+	c, err := s.Commit(h)
+	if err != nil {
+		return nil, 0, err
+	}
+	return c.Parents, c.When, nil
+}
+
+// packedCommitHeader inflates a packed commit up to its committer line and
+// reads it; ok is false where Commit must read it instead (a delta, a loose
+// object, a header it cannot read this way).
+func (s *Store) packedCommitHeader(h plumbing.Hash) (parents []plumbing.Hash, when int64, ok bool) {
+	for _, p := range s.packList() {
+		off, found := p.idx.find(h)
+		if !found {
+			continue
+		}
+		r := s.commitReader(p, off)
+		typ, size, err := entryHeader(r)
+		if err != nil || typ != TypeCommit || size > MaxCommitSize {
+			return nil, 0, false
+		}
+		zr, err := newInflater(r)
+		if err != nil {
+			return nil, 0, false
+		}
+		defer doneInflating(zr)
+		buf := make([]byte, 0, min(size, 512))
+		for int64(len(buf)) < size {
+			n, err := zr.Read(buf[len(buf):min(int64(cap(buf)), size)])
+			buf = buf[:len(buf)+n]
+			if parents, when, done := commitHeader(buf); done {
+				return parents, when, when != 0
+			}
+			if err != nil {
+				return nil, 0, false
+			}
+			if len(buf) == cap(buf) {
+				buf = slices.Grow(buf, len(buf))
+			}
+		}
+		return nil, 0, false
+	}
+	return nil, 0, false
+}
+
+// commitHeader reads the tree, parent and committer lines of the start of
+// a commit; done once the committer line is whole, or the header ended
+// without one (when is then 0).
+func commitHeader(data []byte) (parents []plumbing.Hash, when int64, done bool) {
+	sawTree := false
+	for {
+		line, rest, whole := bytes.Cut(data, []byte{'\n'})
+		if !whole {
+			return nil, 0, false
+		}
+		data = rest
+		key, value, _ := bytes.Cut(line, []byte{' '})
+		switch {
+		case len(line) == 0:
+			return nil, 0, true
+		case string(key) == "tree":
+			sawTree = true
+		case string(key) == "parent":
+			if len(value) != 40 || !plumbing.IsHash(string(value)) {
+				return nil, 0, true
+			}
+			parents = append(parents, plumbing.NewHash(string(value)))
+		case string(key) == "committer":
+			if !sawTree {
+				return nil, 0, true
+			}
+			return parents, signatureTime(value), true
+		}
+	}
 }
 
 // parseCommit reads a commit object's tree, parents, committer time and

@@ -1,0 +1,126 @@
+package objects
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// manyCommits makes n commits with messages long enough that the pack's
+// commits span several blocks, some of them across a block's end, and
+// packs them (git writes commits first, newest first).
+func manyCommits(t *testing.T, n int) (string, []plumbing.Hash) {
+	dir, git := gitRepo(t)
+	git("init", "-q", "-b", "main")
+	var in strings.Builder
+	for i := range n {
+		msg := fmt.Sprintf("commit %d\n\n%s\n", i, strings.Repeat(fmt.Sprintf("line %d of a long message. ", i), 1+i%17))
+		fmt.Fprintf(&in, "commit refs/heads/main\nmark :%d\ncommitter t <t@example.com> %d +0000\ndata %d\n%s\n", i+1, 1_600_000_000+i, len(msg), msg)
+		if i%50 == 49 { // a merge now and then: two parents
+			fmt.Fprintf(&in, "merge :%d\n", i-20)
+		}
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	git("repack", "-adq")
+	var all []plumbing.Hash
+	for _, h := range strings.Fields(git("rev-list", "main")) {
+		all = append(all, plumbing.NewHash(h))
+	}
+	return dir, all
+}
+
+// CommitHeader reads the parents and date Commit reads, for every commit of
+// a pack: through the mapping, and past the mapping's budget through the
+// blocks it keeps (a commit across two blocks included).
+func TestCommitHeaderReadsWhatCommitReads(t *testing.T) {
+	dir, all := manyCommits(t, 3000)
+	for _, mapped := range []bool{true, false} {
+		s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mapped {
+			s.mappedLimit = 0
+		}
+		for _, h := range all {
+			c, err := s.Commit(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parents, when, err := s.CommitHeader(h)
+			if err != nil || fmt.Sprint(parents) != fmt.Sprint(c.Parents) || when != c.When {
+				t.Fatalf("mapped %v, %s: %v at %d (%v), Commit says %v at %d", mapped, h, parents, when, err, c.Parents, c.When)
+			}
+		}
+		var blocks int
+		for _, p := range s.packList() {
+			blocks += len(p.blocks)
+		}
+		if !mapped && blocks == 0 {
+			t.Error("no block was read: the test no longer reads past the mapping")
+		}
+		s.Close()
+	}
+}
+
+// Grafts, a replaced commit and a shallow boundary change what CommitHeader
+// says as they change what Commit says.
+func TestCommitHeaderAppliesGraftsReplacementsAndTheShallowBoundary(t *testing.T) {
+	dir, all := manyCommits(t, 100)
+	s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	grafted, shallow, replaced := all[10], all[20], all[30]
+	s.Grafts = map[plumbing.Hash][]plumbing.Hash{grafted: {all[50]}}
+	s.Shallow = map[plumbing.Hash]bool{shallow: true}
+	s.Replace = map[plumbing.Hash]plumbing.Hash{replaced: all[60]}
+	for _, h := range []plumbing.Hash{grafted, shallow, replaced, all[40]} {
+		c, err := s.Commit(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parents, when, err := s.CommitHeader(h)
+		if err != nil || fmt.Sprint(parents) != fmt.Sprint(c.Parents) || when != c.When {
+			t.Errorf("%s: %v at %d (%v), Commit says %v at %d", h, parents, when, err, c.Parents, c.When)
+		}
+	}
+	if p, _, _ := s.CommitHeader(shallow); len(p) != 0 {
+		t.Errorf("a commit at the shallow boundary has parents %v", p)
+	}
+}
+
+// A header that is not a commit's (no tree, a parent that is no id, no
+// committer) is left to Commit, which reads or refuses it as before.
+func TestCommitHeaderReadsOnlyACommitsHeader(t *testing.T) {
+	h := func(s string) []byte { return []byte(s) }
+	id := strings.Repeat("a", 40)
+	tests := []struct {
+		name    string
+		data    []byte
+		done    bool
+		parents int
+		when    int64
+	}{
+		{"a commit", h("tree " + id + "\nparent " + id + "\nparent " + id + "\nauthor a <a> 1 +0000\ncommitter c <c> 7 +0000\n\nmsg"), true, 2, 7},
+		{"cut before the committer line ends", h("tree " + id + "\ncommitter c <c> 7"), false, 0, 0},
+		{"no tree", h("parent " + id + "\ncommitter c <c> 7 +0000\n"), true, 0, 0},
+		{"a parent that is no id", h("tree " + id + "\nparent xyz\ncommitter c <c> 7 +0000\n"), true, 0, 0},
+		{"no committer", h("tree " + id + "\nauthor a <a> 1 +0000\n\nmsg"), true, 0, 0},
+	}
+	for _, tt := range tests {
+		parents, when, done := commitHeader(tt.data)
+		if done != tt.done || len(parents) != tt.parents || when != tt.when {
+			t.Errorf("%s: %d parents at %d, done %v", tt.name, len(parents), when, done)
+		}
+	}
+}

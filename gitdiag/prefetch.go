@@ -1,0 +1,125 @@
+package gitdiag
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
+)
+
+// prefetch reads, on a second goroutine, the commits a walk of the history
+// will read next: the parents of each commit read, and theirs, breadth
+// first, which is close to the newest-first order of the walk. Inflating
+// commits is most of a walk's cost where there is no commit-graph; the
+// second core keeps ahead of the first, within bounds.
+type prefetch struct {
+	store   *objects.Store
+	mu      sync.Mutex
+	pending map[plumbing.Hash]*fetched // asked for, not yet taken
+	asked   map[plumbing.Hash]bool     // ever asked for: each is read once
+	unread  int                        // read ahead, not yet taken
+	queue   chan *fetched
+	stop    chan struct{}
+	started bool
+}
+
+// maxAhead bounds the commits read ahead and not yet taken: a walk that
+// stops leaves at most this much work done for nothing.
+const maxAhead = 2048
+
+// fetched is one commit asked for: whoever claims it first reads it, the
+// other waits for ready.
+type fetched struct {
+	h       plumbing.Hash
+	claimed atomic.Bool
+	ready   chan struct{}
+	parents []plumbing.Hash
+	when    int64
+	err     error
+}
+
+// prefetchQueue bounds the commits asked for ahead: past it, asks are
+// dropped and the walk reads those commits itself.
+const prefetchQueue = 256
+
+func newPrefetch(store *objects.Store) *prefetch {
+	return &prefetch{store: store, pending: map[plumbing.Hash]*fetched{}, asked: map[plumbing.Hash]bool{}}
+}
+
+// ask queues h to be read ahead, unless it is queued already or the queue
+// is full.
+func (p *prefetch) ask(h plumbing.Hash) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.asked[h] || p.unread >= maxAhead {
+		return
+	}
+	if !p.started {
+		p.started = true
+		p.queue, p.stop = make(chan *fetched, prefetchQueue), make(chan struct{})
+		go p.work(p.queue, p.stop)
+	}
+	f := &fetched{h: h, ready: make(chan struct{})}
+	select {
+	case p.queue <- f:
+		p.pending[h], p.asked[h] = f, true
+	default:
+	}
+}
+
+func (p *prefetch) work(queue chan *fetched, stop chan struct{}) {
+	for {
+		select {
+		case f := <-queue:
+			if !f.claimed.CompareAndSwap(false, true) {
+				continue
+			}
+			f.read(p.store)
+			p.mu.Lock()
+			p.unread++
+			p.mu.Unlock()
+			for _, parent := range f.parents {
+				p.ask(parent)
+			}
+		case <-stop:
+			return
+		}
+	}
+}
+
+func (f *fetched) read(store *objects.Store) {
+	f.parents, f.when, f.err = store.CommitHeader(f.h)
+	close(f.ready)
+}
+
+// commit reads h: what the second goroutine read of it, or read now.
+func (p *prefetch) commit(h plumbing.Hash) ([]plumbing.Hash, int64, error) {
+	p.mu.Lock()
+	f := p.pending[h]
+	delete(p.pending, h)
+	p.mu.Unlock()
+	if f == nil {
+		return p.store.CommitHeader(h)
+	}
+	if f.claimed.CompareAndSwap(false, true) {
+		f.read(p.store)
+		return f.parents, f.when, f.err
+	}
+	<-f.ready
+	p.mu.Lock()
+	p.unread--
+	p.mu.Unlock()
+	return f.parents, f.when, f.err
+}
+
+// close stops the second goroutine; what it is reading is dropped.
+func (p *prefetch) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		close(p.stop)
+		p.started = false
+	}
+}

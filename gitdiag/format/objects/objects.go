@@ -166,23 +166,30 @@ func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
 // base or delta on its way) larger than limit bytes: a few hundred bytes
 // of zlib can claim hundreds of megabytes, and a commit needs none of that.
 func (s *Store) ReadLimit(h plumbing.Hash, limit int64) (int, []byte, error) {
-	typ, data, err := s.read(h, limit)
+	return s.readAt(h, limit, 0)
+}
+
+// readAt reads h at depth deltas down a chain: a delta's base named by its
+// id (a ref delta) counts as one more, as a base at an offset does, so
+// that two deltas naming each other are refused, not followed forever.
+func (s *Store) readAt(h plumbing.Hash, limit int64, depth int) (int, []byte, error) {
+	typ, data, err := s.read(h, limit, depth)
 	if errors.Is(err, ErrNotFound) {
 		s.rescanMu.Lock()
 		n := len(s.packList())
 		if s.scanPacks() == nil && len(s.packList()) > n {
 			s.rescanMu.Unlock()
-			return s.read(h, limit)
+			return s.read(h, limit, depth)
 		}
 		s.rescanMu.Unlock()
 	}
 	return typ, data, err
 }
 
-func (s *Store) read(h plumbing.Hash, limit int64) (int, []byte, error) {
+func (s *Store) read(h plumbing.Hash, limit int64, depth int) (int, []byte, error) {
 	for i, p := range s.packList() {
 		if off, ok := p.idx.find(h); ok {
-			return s.readPacked(i, off, 0, limit)
+			return s.readPacked(i, off, depth, limit)
 		}
 	}
 	return s.readLoose(h, limit)
@@ -406,7 +413,7 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		if err != nil {
 			return 0, nil, err
 		}
-		baseType, base, err := s.ReadLimit(baseID, baseLimit(limit))
+		baseType, base, err := s.readAt(baseID, baseLimit(limit), depth+1)
 		if err != nil {
 			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
 		}

@@ -132,7 +132,7 @@ func TestADeltaChainIsReadUpToItsBound(t *testing.T) {
 		for _, depth := range []int{maxDeltaDepth, maxDeltaDepth + 1} {
 			entries := []packEntry{{id: id("base"), typ: TypeBlob, data: []byte("0")}}
 			for i := 1; i <= depth; i++ {
-				e := packEntry{id: id(string(rune('a' + i%26)) + strings.Repeat("x", i)), typ: typ, data: delta(1, string(rune('0'+i%10)))}
+				e := packEntry{id: id(string(rune('a'+i%26)) + strings.Repeat("x", i)), typ: typ, data: delta(1, string(rune('0'+i%10)))}
 				if typ == objRefDelta {
 					e.refTo = entries[i-1].id
 				} else {

@@ -9,8 +9,12 @@
 #   scripts/mutation.sh gitdiag         gitdiag's status.go and diffstat.go only
 #   MUTATION_SINCE=REV scripts/mutation.sh ./hooks
 #                                       only the lines changed since REV (gremlins
-#                                       --diff), for a package whose whole run
-#                                       takes hours
+#                                       --diff, over the whole module: it matches
+#                                       no diff given a package), each mutant run
+#                                       by scripts/mutants against the package's
+#                                       tests (MUTATION_RUN, a go test -run
+#                                       pattern, narrows them) and, for hooks,
+#                                       settings and transcript, the CLI scripts
 #
 # Packages run gremlins with their own tests (go test -short); the
 # survivors in hooks, settings and transcript then meet the CLI scripts
@@ -49,6 +53,17 @@ if [ -n "${MUTATION_SINCE:-}" ]; then
 fi
 git ls-files -z | xargs -0 cp --parents -t "$work"
 
+if [ -n "${MUTATION_SINCE:-}" ]; then
+  (cd "$work" && gremlins unleash --dry-run "${since[@]}" -o "$work/dry.json" >/dev/null 2>&1)
+  for pkg in "${packages[@]}"; do
+    cli=()
+    case "$pkg" in ./hooks | ./agent/claude/settings | ./agent/claude/transcript) cli=(-cli) ;; esac
+    echo "$pkg: the mutants of the lines changed since $MUTATION_SINCE"
+    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -files '*' -run "${MUTATION_RUN:-.}" "${cli[@]}")
+  done
+  exit 0
+fi
+
 for pkg in "${packages[@]}"; do
   if [ "$pkg" = gitdiag ]; then
     (cd "$work" && gremlins unleash --dry-run -o "$work/dry.json" ./gitdiag >/dev/null 2>&1)
@@ -58,7 +73,7 @@ for pkg in "${packages[@]}"; do
       -run '^(TestStatusMatchesGit|TestRepositoryFeaturesMatchGit|TestSameSizeEditWithRestoredMtimeIsModified|TestUntrackedCacheAsGitUsesIt|TestStatusCutByTheDeadlineSaysSoAndReportsNothingDeleted|TestCorruptIndexIsReportedNotMisread|TestSubmodulesMatchGit|TestSparseCheckoutsMatchGit)$')
     continue
   fi
-  out=$(cd "$work" && gremlins unleash "${since[@]}" --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)
+  out=$(cd "$work" && gremlins unleash --workers 1 --timeout-coefficient 5 -o "$work/report.json" "$pkg" 2>&1)
   echo "$out" | grep -E 'LIVED' || true
   printf '%-26s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
   case "$pkg" in

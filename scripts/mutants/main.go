@@ -82,6 +82,13 @@ func mutate(dryPath, pkg string, opt options) error {
 		return fmt.Errorf("%s: %v", dryPath, err)
 	}
 	for _, f := range d.Files {
+		// A whole module's report names files from the module's root.
+		if dir, name := filepath.Split(f.Name); dir != "" {
+			if filepath.Clean(dir) != filepath.Clean(pkg) {
+				continue
+			}
+			f.Name = name
+		}
 		if !slices.Contains(opt.files, f.Name) && !slices.Contains(opt.files, "*") {
 			continue
 		}

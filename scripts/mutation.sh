@@ -59,7 +59,7 @@ if [ -n "${MUTATION_SINCE:-}" ]; then
     cli=()
     case "$pkg" in ./hooks | ./agent/claude/settings | ./agent/claude/transcript) cli=(-cli) ;; esac
     echo "$pkg: the mutants of the lines changed since $MUTATION_SINCE"
-    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -files '*' -run "${MUTATION_RUN:-.}" "${cli[@]}")
+    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -module -files '*' -run "${MUTATION_RUN:-.}" "${cli[@]}")
   done
   exit 0
 fi

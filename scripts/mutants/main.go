@@ -57,8 +57,9 @@ func main() {
 	timeout := flag.Duration("timeout", 5*time.Minute, "a mutant whose tests run longer counts as killed (timed out)")
 	status := flag.String("status", "RUNNABLE", "the mutants of the report to run: RUNNABLE (a dry run's) or LIVED (a run's survivors)")
 	cli := flag.Bool("cli", false, "when the package's tests pass, run the CLI scripts too")
+	module := flag.Bool("module", false, "the report is of the whole module: its file names start from the module's root")
 	flag.Parse()
-	opt := options{files: strings.Split(*files, ","), run: *run, status: *status, cli: *cli, timeout: *timeout}
+	opt := options{files: strings.Split(*files, ","), run: *run, status: *status, cli: *cli, module: *module, timeout: *timeout}
 	if err := mutate(*dry, *pkg, opt); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
@@ -68,7 +69,7 @@ func main() {
 type options struct {
 	files       []string // "*" for every file of the report
 	run, status string
-	cli         bool
+	cli, module bool
 	timeout     time.Duration
 }
 
@@ -83,11 +84,11 @@ func mutate(dryPath, pkg string, opt options) error {
 	}
 	for _, f := range d.Files {
 		// A whole module's report names files from the module's root.
-		if dir, name := filepath.Split(f.Name); dir != "" {
-			if filepath.Clean(dir) != filepath.Clean(pkg) {
+		if opt.module {
+			if filepath.Dir(f.Name) != filepath.Clean(pkg) {
 				continue
 			}
-			f.Name = name
+			f.Name = filepath.Base(f.Name)
 		}
 		if !slices.Contains(opt.files, f.Name) && !slices.Contains(opt.files, "*") {
 			continue

@@ -391,7 +391,7 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		return typ, data, err
 	case objOfsDelta:
 		rel, err := ofsDeltaOffset(r)
-		if err != nil || rel <= 0 || rel > off {
+		if err != nil || rel <= 0 || rel >= off { // git: the base lies after the pack header
 			return 0, nil, fmt.Errorf("pack entry at %d: bad delta base offset", off)
 		}
 		delta, err := inflateDelta(r, size, limit)

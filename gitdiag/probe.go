@@ -233,11 +233,24 @@ func (s *Shared) Run(ctx context.Context, probes []Probe) ([]Result, string) {
 		select {
 		case d := <-ch:
 			results[d.i], received[d.i] = d.res, true
+			continue
 		case <-ctx.Done():
-			for _, lane := range lanes {
-				stopDeadline(results, lane, received, time.Since(started))
+		}
+		// A probe that stops at the deadline itself (the status walk)
+		// answers with what it saw and says it was cut: wait a moment for
+		// it rather than drop what it saw.
+		grace := time.NewTimer(graceFor(ctx, started))
+		defer grace.Stop()
+		for ; n < len(probes); n++ {
+			select {
+			case d := <-ch:
+				results[d.i], received[d.i] = d.res, true
+			case <-grace.C:
+				for _, lane := range lanes {
+					stopDeadline(results, lane, received, time.Since(started))
+				}
+				return results, "fast"
 			}
-			return results, "fast"
 		}
 	}
 	select {
@@ -246,6 +259,20 @@ func (s *Shared) Run(ctx context.Context, probes []Probe) ([]Result, string) {
 	case <-ctx.Done():
 		return results, "fast"
 	}
+}
+
+// deadlineGrace is the longest Run waits past its deadline for the probes
+// that stop at it themselves: the status walk checks the deadline between
+// directories and answers within a few milliseconds, loaded or not. A
+// short deadline gets a twentieth of itself, so that the hook's writes
+// after the gathering keep their time.
+const deadlineGrace = 40 * time.Millisecond
+
+func graceFor(ctx context.Context, started time.Time) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		return min(deadlineGrace, d.Sub(started)/20)
+	}
+	return deadlineGrace
 }
 
 // With runs fn on the shared Repo, giving up at ctx's deadline (fn may go

@@ -254,3 +254,42 @@ func TestACutStatusReportsWhatItSawAndHowMuchIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// A probe that stops at the deadline itself, as the status walk does, and
+// answers a moment later with what it saw keeps it: the answer is not
+// replaced by "stopped". A probe that ignores the deadline is still cut.
+func TestAProbeThatStopsAtTheDeadlineKeepsWhatItSaw(t *testing.T) {
+	f := newFixture(t)
+	cut := Probe{"git status --short", func(ctx context.Context, r *Repo) (Output, error) {
+		<-ctx.Done()
+		time.Sleep(2 * time.Millisecond) // finishing the directory at hand
+		return Output{Lines: []string{"?? seen.txt"}, Note: "the walk was cut"}, nil
+	}, true}
+	hung := Probe{"git slow", func(ctx context.Context, r *Repo) (Output, error) {
+		time.Sleep(2 * time.Second)
+		return Output{}, nil
+	}, false}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	res, _ := Run(ctx, f.dir, []Probe{cut, hung})
+	if res[0].Err != nil || len(res[0].Lines) != 1 || res[0].Note != "the walk was cut" {
+		t.Errorf("what the cut walk saw was dropped: %+v", res[0])
+	}
+	if res[1].Err == nil {
+		t.Errorf("a probe that ignores the deadline was waited for: %+v", res[1])
+	}
+}
+
+func TestTheGraceIsAShareOfAShortDeadline(t *testing.T) {
+	now := time.Now()
+	for span, want := range map[time.Duration]time.Duration{10 * time.Second: deadlineGrace, 200 * time.Millisecond: 10 * time.Millisecond} {
+		ctx, cancel := context.WithDeadline(context.Background(), now.Add(span))
+		if got := graceFor(ctx, now); got != want {
+			t.Errorf("a deadline %s away: grace %s, want %s", span, got, want)
+		}
+		cancel()
+	}
+	if got := graceFor(context.Background(), now); got != deadlineGrace {
+		t.Errorf("no deadline: grace %s", got)
+	}
+}

@@ -20,6 +20,9 @@ type Head struct {
 	Detached bool          // HEAD holds a commit id, not a branch
 	Unborn   bool          // the branch has no commit yet
 	Hash     plumbing.Hash // the commit HEAD resolves to (zero when unborn)
+	// Short is a detached HEAD's commit as git abbreviates it (its
+	// automatic length: 7 digits in a small repository, more in a large one).
+	Short string
 }
 
 // String names HEAD as `git branch --show-current` does, and names the two
@@ -27,7 +30,7 @@ type Head struct {
 func (h Head) String() string {
 	switch {
 	case h.Detached:
-		return fmt.Sprintf("(detached HEAD at %s)", h.Hash.String()[:7])
+		return fmt.Sprintf("(detached HEAD at %s)", h.Short)
 	case h.Unborn:
 		return h.Branch + " (no commits yet)"
 	default:
@@ -69,7 +72,7 @@ func (r *Repo) readHead() (Head, error) {
 	if !plumbing.IsHash(content) {
 		return Head{}, fmt.Errorf("fatal: HEAD is corrupt: %.60q", content)
 	}
-	return Head{Detached: true, Hash: plumbing.NewHash(content)}, nil
+	return Head{Detached: true, Hash: plumbing.NewHash(content), Short: r.abbrev(content)}, nil
 }
 
 var errRefNotFound = errors.New("reference not found")

@@ -355,8 +355,30 @@ func (r *Repo) objects() (*objects.Store, error) {
 	s.Shallow = readShallow(filepath.Join(r.CommonDir, "shallow"))
 	s.Grafts = readGrafts(filepath.Join(r.CommonDir, "info", "grafts"))
 	s.Replace = r.replacements()
+	s.Promisor = r.promisor()
 	r.store = s
 	return s, nil
+}
+
+// promisor is the remote a partial clone fetches the objects it lacks from
+// (extensions.partialClone, or a remote.<name>.promisor set true), "" for
+// a whole clone.
+func (r *Repo) promisor() string {
+	if name := r.cfg.Get("extensions.partialClone"); name != "" {
+		return name
+	}
+	var names []string
+	for key := range r.cfg.Values {
+		name, ok := strings.CutPrefix(key, "remote.")
+		if name, ok2 := strings.CutSuffix(name, ".promisor"); ok && ok2 && r.cfg.GetBool(key, false) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
 }
 
 // commitGraph is the commit-graph where git would read it: core.commitGraph

@@ -257,3 +257,66 @@ func TestTheWalkLeavesNoGoroutineRunning(t *testing.T) {
 		t.Errorf("%d goroutines after the walks, %d before", n, before)
 	}
 }
+
+// In a partial clone an object the clone lacks is said to be one git would
+// fetch from its promisor remote, not merely "not found".
+func TestAnObjectAPartialCloneLacksIsSaidToBeFetchable(t *testing.T) {
+	src := newFixture(t)
+	os.WriteFile(filepath.Join(src.dir, "f.txt"), []byte("version 1\n"), 0o644)
+	src.git("add", "f.txt")
+	src.git("commit", "-qm", "one")
+	old := plumbing.NewHash(strings.TrimSpace(src.git("rev-parse", "HEAD:f.txt")))
+	os.WriteFile(filepath.Join(src.dir, "f.txt"), []byte("version 2\n"), 0o644)
+	src.git("commit", "-qam", "two")
+	src.git("config", "uploadpack.allowFilter", "true")
+	dst := filepath.Join(t.TempDir(), "partial")
+	src.git("clone", "-q", "--filter=blob:none", "file://"+src.dir, dst)
+	r, err := Open(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	store, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := store.Read(old); err == nil || !strings.Contains(err.Error(), "partial clone; git would fetch the object from origin") {
+		t.Errorf("a blob the partial clone lacks: %v", err)
+	}
+	r2, _ := Open(src.dir)
+	defer r2.Close()
+	whole, _ := r2.objects()
+	if _, _, err := whole.Read(plumbing.NewHash(strings.Repeat("ab", 20))); err == nil || strings.Contains(err.Error(), "partial") {
+		t.Errorf("a whole clone's missing object: %v", err)
+	}
+}
+
+// A detached HEAD is named with git's automatic abbreviation: 7 digits in
+// a small repository, more once it holds enough objects (here 20,000
+// blobs, where git uses 8), as the log lines beside it are.
+func TestADetachedHeadIsAbbreviatedAsGitDoes(t *testing.T) {
+	f := newFixture(t)
+	var in strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&in, "blob\nmark :%d\ndata %d\n%d\n", i+1, len(fmt.Sprint(i))+1, i)
+	}
+	in.WriteString("commit refs/heads/main\ncommitter t <t@example.com> 1600000000 +0000\ndata 2\nm\nM 100644 :1 f\n\n")
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Stdin = f.dir, strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	f.git("checkout", "-q", "--detach", "main")
+	short := strings.TrimSpace(f.git("rev-parse", "--short", "HEAD"))
+	if len(short) <= 7 {
+		t.Fatalf("git abbreviates to %q: the repository no longer tests a longer abbreviation", short)
+	}
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h, err := r.Head(); err != nil || h.String() != "(detached HEAD at "+short+")" || h.Short != short {
+		t.Errorf("got %q (%q), %v; git abbreviates to %s", h.String(), h.Short, err, short)
+	}
+}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -66,24 +67,44 @@ func (r *Run) gitFacts(probes []gitdiag.Probe) facts.Git {
 	return g
 }
 
-// upstreamFacts adds where the branch stands against its upstream.
+// upstreamFacts adds where the branch stands against its upstream. Counts
+// the deadline cut are said in a note: null alone would read as nothing to
+// say. What the calls read is taken only once they have returned (a call
+// the deadline cut goes on in the background).
 func (r *Run) upstreamFacts(g *facts.Git) {
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	var head gitdiag.Head
+	var up gitdiag.Upstream
+	found := false
+	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
 		h, err := repo.Head()
 		if err != nil || h.Unborn {
 			return err
 		}
-		up, err := repo.Upstream(h)
+		u, err := repo.Upstream(h)
 		if err != nil {
 			return nil // no upstream is a fact, not a failure
 		}
-		g.Upstream = up.Name
-		ahead, behind, err := repo.AheadBehind(r.Ctx, h.Hash, up.Hash)
-		if err == nil {
-			g.Ahead, g.Behind = &ahead, &behind
-		}
+		head, up, found = h, u, true
+		return nil
+	})
+	if err != nil || !found {
+		return
+	}
+	g.Upstream = up.Name
+	var ahead, behind int
+	err = r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		var err error
+		ahead, behind, err = repo.AheadBehind(r.Ctx, head.Hash, up.Hash)
 		return err
 	})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || r.Ctx.Err() != nil {
+			err = errors.New("the hook's deadline passed")
+		}
+		r.note(fmt.Sprintf("ahead and behind %s not counted: %s", up.Name, firstLine(err.Error())))
+		return
+	}
+	g.Ahead, g.Behind = &ahead, &behind
 }
 
 // session loads this session's state, starting it (at the current HEAD)

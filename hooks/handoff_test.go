@@ -274,3 +274,32 @@ func TestAForkIsNotSentWhatItsParentWasToldAlready(t *testing.T) {
 		t.Errorf("the fork was sent its parent's brief again:\n%s", out)
 	}
 }
+
+// Counts the walk could not make (here an object of the history is gone)
+// are said in a note, in the brief and in JSON: null ahead and behind
+// alone read as nothing to say.
+func TestAheadAndBehindThatCannotBeCountedAreSaidSo(t *testing.T) {
+	dir := gitRepo(t)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e.com"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	first := git("rev-parse", "HEAD")
+	git("commit", "-q", "--allow-empty", "-m", "second")
+	git("update-ref", "refs/remotes/origin/main", "HEAD")
+	git("config", "branch.main.remote", "origin")
+	git("config", "branch.main.merge", "refs/heads/main")
+	git("commit", "-q", "--allow-empty", "-m", "third")
+	os.Remove(filepath.Join(dir, ".git", "objects", first[:2], first[2:]))
+	for _, flags := range [][]string{nil, {"json"}} {
+		out := runHook(t, dir, "init", "s1", `,"source":"startup"`, flags...)
+		if !strings.Contains(out, "ahead and behind origin/main not counted: ") || !strings.Contains(out, first) {
+			t.Errorf("%v: no note of the counts:\n%s", flags, out)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func (r *Run) gatherStart() *facts.Start {
 			return err
 		}
 		if head.Detached {
-			s.Detached = head.Hash.String()[:7]
+			s.Detached = head.Short
 		}
 		gone, _ := repo.UpstreamGone(head)
 		s.UpstreamGone = sanitize.Excerpt(gone, 200)

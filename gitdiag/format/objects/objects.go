@@ -32,6 +32,9 @@ type Store struct {
 	packsMu   sync.RWMutex
 	rescanMu  sync.Mutex      // one rescan at a time
 	known     map[string]bool // index files opened, guarded by rescanMu after OpenStore
+	// Promisor is the remote a partial clone fetches the objects it lacks
+	// from: an object not found is then said to be one of those.
+	Promisor string
 	// Shallow lists the commits of a shallow clone whose parents were not
 	// fetched: git treats them as having none, and so do we.
 	Shallow map[plumbing.Hash]bool
@@ -166,7 +169,11 @@ func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
 // base or delta on its way) larger than limit bytes: a few hundred bytes
 // of zlib can claim hundreds of megabytes, and a commit needs none of that.
 func (s *Store) ReadLimit(h plumbing.Hash, limit int64) (int, []byte, error) {
-	return s.readAt(h, limit, 0)
+	typ, data, err := s.readAt(h, limit, 0)
+	if errors.Is(err, ErrNotFound) && s.Promisor != "" {
+		err = fmt.Errorf("%w: this is a partial clone; git would fetch the object from %s", err, s.Promisor)
+	}
+	return typ, data, err
 }
 
 // readAt reads h at depth deltas down a chain: a delta's base named by its

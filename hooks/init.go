@@ -70,9 +70,7 @@ func initStory(r *Run, recovery bool) string {
 	out := renderBriefOutput(f, shown, r.Now(), r.agent())
 	if recovery {
 		held := r.survivingInjections(f.Recovery)
-		if len(held) > 0 {
-			out, _ = onlyNew(out, held)
-		}
+		out = withoutHeld(out, held)
 		r.newContext(out, held)
 		return out
 	}
@@ -207,4 +205,14 @@ func platform() string {
 		osName = "win32"
 	}
 	return osName + " " + arch
+}
+
+// withoutHeld is a recovery without the facts the compaction kept in the
+// context (held: their hashes); with none kept, the recovery as it is.
+func withoutHeld(out string, held []string) string {
+	if len(held) == 0 {
+		return out
+	}
+	out, _ = onlyNew(out, held)
+	return out
 }

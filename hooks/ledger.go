@@ -54,12 +54,10 @@ func paragraphHash(p string) string {
 // factKey is what of a paragraph identifies its fact.
 func factKey(p string) string {
 	if standing().MatchString(p) {
-		if end := strings.Index(p, ". "); end >= 0 {
-			p = p[:end+1]
+		if first, _, found := strings.Cut(p, ". "); found {
+			p = first + "."
 		}
-		if end := strings.IndexByte(p, '\n'); end >= 0 {
-			p = p[:end]
-		}
+		p, _, _ = strings.Cut(p, "\n")
 		return "standing: " + p
 	}
 	return p

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/transcript"
@@ -586,5 +587,69 @@ func TestWriteLogsNamesAFailureOfTheFirstFile(t *testing.T) {
 	failing := logWrite{"a.md", "a", func(string, []byte) error { return errors.New("cannot write a.md: disk full") }}
 	if notes := r.writeLogs(failing); len(notes) != 1 || notes[0] != "log not written: cannot write a.md: disk full" {
 		t.Errorf("notes %q", notes)
+	}
+}
+
+// Eight files committed since are named, all of them; the ninth is "and 1
+// more".
+func TestTheFilesCommittedSinceAreNamedUpToEight(t *testing.T) {
+	for n, tail := range map[int]string{8: "`?? f07.go`.", 9: "`?? f07.go` and 1 more."} {
+		h := facts.Handoff{}
+		for i := range n {
+			h.Uncommitted = append(h.Uncommitted, fmt.Sprintf("?? f%02d.go", i))
+		}
+		got := renderHandoff(h, &facts.Since{NowClean: h.Uncommitted}, false, clock)
+		if !strings.Contains(got, fmt.Sprintf("%d committed or undone since: ", n)) || !strings.Contains(got, tail) || strings.Contains(got, "and 0 more") {
+			t.Errorf("%d committed since:\n%s", n, got)
+		}
+	}
+}
+
+// A reply of exactly the client's budget is kept whole; one character
+// more is cut within its text.
+func TestAReplyOfExactlyTheBudgetIsKeptWhole(t *testing.T) {
+	reply := func(n int) string {
+		head := `{"decision":"block","reason":"`
+		return head + strings.Repeat("x", n-len(head)-2) + `"}`
+	}
+	if exact := reply(claude.Budget); fitReply(exact) != exact {
+		t.Error("a reply of exactly the budget was changed")
+	}
+	if over := reply(claude.Budget + 1); fitReply(over) == over || logs.Len(fitReply(over)) > claude.Budget {
+		t.Error("a reply over the budget was not cut within it")
+	}
+}
+
+// The event line keeps a payload field of up to maxField bytes whole, and
+// cuts a longer one on a character's start, whatever the bytes.
+func TestAPayloadFieldIsCutOnACharactersStart(t *testing.T) {
+	exact := strings.Repeat("a", maxField)
+	if field(exact) != exact {
+		t.Error("a field of exactly the bound was cut")
+	}
+	for name, s := range map[string]string{
+		"three-byte characters across the bound": strings.Repeat("€", 100),
+		"bytes that start no character":          strings.Repeat("\x80", 300),
+	} {
+		got := field(s)
+		if !strings.HasSuffix(got, "…") || len(got) > maxField+len("…") || name != "bytes that start no character" && !utf8.ValidString(got) {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+}
+
+// A recovery leaves out the facts the compaction kept in the context, and
+// only those; with none kept it is as it was, heading and all.
+func TestARecoveryLeavesOutWhatTheCompactionKept(t *testing.T) {
+	out := briefHeading + "Stashes: 1; the newest: `wip`.\n\nOn branch `main`.\n\n"
+	if got := withoutHeld(out, nil); got != out {
+		t.Errorf("with nothing kept: %q", got)
+	}
+	got := withoutHeld(out, []string{paragraphHash("Stashes: 1; the newest: `wip`.")})
+	if strings.Contains(got, "Stashes") || !strings.Contains(got, "On branch `main`.") {
+		t.Errorf("with the stash line kept: %q", got)
+	}
+	if got := withoutHeld(briefHeading, nil); got != briefHeading {
+		t.Errorf("a heading alone, nothing kept: %q", got)
 	}
 }

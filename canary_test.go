@@ -19,6 +19,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects/packtest"
 )
 
 // The canary suite holds the privilege model to what a hostile repository
@@ -52,6 +56,7 @@ var canaryPrimitives = []struct {
 	{"tool results that speak as the user", plantToolTexts},
 	{"invisible text and the clients' tags", plantInvisibleText},
 	{"settings entries that name person commands", plantHostileEntries},
+	{"a pack whose deltas name each other, a commit-graph of nonsense", plantCrookedObjects},
 	// Last: after them, the git CLI the other primitives use fails too.
 	{"git configuration that names programs and the user's files", plantGitPrograms},
 	{"a sparse packed-refs of 5 GB", func(w *canaryWorld) { w.sparse(".git/packed-refs", 5<<30) }},
@@ -335,6 +340,28 @@ func plantBombs(w *canaryWorld) {
 	w.write(filepath.Join(w.proj, "feature_list.json"), "["+strings.Repeat(`{"description":"x"},`, 19999)+`{"description":"x"}]`)
 	w.write(filepath.Join(w.proj, ".claude", "session-hooks.json"),
 		`{"longRunning": {"enabled": true, "requiredFiles": [`+strings.TrimSuffix(strings.Repeat(`"missing-file-with-a-long-name",`, 12000), ",")+`]}}`)
+}
+
+// plantCrookedObjects gives the history walk what git never writes: the
+// upstream (a local branch) on one of two deltas that name each other as
+// their bases, and a commit-graph and a chain whose offsets and names lead
+// out of their files.
+func plantCrookedObjects(w *canaryWorld) {
+	a, b := plumbing.NewHash(strings.Repeat("c1", 20)), plumbing.NewHash(strings.Repeat("c2", 20))
+	objects := filepath.Join(w.proj, ".git", "objects")
+	if err := packtest.Write(objects, []packtest.Entry{
+		{ID: a, Type: packtest.RefDelta, RefTo: b, Data: packtest.Delta(1, "x")},
+		{ID: b, Type: packtest.RefDelta, RefTo: a, Data: packtest.Delta(1, "y")},
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+	w.write(filepath.Join(w.proj, ".git", "refs", "heads", "cycle"), a.String()+"\n")
+	w.git(w.proj, "config", "branch.main.remote", ".")
+	w.git(w.proj, "config", "branch.main.merge", "refs/heads/cycle")
+	table := "CGPH\x01\x01\x03\x00" + "OIDF\x00\x00\x00\x00\x00\x00\x00\x2c" + "OIDL\x7f\xff\xff\xff\xff\xff\xff\xff" +
+		"CDAT\x00\x00\x00\x00\x00\x00\x00\x2c" + "\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff"
+	w.write(filepath.Join(objects, "info", "commit-graph"), table+strings.Repeat("\xff", 1024))
+	w.write(filepath.Join(objects, "info", "commit-graphs", "commit-graph-chain"), a.String()+"\n../../../../sibling/secret\n")
 }
 
 func plantToolTexts(w *canaryWorld) {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects/packtest"
 )
 
 // looseObject writes a loose object file, its zlib stream flushed after
@@ -154,23 +156,18 @@ func TestTheSearchWindowGrowsWithTheBucket(t *testing.T) {
 // such, not read as whatever lies there.
 func TestADeltaBaseOutsideThePackIsRefused(t *testing.T) {
 	for _, rel := range []int{0, -1} {
-		entries := []packEntry{{id: id("x"), typ: TypeBlob, data: []byte("x")}, {id: id("d"), typ: objOfsDelta, data: delta(1, "y")}}
+		entries := []packEntry{{ID: id("x"), Type: TypeBlob, Data: []byte("x")}, {ID: id("d"), Type: objOfsDelta, Data: delta(1, "y")}}
 		s := writePack(t, entries)
 		// Rewrite the delta's base offset: 0 (itself), or its own offset
 		// (the pack's first byte).
 		path := filepath.Join(s.dir, "pack", "pack-test.pack")
 		b, _ := os.ReadFile(path)
-		off := entries[1].offset + 1
-		r := entries[1].offset
+		off := entries[1].Offset + 1
+		r := entries[1].Offset
 		if rel == 0 {
 			r = 0
 		}
-		var enc []byte
-		enc = append(enc, byte(r&0x7f))
-		for r >>= 7; r > 0; r >>= 7 {
-			r--
-			enc = append([]byte{0x80 | byte(r&0x7f)}, enc...)
-		}
+		enc := packtest.OfsEncode(r)
 		if len(enc) != 1 {
 			t.Skip("the offset takes more than one byte")
 		}
@@ -200,16 +197,16 @@ func TestAPackIsMappedUpToItsBudgetAndReadPastIt(t *testing.T) {
 			seed = seed*1664525 + 1013904223
 			blob[j] = byte(seed >> 24)
 		}
-		entries = append(entries, packEntry{id: id(strings.Repeat("b", i+1)), typ: TypeBlob, data: blob})
+		entries = append(entries, packEntry{ID: id(strings.Repeat("b", i+1)), Type: TypeBlob, Data: blob})
 	}
 	s := writePack(t, entries)
 	if s.packList()[0].data.Bytes() == nil {
 		t.Skip("packs are not mapped here")
 	}
 	for _, e := range entries {
-		_, data, err := s.Read(e.id)
-		if err != nil || !bytes.Equal(data, e.data) {
-			t.Fatalf("%s: %d bytes, %v", e.id, len(data), err)
+		_, data, err := s.Read(e.ID)
+		if err != nil || !bytes.Equal(data, e.Data) {
+			t.Fatalf("%s: %d bytes, %v", e.ID, len(data), err)
 		}
 	}
 	if want := mappedBudget / mappedWindow; s.mappedWindows != want || len(s.packList()[0].windows) != want {
@@ -220,11 +217,11 @@ func TestAPackIsMappedUpToItsBudgetAndReadPastIt(t *testing.T) {
 // A packed object of exactly the limit given is read; one byte over it is
 // refused before it is inflated.
 func TestAPackedObjectOfExactlyTheLimitIsRead(t *testing.T) {
-	s := writePack(t, []packEntry{{id: id("ten"), typ: TypeBlob, data: []byte("0123456789")}})
+	s := writePack(t, []packEntry{{ID: id("ten"), Type: TypeBlob, Data: []byte("0123456789")}})
 	if _, data, err := s.ReadLimit(id("ten"), 10); err != nil || string(data) != "0123456789" {
 		t.Errorf("at the limit: %q, %v", data, err)
 	}
-	s = writePack(t, []packEntry{{id: id("ten"), typ: TypeBlob, data: []byte("0123456789")}})
+	s = writePack(t, []packEntry{{ID: id("ten"), Type: TypeBlob, Data: []byte("0123456789")}})
 	var tl *TooLargeError
 	if _, _, err := s.ReadLimit(id("ten"), 9); !errors.As(err, &tl) {
 		t.Errorf("past the limit: %v", err)

@@ -23,6 +23,11 @@ type prefetch struct {
 	queue   chan *fetched
 	stop    chan struct{}
 	started bool
+	closed  bool // by close: nothing more is read ahead
+	// done is closed when the second goroutine has returned: the store's
+	// files may be unmapped only after (a read from an unmapped pack
+	// faults and kills the process).
+	done chan struct{}
 }
 
 // maxAhead bounds the commits read ahead and not yet taken: a walk that
@@ -53,13 +58,13 @@ func newPrefetch(store *objects.Store) *prefetch {
 func (p *prefetch) ask(h plumbing.Hash) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.asked[h] || p.unread >= maxAhead {
+	if p.closed || p.asked[h] || p.unread >= maxAhead {
 		return
 	}
 	if !p.started {
 		p.started = true
-		p.queue, p.stop = make(chan *fetched, prefetchQueue), make(chan struct{})
-		go p.work(p.queue, p.stop)
+		p.queue, p.stop, p.done = make(chan *fetched, prefetchQueue), make(chan struct{}), make(chan struct{})
+		go p.work(p.queue, p.stop, p.done)
 	}
 	f := &fetched{h: h, ready: make(chan struct{})}
 	select {
@@ -69,8 +74,14 @@ func (p *prefetch) ask(h plumbing.Hash) {
 	}
 }
 
-func (p *prefetch) work(queue chan *fetched, stop chan struct{}) {
+func (p *prefetch) work(queue chan *fetched, stop, done chan struct{}) {
+	defer close(done)
 	for {
+		select {
+		case <-stop: // before the queue: select picks among ready cases at random
+			return
+		default:
+		}
 		select {
 		case f := <-queue:
 			if !f.claimed.CompareAndSwap(false, true) {
@@ -114,12 +125,17 @@ func (p *prefetch) commit(h plumbing.Hash) ([]plumbing.Hash, int64, error) {
 	return f.parents, f.when, f.err
 }
 
-// close stops the second goroutine; what it is reading is dropped.
+// close stops the second goroutine and waits for it to return: it reads
+// at most the commit it is reading.
 func (p *prefetch) close() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.started {
+	started, done := p.started, p.done
+	if started {
 		close(p.stop)
-		p.started = false
+	}
+	p.closed = true
+	p.mu.Unlock()
+	if started {
+		<-done
 	}
 }

@@ -320,3 +320,21 @@ func TestADetachedHeadIsAbbreviatedAsGitDoes(t *testing.T) {
 		t.Errorf("got %q (%q), %v; git abbreviates to %s", h.String(), h.Short, err, short)
 	}
 }
+
+// The repository may be closed as soon as a walk returns: the goroutine
+// reading ahead has stopped by then, and reads nothing from the unmapped
+// packs (it faulted and killed the process).
+func TestARepositoryClosedRightAfterAWalkIsNotReadAgain(t *testing.T) {
+	f := newFixture(t)
+	all := randomHistory(t, f, rand.New(rand.NewPCG(3, 4)), dagShape{commits: 2000, merges: 0.3, sameTime: 0.1, branchOff: 40})
+	for i := range 30 {
+		r, err := Open(f.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := r.AheadBehind(context.Background(), all[len(all)-1-i], all[i*20]); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+}

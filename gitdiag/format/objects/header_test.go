@@ -2,6 +2,7 @@ package objects
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,33 @@ func TestCommitHeaderReadsOnlyACommitsHeader(t *testing.T) {
 		if done != tt.done || len(parents) != tt.parents || when != tt.when {
 			t.Errorf("%s: %d parents at %d, done %v", tt.name, len(parents), when, done)
 		}
+	}
+}
+
+// A gc beside a run packs the loose objects and deletes them: a store
+// opened before reads them from the new pack (it scans the packs again
+// once an object is found nowhere), the fast guard beside gitdiag's
+// gc-in-a-loop test, which -short skips.
+func TestAnObjectAGcPackedAfterTheStoreOpenedIsRead(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("init", "-q", "-b", "main")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	git("commit", "-q", "--allow-empty", "-m", "two")
+	head := plumbing.NewHash(strings.TrimSpace(git("rev-parse", "HEAD")))
+	parent := plumbing.NewHash(strings.TrimSpace(git("rev-parse", "HEAD~1")))
+	s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Commit(head); err != nil {
+		t.Fatal(err)
+	}
+	git("gc", "-q")
+	if _, err := os.Stat(filepath.Join(dir, ".git", "objects", parent.String()[:2], parent.String()[2:])); err == nil {
+		t.Fatal("the gc left the object loose: the test no longer reads a new pack")
+	}
+	if c, err := s.Commit(parent); err != nil || c.Message != "one\n" {
+		t.Errorf("after the gc: %+v, %v", c, err)
 	}
 }

@@ -154,9 +154,6 @@ func TestLeftRightCountsAreGitsOnRandomHistories(t *testing.T) {
 		{commits: 400, merges: 0.05, roots: 0, sameTime: 0.2, skew: 0.02, branchOff: 50},
 		{commits: 300, merges: 0.2, roots: 0, sameTime: 0.5, skew: 0.05, skewBy: 10_000_000, branchOff: 5},
 	}
-	if testing.Short() {
-		shapes = shapes[:2]
-	}
 	for si, shape := range shapes {
 		for _, mode := range graphModes {
 			t.Run(fmt.Sprintf("shape %d, %s", si, mode.name), func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 )
 
@@ -194,71 +195,221 @@ func FuzzCorruptGraphIsRefusedOrReadWithinBounds(f *testing.F) {
 
 // minimal is a graph of one root commit, with its generation chunk.
 func minimal() []byte {
-	var b []byte
-	b = append(b, "CGPH"...)
-	b = append(b, 1, 1, 4, 0)
-	start := uint64(8 + 5*12)
-	chunks := []struct {
-		id   string
-		size uint64
-	}{{"OIDF", 1024}, {"OIDL", 20}, {"CDAT", 36}, {"GDA2", 4}}
-	at := start
-	for _, c := range chunks {
-		b = append(b, c.id...)
-		b = appendU64(b, at)
-		at += c.size
-	}
-	b = append(b, 0, 0, 0, 0)
-	b = appendU64(b, at)
-	for range 256 {
-		b = append(b, 0, 0, 0, 1)
-	}
-	b = append(b, make([]byte, 20)...)                                  // the id
-	b = append(b, make([]byte, 20)...)                                  // the tree
-	b = append(b, 0x70, 0, 0, 0, 0x70, 0, 0, 0, 0, 0, 0, 4, 1, 2, 3, 4) // no parents, level 1
-	return append(b, 0, 0, 0, 9)
+	return graphFile([]chunk{
+		{"OIDF", fanout(0x00, 1)},
+		{"OIDL", make([]byte, 20)},
+		{"CDAT", cdat(0x70000000, 0x70000000, 1, 0x01020304)},
+		{"GDA2", []byte{0, 0, 0, 9}},
+	})
 }
 
-func appendU64(b []byte, v uint64) []byte {
-	for i := 7; i >= 0; i-- {
-		b = append(b, byte(v>>(8*i)))
+type chunk struct {
+	id   string
+	data []byte
+}
+
+// graphFile lays chunks out as a version 1 SHA-1 commit-graph.
+func graphFile(chunks []chunk) []byte {
+	b := append([]byte("CGPH"), 1, 1, byte(len(chunks)), 0)
+	at := uint64(8 + (len(chunks)+1)*12)
+	for _, c := range chunks {
+		b = append(append(b, c.id...), be64(at)...)
+		at += uint64(len(c.data))
+	}
+	b = append(append(b, 0, 0, 0, 0), be64(at)...)
+	for _, c := range chunks {
+		b = append(b, c.data...)
 	}
 	return b
 }
 
-// A chain whose top layer is gone is read as far as it is whole, as git
-// does; commitGraph.generationVersion=1 turns the corrected dates off.
-func TestAChainIsReadAsFarAsItsLayersAreWhole(t *testing.T) {
-	dir, git := history(t)
-	cmd := exec.Command("git", "-C", dir, "commit-graph", "write", "--split=no-merge", "--stdin-commits")
-	cmd.Stdin = strings.NewReader(git("rev-parse", "main~3"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
+// fanout is a fan-out of n commits whose ids all start with first.
+func fanout(first byte, n uint32) []byte {
+	var b []byte
+	for i := range 256 {
+		v := uint32(0)
+		if i >= int(first) {
+			v = n
+		}
+		b = append(b, be32(v)...)
 	}
-	git("commit-graph", "write", "--split=no-merge", "--reachable")
-	chain := filepath.Join(dir, ".git", "objects", "info", "commit-graphs")
-	names := strings.Fields(string(mustRead(t, filepath.Join(chain, "commit-graph-chain"))))
-	if len(names) != 2 {
-		t.Fatalf("chain %q", names)
+	return b
+}
+
+// cdat is one commit's data: a tree, two parent fields, its level and date.
+func cdat(p1, p2, level, date uint32) []byte {
+	b := append(make([]byte, 20), be32(p1)...)
+	b = append(b, be32(p2)...)
+	b = append(b, be32(level<<2)...)
+	return append(b, be32(date)...)
+}
+
+func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+
+func be64(v uint64) []byte { return append(be32(uint32(v>>32)), be32(uint32(v))...) }
+
+func appendU64(b []byte, v uint64) []byte { return append(b, be64(v)...) }
+
+// A file that fails a check of its structure is refused whole; one at the
+// edge of each check is read.
+func TestACorruptGraphIsRefusedAndOneAtEveryEdgeIsRead(t *testing.T) {
+	ok := minimal()
+	with := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), ok...)) }
+	tests := []struct {
+		name string
+		file []byte
+		read bool
+	}{
+		{"a graph of one commit", ok, true},
+		{"cut inside the header", ok[:7], false},
+		{"another signature", with(func(b []byte) []byte { b[0] = 'X'; return b }), false},
+		{"version 2", with(func(b []byte) []byte { b[4] = 2; return b }), false},
+		{"a SHA-256 graph", with(func(b []byte) []byte { b[5] = 2; return b }), false},
+		{"a chunk table cut short", ok[:8+5*12-1], false},
+		{"a chunk table of exactly its entries", graphFile(nil), false}, // no fan-out
+		{"a chunk past the file's end", ok[:len(ok)-1], false},
+		{"a chunk that ends before it starts", with(func(b []byte) []byte { b[8+12+11] = 0; return b }), false},
+		{"a fan-out that goes down", graphFile([]chunk{{"OIDF", append(fanout(0, 1)[:1020], 0, 0, 0, 0)}, {"OIDL", make([]byte, 20)}, {"CDAT", cdat(0x70000000, 0x70000000, 1, 1)}}), false},
+		{"fewer ids than the fan-out counts", graphFile([]chunk{{"OIDF", fanout(0, 2)}, {"OIDL", make([]byte, 20)}, {"CDAT", cdat(0x70000000, 0x70000000, 1, 1)}}), false},
+		{"less data than the fan-out counts", graphFile([]chunk{{"OIDF", fanout(0, 1)}, {"OIDL", make([]byte, 20)}, {"CDAT", make([]byte, 35)}}), false},
 	}
-	inBase, inTop := plumbing.NewHash(strings.TrimSpace(git("rev-parse", "main~3"))), plumbing.NewHash(strings.TrimSpace(git("rev-parse", "main")))
-	os.Remove(filepath.Join(chain, "graph-"+names[1]+".graph"))
-	g, err := Open(filepath.Join(dir, ".git", "objects"), false)
-	if g == nil || len(g.layers) != 1 || g.Corrected {
-		t.Fatalf("got %v (%v)", g, err)
+	for _, tt := range tests {
+		if _, err := parse(tt.file, 0); (err == nil) != tt.read {
+			t.Errorf("%s: %v", tt.name, err)
+		}
 	}
-	if _, ok := g.Lookup(inBase); !ok {
-		t.Error("the base layer's commit is not found")
+	if _, err := parse(ok, noParent-1); err == nil {
+		t.Error("a layer whose commits reach the no-parent mark was read")
 	}
-	if _, ok := g.Lookup(inTop); ok {
-		t.Error("a commit of the missing layer is found")
+	if _, err := parse(ok, noParent-2); err != nil {
+		t.Errorf("a layer just under the no-parent mark: %v", err)
+	}
+	p, _ := parse(graphFile([]chunk{{"OIDF", fanout(0, 1)}, {"OIDL", make([]byte, 20)}, {"CDAT", cdat(0x70000000, 0x70000000, 1, 1)}, {"GDA2", []byte{0, 0, 9}}}), 0)
+	if g := finish([]*layer{p.layer}, true); g.Corrected || !g.Levels {
+		t.Errorf("a generation chunk of the wrong size is used: corrected %v, levels %v", g.Corrected, g.Levels)
+	}
+	p, _ = parse(graphFile([]chunk{{"OIDF", fanout(0, 1)}, {"OIDL", make([]byte, 20)}, {"CDAT", cdat(0x70000000, 0x70000000, 0, 1)}}), 0)
+	if g := finish([]*layer{p.layer}, true); g.Levels {
+		t.Error("a graph whose first commit has no level says it has levels")
 	}
 }
 
-func mustRead(t *testing.T, path string) []byte {
-	b, err := os.ReadFile(path)
+// A commit's parents are read within its layer, its extra edges within
+// their list and its generation's overflow within its chunk; a position
+// past any of them is refused.
+func TestACommitsFieldsAreReadWithinTheirChunks(t *testing.T) {
+	two := func(p1, p2 uint32, extra ...chunk) *Graph {
+		ids := append(make([]byte, 19), 1) // 00…01
+		ids = append(ids, append(make([]byte, 19), 2)...)
+		chunks := append([]chunk{{"OIDF", fanout(0, 2)}, {"OIDL", ids},
+			{"CDAT", append(cdat(0x70000000, 0x70000000, 1, 5), cdat(p1, p2, 2, 6)...)}}, extra...)
+		p, err := parse(graphFile(chunks), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return finish([]*layer{p.layer}, true)
+	}
+	tests := []struct {
+		name    string
+		g       *Graph
+		parents int
+		ok      bool
+	}{
+		{"a parent in the layer", two(0, 0x70000000), 1, true},
+		{"a parent at the layer's end", two(2, 0x70000000), 0, false},
+		{"a second parent at the layer's end", two(0, 2), 0, false},
+		{"an octopus's edges, the last flagged", two(0, 0x80000000, chunk{"EDGE", append(be32(0), be32(0x80000001)...)}), 3, true},
+		{"edges that never end", two(0, 0x80000000, chunk{"EDGE", be32(0)}), 0, false},
+		{"edges starting past their list", two(0, 0x80000002, chunk{"EDGE", append(be32(0), be32(0x80000001)...)}), 0, false},
+	}
+	for _, tt := range tests {
+		c, err := tt.g.Commit(1)
+		if (err == nil) != tt.ok || tt.ok && len(c.Parents) != tt.parents {
+			t.Errorf("%s: %+v, %v", tt.name, c, err)
+		}
+	}
+	gen := func(gda2 []byte, gdo2 []byte) (Commit, error) {
+		chunks := []chunk{{"OIDF", fanout(0, 1)}, {"OIDL", make([]byte, 20)}, {"CDAT", cdat(0x70000000, 0x70000000, 1, 100)}, {"GDA2", gda2}}
+		if gdo2 != nil {
+			chunks = append(chunks, chunk{"GDO2", gdo2})
+		}
+		p, err := parse(graphFile(chunks), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return finish([]*layer{p.layer}, true).Commit(0)
+	}
+	if c, err := gen(be32(7), nil); err != nil || c.Generation != 107 {
+		t.Errorf("an offset: %+v, %v", c, err)
+	}
+	if c, err := gen(be32(0x80000001), append(be64(1), be64(1<<40)...)); err != nil || c.Generation != 100+1<<40 {
+		t.Errorf("an overflowed offset, the last in its chunk: %+v, %v", c, err)
+	}
+	if _, err := gen(be32(0x80000002), append(be64(1), be64(1<<40)...)); err == nil {
+		t.Error("an overflow past its chunk was read")
+	}
+	if _, err := (&Graph{layers: []*layer{}}).Commit(0); err == nil {
+		t.Error("a position in no layer was read")
+	}
+}
+
+// A layer of a chain must name the layer below it as its base: one that
+// names another is not read, nor anything above it, as git reads a chain.
+func TestALayerThatDoesNotFollowTheOneBelowIsNotRead(t *testing.T) {
+	baseName, topName := strings.Repeat("aa", 20), strings.Repeat("bb", 20)
+	top := func(base string) []byte {
+		h := plumbing.NewHash(base)
+		return graphFile([]chunk{{"OIDF", fanout(1, 1)}, {"OIDL", append([]byte{1}, make([]byte, 19)...)},
+			{"CDAT", cdat(0, 0x70000000, 2, 9)}, {"BASE", h[:]}})
+	}
+	for base, layers := range map[string]int{baseName: 2, strings.Repeat("cc", 20): 1} {
+		objects := t.TempDir()
+		dir := filepath.Join(objects, "info", "commit-graphs")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "commit-graph-chain"), []byte(baseName+"\n"+topName+"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "graph-"+baseName+".graph"), minimal(), 0o644)
+		os.WriteFile(filepath.Join(dir, "graph-"+topName+".graph"), top(base), 0o644)
+		g, err := Open(objects, true)
+		if g == nil || len(g.layers) != layers {
+			t.Errorf("a top layer naming %s as its base: %v (%v), want %d layers", base[:4], g, err, layers)
+			continue
+		}
+		if layers == 2 {
+			c, err := g.Commit(1)
+			if err != nil || len(c.Parents) != 1 || c.Parents[0] != 0 {
+				t.Errorf("the top layer's commit: %+v, %v", c, err)
+			}
+		}
+		g.Close()
+	}
+}
+
+// A graph of no commits has no levels; a graph never opened closes.
+func TestAnEmptyGraphHasNoLevelsAndANilGraphCloses(t *testing.T) {
+	p, err := parse(graphFile([]chunk{{"OIDF", fanout(0, 0)}, {"OIDL", nil}, {"CDAT", nil}}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	if g := finish([]*layer{p.layer}, true); g.Levels {
+		t.Error("an empty graph has levels")
+	}
+	var none *Graph
+	if err := none.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+// Where a file cannot be mapped it is read whole, the same bytes.
+func TestAGraphReadWithoutAMappingIsTheSame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "commit-graph")
+	os.WriteFile(path, minimal(), 0o644)
+	m, err := rawfile.OpenMapped(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b, err := readAll(m)
+	if err != nil || string(b) != string(minimal()) {
+		t.Errorf("read %d bytes, %v", len(b), err)
+	}
 }

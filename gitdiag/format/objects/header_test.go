@@ -1,7 +1,10 @@
 package objects
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,12 +12,14 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
 )
 
 // manyCommits makes n commits with messages long enough that the pack's
 // commits span several blocks, some of them across a block's end, and
 // packs them (git writes commits first, newest first).
-func manyCommits(t *testing.T, n int) (string, []plumbing.Hash) {
+func manyCommits(t *testing.T, n int, repack ...string) (string, []plumbing.Hash) {
 	dir, git := gitRepo(t)
 	git("init", "-q", "-b", "main")
 	var in strings.Builder
@@ -30,7 +35,7 @@ func manyCommits(t *testing.T, n int) (string, []plumbing.Hash) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fast-import: %v\n%s", err, out)
 	}
-	git("repack", "-adq")
+	git(append([]string{"repack", "-adq"}, repack...)...)
 	var all []plumbing.Hash
 	for _, h := range strings.Fields(git("rev-list", "main")) {
 		all = append(all, plumbing.NewHash(h))
@@ -151,5 +156,106 @@ func TestAnObjectAGcPackedAfterTheStoreOpenedIsRead(t *testing.T) {
 	}
 	if c, err := s.Commit(parent); err != nil || c.Message != "one\n" {
 		t.Errorf("after the gc: %+v, %v", c, err)
+	}
+}
+
+// A commit packed whole (here with no delta at all) is read as a header:
+// through the mapping within its budget (no block read), its message never
+// inflated whole nor kept.
+func TestAPackedCommitIsReadAsAHeaderOnly(t *testing.T) {
+	dir, all := manyCommits(t, 50, "--window=0")
+	s, err := OpenStore(filepath.Join(dir, ".git", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, h := range all {
+		if _, _, err := s.CommitHeader(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.cache) != 0 || len(s.packList()[0].blocks) != 0 {
+		t.Errorf("%d objects decoded whole, %d blocks read, for commits read as headers", len(s.cache), len(s.packList()[0].blocks))
+	}
+}
+
+// An object not found in a partial clone is said to be one git would
+// fetch; in a whole clone, only not found.
+func TestANotFoundObjectNamesThePromisorOfAPartialClone(t *testing.T) {
+	s := writePack(t, []packEntry{{ID: id("x"), Type: TypeBlob, Data: []byte("x")}})
+	if _, _, err := s.Read(id("gone")); !errors.Is(err, ErrNotFound) || strings.Contains(err.Error(), "partial") {
+		t.Errorf("a whole clone: %v", err)
+	}
+	s.Promisor = "upstream"
+	if _, _, err := s.Read(id("gone")); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "partial clone; git would fetch the object from upstream") {
+		t.Errorf("a partial clone: %v", err)
+	}
+}
+
+// Objects in the directories objects/info/alternates names are read, by an
+// absolute path or one relative to the objects directory; comments and
+// blank lines are not directories.
+func TestObjectsInAnAlternateAreRead(t *testing.T) {
+	other := writePack(t, []packEntry{{ID: id("shared"), Type: TypeBlob, Data: []byte("from the alternate")}})
+	other.Close()
+	for name, line := range map[string]string{"absolute": other.dir, "relative": "../../" + filepath.Base(other.dir)} {
+		dir := filepath.Join(filepath.Dir(other.dir), "mine-"+name, "objects")
+		os.MkdirAll(filepath.Join(dir, "info"), 0o755)
+		os.WriteFile(filepath.Join(dir, "info", "alternates"), []byte("# shared objects\n\n"+line+"\n"), 0o644)
+		s, err := OpenStore(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, data, err := s.Read(id("shared")); err != nil || string(data) != "from the alternate" {
+			t.Errorf("%s: %q, %v", name, data, err)
+		}
+		s.Close()
+	}
+}
+
+// Two entries in one window of the mapping count one window.
+func TestEntriesInOneWindowCountItOnce(t *testing.T) {
+	s := writePack(t, []packEntry{{ID: id("a"), Type: TypeBlob, Data: []byte("a")}, {ID: id("b"), Type: TypeBlob, Data: []byte("b")}})
+	if s.packList()[0].data.Bytes() == nil {
+		t.Skip("packs are not mapped here")
+	}
+	s.Read(id("a"))
+	s.Read(id("b"))
+	if s.mappedWindows != 1 {
+		t.Errorf("%d windows counted for two entries in one", s.mappedWindows)
+	}
+}
+
+// The block reader reads a file byte by byte and in slices across its
+// blocks' ends, the same bytes, then says the file has ended.
+func TestTheBlockReaderReadsAcrossBlocksToTheEnd(t *testing.T) {
+	content := make([]byte, 2*blockSize+1234)
+	for i := range content {
+		content[i] = byte(i * 7)
+	}
+	path := filepath.Join(t.TempDir(), "pack-x.pack")
+	os.WriteFile(path, content, 0o644)
+	f, err := rawfile.OpenMapped(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, p := &Store{}, &pack{data: f}
+	from := int64(blockSize - 3)
+	r := &blockReader{s: s, p: p, off: from}
+	var got []byte
+	for range 10 {
+		c, err := r.ReadByte()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, c)
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(append(got, rest...), content[from:]) {
+		t.Errorf("read %d bytes, %v; want %d", len(got)+len(rest), err, len(content[from:]))
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		t.Errorf("past the end: %v", err)
 	}
 }

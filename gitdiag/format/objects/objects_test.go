@@ -113,6 +113,7 @@ func TestLooseHeaderAcceptsOnlyGitsHeader(t *testing.T) {
 		{"Blob 1\x00x", 0, 0, "", false},          // unknown type
 		{"ofs-delta 1\x00x", 0, 0, "", false},     // pack-only type
 		{"blob 99999999999\x00", 0, 0, "", false}, // beyond any int32
+		{"blob 1000000000\x00", TypeBlob, 1000000000, "", true}, // ten digits: the most read
 	}
 	for _, tt := range tests {
 		typ, size, rest, ok := looseHeader([]byte(tt.in))

@@ -20,6 +20,10 @@ type prefetch struct {
 	pending map[plumbing.Hash]*fetched // asked for, not yet taken
 	asked   map[plumbing.Hash]bool     // ever asked for: each is read once
 	unread  int                        // read ahead, not yet taken
+	// waiting are the commits asked for while maxAhead were read and not
+	// taken: asked again, oldest first, as the walk takes what was read,
+	// so that reading ahead keeps its lead.
+	waiting []plumbing.Hash
 	queue   chan *fetched
 	stop    chan struct{}
 	started bool
@@ -53,12 +57,22 @@ func newPrefetch(store *objects.Store) *prefetch {
 	return &prefetch{store: store, pending: map[plumbing.Hash]*fetched{}, asked: map[plumbing.Hash]bool{}}
 }
 
-// ask queues h to be read ahead, unless it is queued already or the queue
-// is full.
+// ask queues h to be read ahead, unless it is queued already, the queue
+// is full, or maxAhead commits read wait to be taken (then h waits too).
 func (p *prefetch) ask(h plumbing.Hash) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.asked[h] || p.unread >= maxAhead {
+	p.askLocked(h)
+}
+
+func (p *prefetch) askLocked(h plumbing.Hash) {
+	if p.closed || p.asked[h] {
+		return
+	}
+	if p.unread >= maxAhead {
+		if len(p.waiting) < maxAhead {
+			p.waiting = append(p.waiting, h)
+		}
 		return
 	}
 	if !p.started {
@@ -110,6 +124,7 @@ func (p *prefetch) commit(h plumbing.Hash) ([]plumbing.Hash, int64, error) {
 	p.mu.Lock()
 	f := p.pending[h]
 	delete(p.pending, h)
+	p.asked[h] = true // read now: never read ahead again
 	p.mu.Unlock()
 	if f == nil {
 		return p.store.CommitHeader(h)
@@ -121,6 +136,11 @@ func (p *prefetch) commit(h plumbing.Hash) ([]plumbing.Hash, int64, error) {
 	<-f.ready
 	p.mu.Lock()
 	p.unread--
+	if len(p.waiting) > 0 && p.unread < maxAhead {
+		h, rest := p.waiting[0], p.waiting[1:]
+		p.waiting = rest
+		p.askLocked(h)
+	}
 	p.mu.Unlock()
 	return f.parents, f.when, f.err
 }

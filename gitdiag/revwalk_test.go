@@ -2,6 +2,7 @@ package gitdiag
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -333,5 +334,25 @@ func TestARepositoryClosedRightAfterAWalkIsNotReadAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Close()
+	}
+}
+
+// A walk given a context that has ended stops with its error, whatever the
+// history's size: it checks every 256 commits read.
+func TestAWalkStopsWhenItsContextEnds(t *testing.T) {
+	f := newFixture(t)
+	all := randomHistory(t, f, rand.New(rand.NewPCG(9, 10)), dagShape{commits: 1500, branchOff: 1})
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := r.AheadBehind(ctx, all[len(all)-1], all[0]); !errors.Is(err, context.Canceled) {
+		t.Errorf("a walk of 1,500 commits with its context ended: %v", err)
+	}
+	if l, rr, err := r.AheadBehind(context.Background(), all[len(all)-1], all[0]); err != nil || l != 1499 || rr != 0 {
+		t.Errorf("the same walk, not cut: %d %d, %v", l, rr, err)
 	}
 }

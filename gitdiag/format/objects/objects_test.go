@@ -104,15 +104,15 @@ func TestLooseHeaderAcceptsOnlyGitsHeader(t *testing.T) {
 		{"commit 0\x00", TypeCommit, 0, "", true},
 		{"tree 536870912\x00", TypeTree, 536870912, "", true},
 		{"tag 3\x00abc", TypeTag, 3, "abc", true},
-		{"blob 12", 0, 0, "", false},              // no NUL in the first bytes
-		{"blob\x00", 0, 0, "", false},             // no size
-		{"blob \x00", 0, 0, "", false},            // empty size
-		{"blob -1\x00", 0, 0, "", false},          // sign
-		{"blob 012\x00", 0, 0, "", false},         // leading zero
-		{"blob 1 2\x00", 0, 0, "", false},         // two fields
-		{"Blob 1\x00x", 0, 0, "", false},          // unknown type
-		{"ofs-delta 1\x00x", 0, 0, "", false},     // pack-only type
-		{"blob 99999999999\x00", 0, 0, "", false}, // beyond any int32
+		{"blob 12", 0, 0, "", false},                            // no NUL in the first bytes
+		{"blob\x00", 0, 0, "", false},                           // no size
+		{"blob \x00", 0, 0, "", false},                          // empty size
+		{"blob -1\x00", 0, 0, "", false},                        // sign
+		{"blob 012\x00", 0, 0, "", false},                       // leading zero
+		{"blob 1 2\x00", 0, 0, "", false},                       // two fields
+		{"Blob 1\x00x", 0, 0, "", false},                        // unknown type
+		{"ofs-delta 1\x00x", 0, 0, "", false},                   // pack-only type
+		{"blob 99999999999\x00", 0, 0, "", false},               // beyond any int32
 		{"blob 1000000000\x00", TypeBlob, 1000000000, "", true}, // ten digits: the most read
 	}
 	for _, tt := range tests {

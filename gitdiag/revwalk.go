@@ -65,7 +65,6 @@ type revWalk struct {
 	graph   *commitgraph.Graph // nil: none, or git would not use it
 	commits map[plumbing.Hash]*wcommit
 	ahead   *prefetch
-	parses  int
 	steps   int
 }
 
@@ -129,7 +128,6 @@ func (w *revWalk) parse(c *wcommit) error {
 		c.date, c.gen = when, infinity
 	}
 	c.parsed = true
-	w.parses++
 	return nil
 }
 

@@ -356,3 +356,22 @@ func TestAWalkStopsWhenItsContextEnds(t *testing.T) {
 		t.Errorf("the same walk, not cut: %d %d, %v", l, rr, err)
 	}
 }
+
+// A commit goes after every commit as new as it, as git's
+// commit_list_insert_by_date puts it: among equal dates, the first queued
+// is taken first, which git's stop rule depends on.
+func TestACommitIsQueuedAfterTheCommitsAsNewAsIt(t *testing.T) {
+	c := func(name string, date int64) *wcommit { return &wcommit{hash: plumbing.NewHash(strings.Repeat(name, 40)), date: date} }
+	a, b, d, e := c("a", 5), c("b", 3), c("d", 5), c("e", 3)
+	var list []*wcommit
+	for _, x := range []*wcommit{a, b, d, e, c("f", 9), c("0", 1)} {
+		list = byDate(list, x)
+	}
+	var got []byte
+	for _, x := range list {
+		got = append(got, x.hash.String()[0])
+	}
+	if string(got) != "fadbe0" {
+		t.Errorf("queued %s, want fadbe0", got)
+	}
+}

@@ -31,6 +31,11 @@ type dagShape struct {
 // randomHistory makes a history of the shape, in the order made.
 func randomHistory(t *testing.T, f *fixture, rng *rand.Rand, s dagShape) []plumbing.Hash {
 	t.Helper()
+	return importHistory(t, f, randomSpecs(rng, s))
+}
+
+// randomSpecs is a history of the shape, in the order made.
+func randomSpecs(rng *rand.Rand, s dagShape) []commitSpec {
 	date := int64(1_600_000_000)
 	var specs []commitSpec
 	for i := range s.commits {
@@ -57,7 +62,7 @@ func randomHistory(t *testing.T, f *fixture, rng *rand.Rand, s dagShape) []plumb
 		}
 		specs = append(specs, commitSpec{date, parents})
 	}
-	return importHistory(t, f, specs)
+	return specs
 }
 
 // commitSpec is a commit to make: its date and its parents, by their
@@ -70,6 +75,13 @@ type commitSpec struct {
 // importHistory writes the commits with git fast-import (one process
 // whatever their number) and returns their ids in the list's order.
 func importHistory(t *testing.T, f *fixture, specs []commitSpec) []plumbing.Hash {
+	t.Helper()
+	return importHistoryTagged(t, f, specs, false)
+}
+
+// importHistoryTagged is importHistory, each commit tagged when tag is set
+// (so that a repack keeps them all).
+func importHistoryTagged(t *testing.T, f *fixture, specs []commitSpec, tag bool) []plumbing.Hash {
 	t.Helper()
 	var in strings.Builder
 	for i, c := range specs {
@@ -90,6 +102,9 @@ func importHistory(t *testing.T, f *fixture, specs []commitSpec) []plumbing.Hash
 			}
 		}
 		in.WriteString("\n")
+		if tag {
+			fmt.Fprintf(&in, "reset refs/tags/c%d\nfrom :%d\n\n", i, i+1)
+		}
 	}
 	marks := filepath.Join(t.TempDir(), "marks")
 	cmd := exec.Command("git", "fast-import", "--quiet", "--export-marks="+marks)
@@ -361,7 +376,9 @@ func TestAWalkStopsWhenItsContextEnds(t *testing.T) {
 // commit_list_insert_by_date puts it: among equal dates, the first queued
 // is taken first, which git's stop rule depends on.
 func TestACommitIsQueuedAfterTheCommitsAsNewAsIt(t *testing.T) {
-	c := func(name string, date int64) *wcommit { return &wcommit{hash: plumbing.NewHash(strings.Repeat(name, 40)), date: date} }
+	c := func(name string, date int64) *wcommit {
+		return &wcommit{hash: plumbing.NewHash(strings.Repeat(name, 40)), date: date}
+	}
 	a, b, d, e := c("a", 5), c("b", 3), c("d", 5), c("e", 3)
 	var list []*wcommit
 	for _, x := range []*wcommit{a, b, d, e, c("f", 9), c("0", 1)} {
@@ -373,5 +390,81 @@ func TestACommitIsQueuedAfterTheCommitsAsNewAsIt(t *testing.T) {
 	}
 	if string(got) != "fadbe0" {
 		t.Errorf("queued %s, want fadbe0", got)
+	}
+}
+
+// The walk reads the commits git reads, no more and no fewer: git's trace
+// of its pack reads (GIT_TRACE_PACK_ACCESS, on a pack without deltas, so
+// that a read is a commit) is compared with the commits the walk parsed,
+// on histories of equal and skewed dates, where the order of the walk
+// decides where it stops.
+func TestTheWalkReadsTheCommitsGitReads(t *testing.T) {
+	shapes := []dagShape{
+		{commits: 300, merges: 0.2, octopus: 0.1, sameTime: 0.5, skew: 0.02, branchOff: 6},
+		{commits: 300, merges: 0.3, sameTime: 0.2, skew: 0.05, skewBy: 10_000_000, branchOff: 4},
+		{commits: 400, merges: 0.1, sameTime: 0.7, branchOff: 12},
+	}
+	for si, shape := range shapes {
+		t.Run(fmt.Sprint("shape ", si), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(si), 99))
+			f := newFixture(t)
+			all := importHistoryTagged(t, f, randomSpecs(rng, shape), true)
+			f.git("repack", "-adfq", "--window=0")
+			offsets := map[string]plumbing.Hash{}
+			packs, _ := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "*.idx"))
+			idx, _ := os.ReadFile(packs[0])
+			cmd := exec.Command("git", "show-index")
+			cmd.Stdin = strings.NewReader(string(idx))
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				fields := strings.Fields(line)
+				offsets[fields[0]] = plumbing.NewHash(fields[1])
+			}
+			for range 8 {
+				a, b := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
+				if a == b {
+					continue
+				}
+				trace := filepath.Join(t.TempDir(), "trace")
+				cmd := exec.Command("git", "rev-list", "--left-right", "--count", a.String()+"..."+b.String())
+				cmd.Dir, cmd.Env = f.dir, append(os.Environ(), "GIT_TRACE_PACK_ACCESS="+trace)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				b2, _ := os.ReadFile(trace)
+				gitRead := map[plumbing.Hash]bool{}
+				for _, line := range strings.Split(strings.TrimSpace(string(b2)), "\n") {
+					fields := strings.Fields(line)
+					gitRead[offsets[fields[len(fields)-1]]] = true
+				}
+				r, err := Open(f.dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, _ := r.revWalk(context.Background())
+				if _, _, err := w.leftRight(a, b); err != nil {
+					t.Fatal(err)
+				}
+				w.close()
+				var more, fewer int
+				for h, c := range w.commits {
+					if c.parsed && !gitRead[h] {
+						more++
+					}
+				}
+				for h := range gitRead {
+					if c := w.commits[h]; c == nil || !c.parsed {
+						fewer++
+					}
+				}
+				if more+fewer > 0 {
+					t.Errorf("%s...%s: %d commits read that git did not read, %d git read that were not (git read %d)", a, b, more, fewer, len(gitRead))
+				}
+				r.Close()
+			}
+		})
 	}
 }

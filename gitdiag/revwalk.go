@@ -1,6 +1,7 @@
 package gitdiag
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"slices"
@@ -356,23 +357,13 @@ func (w *revWalk) removeRedundantNoGen(array []*wcommit) ([]*wcommit, error) {
 	return out, nil
 }
 
+// byGen is compare_commits_by_gen: the lower generation first, then the
+// older date.
 func byGen(a, b *wcommit) int {
-	switch {
-	case a.gen != b.gen:
-		return cmpUint(a.gen, b.gen)
-	case a.date < b.date:
-		return -1
-	case a.date > b.date:
-		return 1
+	if c := cmp.Compare(a.gen, b.gen); c != 0 {
+		return c
 	}
-	return 0
-}
-
-func cmpUint(a, b uint64) int {
-	if a < b {
-		return -1
-	}
-	return 1
+	return cmp.Compare(a.date, b.date)
 }
 
 func (w *revWalk) removeRedundantWithGen(array []*wcommit) ([]*wcommit, error) {
@@ -510,15 +501,7 @@ func (w *revWalk) leftRight(a, b plumbing.Hash) (left, right int, err error) {
 			list = append(list, c)
 		}
 	}
-	slices.SortStableFunc(list, func(x, y *wcommit) int {
-		switch {
-		case x.date > y.date:
-			return -1
-		case x.date < y.date:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(list, func(x, y *wcommit) int { return cmp.Compare(y.date, x.date) })
 	shown, err := w.limitList(list)
 	if err != nil {
 		return 0, 0, err

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -466,5 +467,82 @@ func TestTheWalkReadsTheCommitsGitReads(t *testing.T) {
 				r.Close()
 			}
 		})
+	}
+}
+
+// Of commits some of which reach others, remove_redundant keeps those no
+// other one reaches, in their order: by painting (without generations) or
+// by walking down to the lowest generation (with them). Checked against
+// reachability computed plainly, over random histories held in memory.
+func TestRedundantMergeBasesAreRemovedWithAndWithoutGenerations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for round := range 400 {
+		n := 8 + rng.IntN(40)
+		commits := make([]*wcommit, n)
+		for i := range commits {
+			c := &wcommit{hash: plumbing.Hash{byte(i), byte(round)}, parsed: true, date: int64(1000 + i*10 - rng.IntN(30))}
+			if i > 0 {
+				for range 1 + rng.IntN(2) {
+					p := commits[rng.IntN(i)]
+					if !slices.Contains(c.parents, p) {
+						c.parents = append(c.parents, p)
+					}
+				}
+			}
+			c.gen = 1
+			for _, p := range c.parents {
+				c.gen = max(c.gen, p.gen+1)
+			}
+			commits[i] = c
+		}
+		reaches := func(from, to *wcommit) bool {
+			seen := map[*wcommit]bool{}
+			stack := append([]*wcommit(nil), from.parents...)
+			for len(stack) > 0 {
+				c := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if c == to {
+					return true
+				}
+				if !seen[c] {
+					seen[c] = true
+					stack = append(stack, c.parents...)
+				}
+			}
+			return false
+		}
+		var array []*wcommit
+		for _, i := range rng.Perm(n)[:2+rng.IntN(4)] {
+			array = append(array, commits[i])
+		}
+		var want []*wcommit
+		for _, c := range array {
+			redundant := false
+			for _, o := range array {
+				if o != c && reaches(o, c) {
+					redundant = true
+				}
+			}
+			if !redundant {
+				want = append(want, c)
+			}
+		}
+		for name, remove := range map[string]func(*revWalk, []*wcommit) ([]*wcommit, error){
+			"without generations": (*revWalk).removeRedundantNoGen, "with generations": (*revWalk).removeRedundantWithGen} {
+			w := &revWalk{ctx: context.Background(), commits: map[plumbing.Hash]*wcommit{}}
+			for _, c := range commits {
+				c.flags = 0
+				w.commits[c.hash] = c
+			}
+			got, err := remove(w, slices.Clone(array))
+			if err != nil || !slices.Equal(got, want) {
+				t.Fatalf("round %d, %s: kept %d of %d, want %d (%v)", round, name, len(got), len(array), len(want), err)
+			}
+			for _, c := range commits {
+				if c.flags != 0 {
+					t.Fatalf("round %d, %s: flags %b left on a commit", round, name, c.flags)
+				}
+			}
+		}
 	}
 }

@@ -413,3 +413,40 @@ func TestAGraphReadWithoutAMappingIsTheSame(t *testing.T) {
 		t.Errorf("read %d bytes, %v", len(b), err)
 	}
 }
+
+// Every commit of a graph of thousands is found at the place that reads
+// back its id, and ids it does not hold (one bit away from those it does)
+// are not found.
+func TestEveryCommitOfALargeGraphIsFoundAndNoOther(t *testing.T) {
+	dir, git := history(t)
+	var in strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&in, "commit refs/heads/many\ncommitter t <t@example.com> %d +0000\ndata 2\n%d\n\n", 1_700_000_000+i, i%10)
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	git("commit-graph", "write", "--reachable")
+	g, err := Open(filepath.Join(dir, ".git", "objects"), true)
+	if err != nil || g == nil {
+		t.Fatal(g, err)
+	}
+	defer g.Close()
+	ids := strings.Fields(git("rev-list", "--all"))
+	if len(ids) < 3000 {
+		t.Fatalf("%d commits", len(ids))
+	}
+	for _, s := range ids {
+		h := plumbing.NewHash(s)
+		pos, ok := g.Lookup(h)
+		if back, _ := g.Hash(pos); !ok || back != h {
+			t.Fatalf("%s: found %v at %d, which reads back %s", h, ok, pos, back)
+		}
+		h[19] ^= 1
+		if _, ok := g.Lookup(h); ok {
+			t.Fatalf("%s, not in the graph, was found", h)
+		}
+	}
+}

@@ -288,15 +288,7 @@ func TestRenameCandidatesAreInflatedOnce(t *testing.T) {
 	f.git("mv", "a.txt", "docs/a.txt")
 	f.write("docs/a.txt", textLines(1, 40)+"one more line\n")
 	f.commit("moved")
-	r, err := Open(f.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	store, err := r.objects()
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := openStore(t, f.dir)
 	tree := func(rev string) plumbing.Hash {
 		c, err := store.Commit(plumbing.NewHash(strings.TrimSpace(f.git("rev-parse", rev))))
 		if err != nil {

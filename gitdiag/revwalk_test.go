@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 )
 
 // dagShape is how a random history is made.
@@ -285,21 +287,11 @@ func TestAnObjectAPartialCloneLacksIsSaidToBeFetchable(t *testing.T) {
 	src.git("config", "uploadpack.allowFilter", "true")
 	dst := filepath.Join(t.TempDir(), "partial")
 	src.git("clone", "-q", "--filter=blob:none", "file://"+src.dir, dst)
-	r, err := Open(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	store, err := r.objects()
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := openStore(t, dst)
 	if _, _, err := store.Read(old); err == nil || !strings.Contains(err.Error(), "partial clone; git would fetch the object from origin") {
 		t.Errorf("a blob the partial clone lacks: %v", err)
 	}
-	r2, _ := Open(src.dir)
-	defer r2.Close()
-	whole, _ := r2.objects()
+	whole := openStore(t, src.dir)
 	if _, _, err := whole.Read(plumbing.NewHash(strings.Repeat("ab", 20))); err == nil || strings.Contains(err.Error(), "partial") {
 		t.Errorf("a whole clone's missing object: %v", err)
 	}
@@ -545,4 +537,20 @@ func TestRedundantMergeBasesAreRemovedWithAndWithoutGenerations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openStore opens the repository in dir and its object store, both closed
+// when the test ends.
+func openStore(t *testing.T, dir string) *objects.Store {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	store, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

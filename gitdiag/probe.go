@@ -278,27 +278,41 @@ func graceFor(ctx context.Context, started time.Time) time.Duration {
 // With runs fn on the shared Repo, giving up at ctx's deadline (fn may go
 // on in the background; its result is dropped).
 func (s *Shared) With(ctx context.Context, fn func(r *Repo) error) error {
-	done := make(chan error, 1)
+	_, err := Within(ctx, s, func(r *Repo) (struct{}, error) { return struct{}{}, fn(r) })
+	return err
+}
+
+// Within is With for a call that reads a value: the value is handed over
+// only once fn has returned, so that a call the deadline cut, which goes
+// on in the background, writes nothing its caller reads.
+func Within[T any](ctx context.Context, s *Shared, fn func(r *Repo) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
 	go func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		defer func() {
 			if v := recover(); v != nil {
-				done <- fmt.Errorf("internal error: %v", v)
+				done <- result{err: fmt.Errorf("internal error: %v", v)}
 			}
 		}()
 		r, err := s.open()
 		if err != nil {
-			done <- err
+			done <- result{err: err}
 			return
 		}
-		done <- fn(r)
+		v, err := fn(r)
+		done <- result{v, err}
 	}()
 	select {
-	case err := <-done:
-		return err
+	case res := <-done:
+		return res.v, res.err
 	case <-ctx.Done():
-		return errors.New("stopped: the hook's deadline passed")
+		var zero T
+		return zero, errors.New("stopped: the hook's deadline passed")
 	}
 }
 

@@ -293,3 +293,28 @@ func TestTheGraceIsAShareOfAShortDeadline(t *testing.T) {
 		t.Errorf("no deadline: grace %s", got)
 	}
 }
+
+// A call the deadline cuts hands over nothing: its caller gets the zero
+// value at once, while the call, going on in the background, keeps its
+// own (run under the race detector, a write into the caller's would
+// show).
+func TestWithinHandsOverAValueOnlyOnceTheCallReturned(t *testing.T) {
+	f := newFixture(t)
+	s := NewShared(f.dir)
+	defer s.Close()
+	release := make(chan struct{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	got, err := Within(ctx, s, func(r *Repo) ([]string, error) {
+		<-release
+		return []string{"late"}, nil
+	})
+	close(release)
+	if err == nil || got != nil {
+		t.Errorf("a cut call handed over %q, %v", got, err)
+	}
+	got, err = Within(context.Background(), s, func(r *Repo) ([]string, error) { return []string{"on time"}, nil })
+	if err != nil || len(got) != 1 || got[0] != "on time" {
+		t.Errorf("a call that returned: %q, %v", got, err)
+	}
+}

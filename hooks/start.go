@@ -34,16 +34,18 @@ var handoffTranscript = transcript.Options{Budget: 4 << 20, MaxLine: transcript.
 // worktrees, the resumed session's figures, and the previous session's
 // handoff.
 func (r *Run) gatherStart() *facts.Start {
-	s := &facts.Start{Output: r.Cfg.Output}
 	var handoffHead, handoffUpstream string
 	h := r.previousHandoff()
 	if h != nil {
 		handoffHead, handoffUpstream = h.Head, h.UpstreamHead
 	}
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	// Read into a value of the call's own, handed over once it returned:
+	// a call the deadline cut goes on in the background.
+	s, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (*facts.Start, error) {
+		s := &facts.Start{}
 		head, err := repo.Head()
 		if err != nil {
-			return err
+			return s, err
 		}
 		if head.Detached {
 			s.Detached = head.Short
@@ -82,8 +84,12 @@ func (r *Run) gatherStart() *facts.Start {
 				s.UpstreamMove = up.Hash.String() != handoffUpstream
 			}
 		}
-		return nil
+		return s, nil
 	})
+	if s == nil {
+		s = &facts.Start{}
+	}
+	s.Output = r.Cfg.Output
 	s.Handoff = h
 	if src := r.In.Source; src == claude.SourceResume || src == claude.SourceFork {
 		s.Resume = &facts.Resume{SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
@@ -177,8 +183,8 @@ func (r *Run) readPreviousHandoff() (out handoffRead) {
 // otherWorktreeLogs are the log directories of the repository's other
 // worktrees, the main one included: found through its common directory.
 func (r *Run) otherWorktreeLogs() []logs.Dir {
-	var out []logs.Dir
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	out, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([]logs.Dir, error) {
+		var out []logs.Dir
 		var paths []string
 		if m, ok := repo.MainWorktree(); ok {
 			paths = append(paths, m.Path)
@@ -193,7 +199,7 @@ func (r *Run) otherWorktreeLogs() []logs.Dir {
 			d.NoCreate = func() string { return "another worktree's logs are only read" }
 			out = append(out, d)
 		}
-		return nil
+		return out, nil
 	})
 	return out
 }
@@ -222,17 +228,20 @@ func (r *Run) gatherHandoff(g facts.Git) (h facts.Handoff, transcriptRead bool) 
 			h.Uncommitted = append(h.Uncommitted, line[:3]+sanitize.Excerpt(line[3:], 300))
 		}
 	}
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	type where struct{ head, upstream, upstreamHead string }
+	at, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (where, error) {
+		var at where
 		head, err := repo.Head()
 		if err != nil || head.Unborn {
-			return err
+			return at, err
 		}
-		h.Head = head.Hash.String()
+		at.head = head.Hash.String()
 		if up, err := repo.Upstream(head); err == nil {
-			h.Upstream, h.UpstreamHead = up.Name, up.Hash.String()
+			at.upstream, at.upstreamHead = up.Name, up.Hash.String()
 		}
-		return nil
+		return at, nil
 	})
+	h.Head, h.Upstream, h.UpstreamHead = at.head, at.upstream, at.upstreamHead
 	path := r.In.TranscriptPath
 	if path == "" {
 		return h, false

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 )
 
@@ -50,28 +52,49 @@ func TestReadingAheadStopsAtItsBound(t *testing.T) {
 		defer p.mu.Unlock()
 		return p.unread
 	}
-	for last, stable := -1, 0; stable < 20; time.Sleep(10 * time.Millisecond) {
-		if n := unread(); n == last {
-			stable++
-		} else {
-			last, stable = n, 0
+	settle := func() {
+		for last, stable := -1, 0; stable < 20; time.Sleep(10 * time.Millisecond) {
+			if n := unread(); n == last {
+				stable++
+			} else {
+				last, stable = n, 0
+			}
 		}
 	}
-	if n := unread(); n < maxAhead || n > maxAhead+prefetchQueue {
-		t.Errorf("%d commits read ahead, want %d to %d", n, maxAhead, maxAhead+prefetchQueue)
+	settle()
+	// A line of commits asks one parent at a time: the bound is exact.
+	if n := unread(); n != maxAhead {
+		t.Errorf("%d commits read ahead, want %d", n, maxAhead)
 	}
 	// Taking what was read makes room: reading ahead goes on.
 	parents, _, err := p.commit(all[len(all)-1])
 	if err != nil || len(parents) != 1 {
 		t.Fatal(parents, err)
 	}
-	before := unread()
 	for _, h := range all[len(all)-200 : len(all)-1] {
 		p.commit(h)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if n := unread(); n < before-10 {
-		t.Errorf("taking 199 commits left %d read ahead (from %d): reading ahead did not go on", n, before)
+	// Each commit taken makes room for one more: 200 more were read.
+	settle()
+	if n := unread(); n != maxAhead {
+		t.Errorf("after 200 commits taken, %d read ahead, want %d", n, maxAhead)
+	}
+	p.mu.Lock()
+	deepest := p.asked[all[len(all)-maxAhead-200]] // 200 taken, the tip included
+	p.mu.Unlock()
+	if !deepest {
+		t.Error("reading ahead did not go on past the commits taken")
+	}
+	// What is asked past the bound waits, up to the bound: a walk asks
+	// for at most that many commits more than it takes.
+	for i := range 3 * maxAhead {
+		p.ask(plumbing.Hash{0xff, byte(i >> 8), byte(i)})
+	}
+	p.mu.Lock()
+	waiting := len(p.waiting)
+	p.mu.Unlock()
+	if waiting != maxAhead {
+		t.Errorf("%d commits wait to be read ahead, want %d", waiting, maxAhead)
 	}
 	p.close()
 }

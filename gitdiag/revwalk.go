@@ -66,11 +66,11 @@ type revWalk struct {
 	graph   *commitgraph.Graph // nil: none, or git would not use it
 	commits map[plumbing.Hash]*wcommit
 	ahead   *prefetch
-	steps   int
+	done    <-chan struct{} // ctx.Done(), looked at before each commit read
 }
 
 func newRevWalk(ctx context.Context, store *objects.Store, graph *commitgraph.Graph) *revWalk {
-	return &revWalk{ctx: ctx, store: store, graph: graph, commits: map[plumbing.Hash]*wcommit{}, ahead: newPrefetch(store)}
+	return &revWalk{ctx: ctx, store: store, graph: graph, commits: map[plumbing.Hash]*wcommit{}, ahead: newPrefetch(store), done: ctx.Done()}
 }
 
 // close stops reading ahead.
@@ -91,10 +91,10 @@ func (w *revWalk) parse(c *wcommit) error {
 	if c.parsed {
 		return nil
 	}
-	if w.steps++; w.steps%256 == 0 {
-		if err := w.ctx.Err(); err != nil {
-			return err
-		}
+	select { // a receive that does not wait costs a few nanoseconds
+	case <-w.done:
+		return w.ctx.Err()
+	default:
 	}
 	if w.graph != nil && !c.inGraph {
 		c.pos, c.inGraph = w.graph.Lookup(c.hash)
@@ -154,13 +154,11 @@ type paintQueue struct {
 func (q *paintQueue) Len() int { return len(q.items) }
 func (q *paintQueue) Less(i, j int) bool {
 	a, b := q.items[i], q.items[j]
-	if q.byGen && a.gen != b.gen {
-		return a.gen > b.gen
+	byGen := 0
+	if q.byGen {
+		byGen = cmp.Compare(b.gen, a.gen)
 	}
-	if a.date != b.date {
-		return a.date > b.date
-	}
-	return q.seqs[i] < q.seqs[j]
+	return cmp.Or(byGen, cmp.Compare(b.date, a.date), cmp.Compare(q.seqs[i], q.seqs[j])) < 0
 }
 func (q *paintQueue) Swap(i, j int) {
 	q.items[i], q.items[j] = q.items[j], q.items[i]
@@ -208,7 +206,7 @@ func (q *paintQueue) clear() {
 	for _, c := range q.items {
 		c.queued = 0
 	}
-	q.items, q.seqs = nil, nil
+	q.items, q.seqs, q.nonstale = nil, nil, 0
 }
 
 // corrected says git orders its merge-base walk by generation.

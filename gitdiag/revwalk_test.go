@@ -554,3 +554,82 @@ func openStore(t *testing.T, dir string) *objects.Store {
 	}
 	return store
 }
+
+// The merge-base walk takes commits in the order of git's prio_queue with
+// compare_commits_by_gen_then_commit_date, or by date alone where git
+// does not use generations: the highest generation, then the newest date,
+// then the first put. Where it stops, and so which commits it reads,
+// depends on that order.
+func TestThePaintQueueTakesCommitsInGitsOrder(t *testing.T) {
+	c := func(name string, gen uint64, date int64) *wcommit {
+		return &wcommit{hash: plumbing.NewHash(strings.Repeat(name, 40)), gen: gen, date: date}
+	}
+	tests := []struct {
+		name  string
+		byGen bool
+		put   []*wcommit
+		want  string
+	}{
+		{"newest first", false, []*wcommit{c("a", 1, 10), c("b", 1, 30), c("d", 1, 20)}, "bda"},
+		{"the first put first among equal dates", false, []*wcommit{c("a", 1, 10), c("b", 1, 10), c("d", 1, 10), c("e", 1, 10)}, "abde"},
+		{"generations ignored by date", false, []*wcommit{c("a", 9, 10), c("b", 1, 30)}, "ba"},
+		{"the highest generation first", true, []*wcommit{c("a", 1, 30), c("b", 9, 10), c("d", 5, 20)}, "bda"},
+		{"by date among equal generations", true, []*wcommit{c("a", 4, 10), c("b", 4, 30), c("d", 4, 20)}, "bda"},
+		{"the first put among equal generations and dates", true, []*wcommit{c("d", 4, 10), c("a", 4, 10), c("b", 4, 10)}, "dab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := &paintQueue{byGen: tt.byGen}
+			for _, x := range tt.put {
+				q.put(x)
+			}
+			var got []byte
+			for q.Len() > 0 {
+				got = append(got, q.get().hash.String()[0])
+			}
+			if string(got) != tt.want {
+				t.Errorf("taken %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// The queue's count of entries not stale, by which the walk stops, is the
+// count git finds by looking at every entry, whatever puts, takes and
+// paints came before, a commit queued twice included.
+func TestThePaintQueueCountsTheEntriesNotStale(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	commits := make([]*wcommit, 6)
+	for i := range commits {
+		commits[i] = &wcommit{hash: plumbing.Hash{byte(i)}, date: int64(rng.IntN(3))}
+	}
+	q := &paintQueue{byGen: true}
+	for step := range 2000 {
+		c := commits[rng.IntN(len(commits))]
+		switch r := rng.IntN(4); {
+		case r == 0 && q.Len() > 0:
+			q.get()
+		case r == 1:
+			q.paint(c, wStale)
+		case r == 2:
+			q.paint(c, wParent1)
+		default:
+			q.put(c)
+		}
+		want := 0
+		for _, x := range q.items {
+			if x.flags&wStale == 0 {
+				want++
+			}
+		}
+		if q.nonstale != want {
+			t.Fatalf("step %d: the queue counts %d entries not stale, holds %d", step, q.nonstale, want)
+		}
+		if step%100 == 99 { // git clears the marks between walks
+			q.clear()
+			for _, x := range commits {
+				x.flags = 0
+			}
+		}
+	}
+}

@@ -14,7 +14,10 @@
 #                                       by scripts/mutants against the package's
 #                                       tests (MUTATION_RUN, a go test -run
 #                                       pattern, narrows them) and, for hooks,
-#                                       settings and transcript, the CLI scripts
+#                                       settings and transcript, the CLI scripts;
+#                                       MUTATION_FILES (file names, comma-
+#                                       separated) narrows the files, and
+#                                       MUTATION_TIMEOUT (5m) bounds a mutant's run
 #
 # Packages run gremlins with their own tests (go test -short); the
 # survivors in hooks, settings and transcript then meet the CLI scripts
@@ -59,7 +62,8 @@ if [ -n "${MUTATION_SINCE:-}" ]; then
     cli=()
     case "$pkg" in ./hooks | ./agent/claude/settings | ./agent/claude/transcript) cli=(-cli) ;; esac
     echo "$pkg: the mutants of the lines changed since $MUTATION_SINCE"
-    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -module -files '*' -run "${MUTATION_RUN:-.}" "${cli[@]}")
+    (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -module -files "${MUTATION_FILES:-*}" \
+      -timeout "${MUTATION_TIMEOUT:-5m}" -run "${MUTATION_RUN:-.}" "${cli[@]}")
   done
   exit 0
 fi

@@ -633,3 +633,83 @@ func TestThePaintQueueCountsTheEntriesNotStale(t *testing.T) {
 		}
 	}
 }
+
+// remove_redundant_with_gen walks no further than git does: it stops once
+// one commit is left independent (past that, commits the graph does not
+// hold, of infinite generation, are below no bound), and once the lowest
+// commit is found redundant it walks nothing below the next lowest. Here a
+// commit it must not read is missing from the store: reading it fails.
+func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
+	tests := []struct {
+		name string
+		// each commit: its generation (0: not in the graph) and parents;
+		// "missing" is never parsed
+		commits map[string]struct {
+			gen     uint64
+			parents []string
+		}
+		array []string
+		want  []string
+	}{
+		{
+			name: "the walk stops once one is left, above commits the graph does not hold",
+			commits: map[string]struct {
+				gen     uint64
+				parents []string
+			}{
+				"r": {1, nil}, "p": {2, []string{"r"}}, "b": {3, []string{"p"}},
+				"x": {0, []string{"b", "missing"}}, "a": {0, []string{"x"}},
+			},
+			array: []string{"a", "b"},
+			want:  []string{"a"},
+		},
+		{
+			name: "nothing below the next lowest once the lowest is found",
+			commits: map[string]struct {
+				gen     uint64
+				parents []string
+			}{
+				"r": {1, nil}, "c": {2, []string{"r"}}, "y": {5, []string{"missing"}},
+				"q": {9, []string{"r"}}, "b": {10, []string{"q"}},
+				"x": {11, []string{"c", "y", "b"}}, "a": {12, []string{"x"}},
+			},
+			array: []string{"a", "b", "c"},
+			want:  []string{"a"},
+		},
+	}
+	store := openStore(t, newFixture(t).dir)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newRevWalk(context.Background(), store, nil)
+			defer w.close()
+			byName := map[string]*wcommit{}
+			commit := func(name string) *wcommit {
+				if byName[name] == nil {
+					byName[name] = w.lookup(plumbing.NewHash(fmt.Sprintf("%040x", len(byName)+1)))
+				}
+				return byName[name]
+			}
+			for name, spec := range tt.commits {
+				c := commit(name)
+				c.parsed, c.gen, c.date = true, spec.gen, int64(spec.gen)
+				if spec.gen == 0 {
+					c.gen, c.date = infinity, 100
+				}
+				for _, p := range spec.parents {
+					c.parents = append(c.parents, commit(p))
+				}
+			}
+			var array, want []*wcommit
+			for _, n := range tt.array {
+				array = append(array, commit(n))
+			}
+			for _, n := range tt.want {
+				want = append(want, commit(n))
+			}
+			got, err := w.removeRedundantWithGen(array)
+			if err != nil || !slices.Equal(got, want) {
+				t.Errorf("kept %d of %d, want %d (%v)", len(got), len(array), len(want), err)
+			}
+		})
+	}
+}

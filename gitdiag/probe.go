@@ -275,16 +275,11 @@ func graceFor(ctx context.Context, started time.Time) time.Duration {
 	return deadlineGrace
 }
 
-// With runs fn on the shared Repo, giving up at ctx's deadline (fn may go
-// on in the background; its result is dropped).
-func (s *Shared) With(ctx context.Context, fn func(r *Repo) error) error {
-	_, err := Within(ctx, s, func(r *Repo) (struct{}, error) { return struct{}{}, fn(r) })
-	return err
-}
-
-// Within is With for a call that reads a value: the value is handed over
-// only once fn has returned, so that a call the deadline cut, which goes
-// on in the background, writes nothing its caller reads.
+// Within runs fn on the shared Repo, giving up at ctx's deadline. fn may
+// go on in the background after that, so what it reads is handed over as
+// its value, only once it has returned: fn writes nothing its caller
+// reads (there is no form taking a closure that writes the caller's
+// variables: a cut call went on writing them while the hook rendered).
 func Within[T any](ctx context.Context, s *Shared, fn func(r *Repo) (T, error)) (T, error) {
 	type result struct {
 		v   T

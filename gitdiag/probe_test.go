@@ -161,14 +161,16 @@ func TestSharedRepoWalksTheWorkTreeOnce(t *testing.T) {
 	s := NewShared(f.dir)
 	defer s.Close()
 	ctx := context.Background()
-	var first, second *Status
-	if err := s.With(ctx, func(r *Repo) (err error) { first, err = r.Status(ctx); return err }); err != nil {
+	status := func(r *Repo) (*Status, error) { return r.Status(ctx) }
+	first, err := Within(ctx, s, status)
+	if err != nil {
 		t.Fatal(err)
 	}
 	res, _ := s.Run(ctx, []Probe{StatusShort})
 	compare(t, "status --short", []string{" M a.txt"}, res[0].Lines)
 	f.write("new.txt", "written after the walk\n")
-	if err := s.With(ctx, func(r *Repo) (err error) { second, err = r.Status(ctx); return err }); err != nil {
+	second, err := Within(ctx, s, status)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if first != second {
@@ -186,12 +188,12 @@ func TestSharedRepoCallCutByTheDeadlineKeepsItsTurn(t *testing.T) {
 	var released atomic.Bool
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	err := s.With(ctx, func(r *Repo) error { <-release; return nil })
+	_, err := Within(ctx, s, func(r *Repo) (bool, error) { <-release; return true, nil })
 	if err == nil || !strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("got %v, want the deadline", err)
 	}
 	secondRan := make(chan bool, 1)
-	err = s.With(ctx, func(r *Repo) error { secondRan <- released.Load(); return nil })
+	_, err = Within(ctx, s, func(r *Repo) (bool, error) { secondRan <- released.Load(); return true, nil })
 	if err == nil {
 		t.Error("the second call did not give up at the deadline")
 	}

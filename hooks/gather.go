@@ -72,39 +72,37 @@ func (r *Run) gitFacts(probes []gitdiag.Probe) facts.Git {
 // say. What the calls read is taken only once they have returned (a call
 // the deadline cut goes on in the background).
 func (r *Run) upstreamFacts(g *facts.Git) {
-	var head gitdiag.Head
-	var up gitdiag.Upstream
-	found := false
-	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	type tips struct {
+		head gitdiag.Head
+		up   gitdiag.Upstream
+	}
+	at, err := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (*tips, error) {
 		h, err := repo.Head()
 		if err != nil || h.Unborn {
-			return err
+			return nil, err
 		}
 		u, err := repo.Upstream(h)
 		if err != nil {
-			return nil // no upstream is a fact, not a failure
+			return nil, nil // no upstream is a fact, not a failure
 		}
-		head, up, found = h, u, true
-		return nil
+		return &tips{h, u}, nil
 	})
-	if err != nil || !found {
+	if err != nil || at == nil {
 		return
 	}
-	g.Upstream = up.Name
-	var ahead, behind int
-	err = r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
-		var err error
-		ahead, behind, err = repo.AheadBehind(r.Ctx, head.Hash, up.Hash)
-		return err
+	g.Upstream = at.up.Name
+	counts, err := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([2]int, error) {
+		ahead, behind, err := repo.AheadBehind(r.Ctx, at.head.Hash, at.up.Hash)
+		return [2]int{ahead, behind}, err
 	})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || r.Ctx.Err() != nil {
 			err = errors.New("the hook's deadline passed")
 		}
-		r.note(fmt.Sprintf("ahead and behind %s not counted: %s", up.Name, firstLine(err.Error())))
+		r.note(fmt.Sprintf("ahead and behind %s not counted: %s", at.up.Name, firstLine(err.Error())))
 		return
 	}
-	g.Ahead, g.Behind = &ahead, &behind
+	g.Ahead, g.Behind = &counts[0], &counts[1]
 }
 
 // session loads this session's state, starting it (at the current HEAD)
@@ -144,25 +142,28 @@ func (r *Run) session() *state.Session {
 		r.note(note)
 	}
 	if s == nil {
-		var head string
-		var untracked []string
-		r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+		type begun struct {
+			head      string
+			untracked []string
+		}
+		at, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (begun, error) {
+			var at begun
 			if hd, err := repo.Head(); err == nil && !hd.Unborn {
-				head = hd.Hash.String()
+				at.head = hd.Hash.String()
 			}
 			// What is untracked when the session starts is the user's: the
 			// stop check must not ask the agent to commit it.
 			if st, err := repo.Status(r.Ctx); err == nil && st.Incomplete == "" {
 				for _, f := range st.Files {
-					if f.X == '?' && len(untracked) < state.MaxStartUntracked {
-						untracked = append(untracked, f.Path)
+					if f.X == '?' && len(at.untracked) < state.MaxStartUntracked {
+						at.untracked = append(at.untracked, f.Path)
 					}
 				}
 			}
-			return nil
+			return at, nil
 		})
-		s = state.Start(r.Logs, id, head, r.Start)
-		s.StartUntracked = untracked
+		s = state.Start(r.Logs, id, at.head, r.Start)
+		s.StartUntracked = at.untracked
 		if !r.NoLog {
 			claimed := *s
 			err, ok := within(r, "claiming a session number", func() error { return claimed.Claim(r.Logs) })
@@ -414,27 +415,33 @@ func (r *Run) gatherWork(f *facts.LongRunning) {
 		return
 	}
 	start := plumbing.NewHash(s.StartHead)
-	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	ignored := r.Cfg.LongRunning.IgnorePaths
+	got, err := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (facts.LongRunning, error) {
+		var got facts.LongRunning
 		work, err := workSince(r.Ctx, repo, start, 20)
 		if err != nil {
-			return err
+			return got, err
 		}
 		for _, c := range work.Commits {
-			f.SessionCommits = append(f.SessionCommits, c.Oneline())
+			got.SessionCommits = append(got.SessionCommits, c.Oneline())
 		}
 		for _, p := range work.Files {
-			if !longrun.Ignored(p, r.Cfg.LongRunning.IgnorePaths) {
-				f.SessionFiles = append(f.SessionFiles, p)
+			if !longrun.Ignored(p, ignored) {
+				got.SessionFiles = append(got.SessionFiles, p)
 			}
 		}
 		st, err := repo.Status(r.Ctx)
 		for _, file := range st.Files {
-			if !longrun.Ignored(file.Path, r.Cfg.LongRunning.IgnorePaths) {
-				f.UncommittedFiles++
+			if !longrun.Ignored(file.Path, ignored) {
+				got.UncommittedFiles++
 			}
 		}
-		return err
+		return got, err
 	})
+	// What was read before an error is kept, as it was.
+	f.SessionCommits = append(f.SessionCommits, got.SessionCommits...)
+	f.SessionFiles = append(f.SessionFiles, got.SessionFiles...)
+	f.UncommittedFiles += got.UncommittedFiles
 	if err != nil {
 		f.Notes = append(f.Notes, "work since the session started not read: "+firstLine(err.Error()))
 	}

@@ -188,15 +188,15 @@ func (r *Run) worktreeTranscriptDirs(own string) []string {
 	if config == "" {
 		return nil
 	}
-	var dirs []string
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	dirs, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([]string, error) {
+		var dirs []string
 		if m, ok := repo.MainWorktree(); ok {
 			dirs = append(dirs, claude.TranscriptsDir(config, m.Path))
 		}
 		for _, w := range repo.Worktrees() {
 			dirs = append(dirs, claude.TranscriptsDir(config, w.Path))
 		}
-		return nil
+		return dirs, nil
 	})
 	return dirs
 }

@@ -129,17 +129,16 @@ func (r *Run) featureListEdits() []string {
 	if !ok || now == nil {
 		return nil
 	}
-	var atHEAD []byte
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	atHEAD, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([]byte, error) {
 		rel, err := filepath.Rel(repo.Root, path)
 		if err != nil || repo.Bare {
-			return err
+			return nil, err
 		}
 		b, ok, err := repo.FileAtHEAD(filepath.ToSlash(rel), longrun.MaxListSize)
-		if ok {
-			atHEAD = b
+		if !ok {
+			return nil, err
 		}
-		return err
+		return b, err
 	})
 	if atHEAD == nil {
 		return nil // not committed yet: nothing to hold it to

@@ -139,11 +139,11 @@ func gatherPreCompact(r *Run) facts.PreCompact {
 	} else if !p.OK {
 		f.Snapshot.Branch = "(unknown: " + p.Error + ")"
 	}
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	f.Snapshot.Head, _ = gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (string, error) {
 		if h, err := repo.Head(); err == nil && !h.Unborn {
-			f.Snapshot.Head = h.Hash.String()
+			return h.Hash.String(), nil
 		}
-		return nil
+		return "", nil
 	})
 	f.Snapshot.Commits, f.Snapshot.CommitsError = probeLines(f.Git.Probes[1])
 	f.Snapshot.Uncommitted, f.Snapshot.UncommitError = probeLines(f.Git.Probes[2])

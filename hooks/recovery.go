@@ -96,17 +96,16 @@ func (r *Run) readSnapshot(dir logs.Dir) facts.Recovery {
 // since reads what git says changed after the snapshot: the commits made
 // on top of its HEAD, and the files uncommitted then that are clean now.
 func (r *Run) since(snap facts.Snapshot) *facts.Since {
-	var s *facts.Since
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	s, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (*facts.Since, error) {
 		work, err := workSince(r.Ctx, repo, plumbing.NewHash(snap.Head), 10)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		st, err := repo.Status(r.Ctx)
 		if err != nil || st.Incomplete != "" {
-			return err
+			return nil, err
 		}
-		s = &facts.Since{}
+		s := &facts.Since{}
 		for _, c := range work.Commits {
 			s.Commits = append(s.Commits, c.Oneline())
 		}
@@ -119,7 +118,7 @@ func (r *Run) since(snap facts.Snapshot) *facts.Since {
 				s.NowClean = append(s.NowClean, f)
 			}
 		}
-		return nil
+		return s, nil
 	})
 	return s
 }

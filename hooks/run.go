@@ -340,10 +340,8 @@ func (r *Run) noProject() string {
 	if d := r.Getenv(claude.EnvProjectDir); d != "" && filepath.Clean(d) == filepath.Clean(r.Project) {
 		return ""
 	}
-	inTree := false
-	r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
-		inTree = repo.Root != "" && !repo.Bare
-		return nil
+	inTree, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (bool, error) {
+		return repo.Root != "" && !repo.Bare, nil
 	})
 	if inTree {
 		return ""

@@ -73,15 +73,16 @@ func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherE
 // gatherStop reads what the stop rule looks at.
 func (r *Run) gatherStop() (longrun.StopFacts, error) {
 	lr := r.Cfg.LongRunning
-	f := longrun.StopFacts{ProgressFile: string(lr.ProgressFile), ProgressTouched: true}
+	base := longrun.StopFacts{ProgressFile: string(lr.ProgressFile), ProgressTouched: true}
 	s := r.session() // read before the repository is taken: it may read it too
-	err := r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
+	f, err := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (longrun.StopFacts, error) {
+		f := base
 		st, err := repo.Status(r.Ctx)
 		if err != nil {
-			return err
+			return f, err
 		}
 		if st.Incomplete != "" {
-			return fmt.Errorf("%s", st.Incomplete)
+			return f, fmt.Errorf("%s", st.Incomplete)
 		}
 		var before []string
 		if s != nil {
@@ -98,10 +99,10 @@ func (r *Run) gatherStop() (longrun.StopFacts, error) {
 			f.Uncommitted = append(f.Uncommitted, line)
 		}
 		f.Changed = f.Changed || len(f.Uncommitted) > 0
-		return nil
+		return f, nil
 	})
 	if err != nil {
-		return f, err
+		return base, err
 	}
 	f.MissingRequired, _ = within(r, "looking for the required files", func() []string {
 		var missing []string

@@ -19,11 +19,9 @@ import (
 func (r *Run) logsTracked() bool {
 	if r.tracked == nil {
 		tracked := false
-		rel, err := filepath.Rel(r.Project, r.Logs.Path)
-		if err == nil {
-			r.Git.With(r.Ctx, func(repo *gitdiag.Repo) error {
-				tracked, err = repo.TracksUnder(filepath.ToSlash(rel))
-				return err
+		if rel, err := filepath.Rel(r.Project, r.Logs.Path); err == nil {
+			tracked, _ = gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (bool, error) {
+				return repo.TracksUnder(filepath.ToSlash(rel))
 			})
 		}
 		r.tracked = &tracked

@@ -160,7 +160,7 @@ func writeGraph(f *fixture, commits []plumbing.Hash, args ...string) {
 	}
 }
 
-// The counts of a...b are git's on every history: merges and octopus
+// The counts of a...b, and the merge bases, are git's on every history: merges and octopus
 // merges, several roots, commits made within one second, commits dated
 // before their parents (where git's own stop rule gives counts that are
 // not the set difference, and git's counts are what a user compares
@@ -192,10 +192,30 @@ func TestLeftRightCountsAreGitsOnRandomHistories(t *testing.T) {
 					if got := fmt.Sprintf("%d %d", left, right); err != nil || got != want {
 						t.Errorf("%s...%s: %s (%v), git says %s", a, b, got, err, want)
 					}
+					wantBases := strings.Fields(f.gitMayFailOutput("merge-base", "--all", a.String(), b.String()))
+					if got, err := mergeBasesOf(r, a, b); err != nil || !slices.Equal(got, wantBases) {
+						t.Errorf("merge bases of %s and %s: %v (%v), git says %v", a, b, got, err, wantBases)
+					}
 				}
 			})
 		}
 	}
+}
+
+// mergeBasesOf is every best common ancestor of a and b, as `git
+// merge-base --all` lists them (the diff stat starts from the first).
+func mergeBasesOf(r *Repo, a, b plumbing.Hash) ([]string, error) {
+	w, err := r.revWalk(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	bases, err := w.mergeBases(w.lookup(a), w.lookup(b))
+	var out []string
+	for _, c := range bases {
+		out = append(out, c.hash.String())
+	}
+	return out, err
 }
 
 // Where git's stop rule is not exact, the counts are still git's: a merge
@@ -390,7 +410,9 @@ func TestACommitIsQueuedAfterTheCommitsAsNewAsIt(t *testing.T) {
 // of its pack reads (GIT_TRACE_PACK_ACCESS, on a pack without deltas, so
 // that a read is a commit) is compared with the commits the walk parsed,
 // on histories of equal and skewed dates, where the order of the walk
-// decides where it stops.
+// decides where it stops; and with the older half in a commit-graph, where
+// neither reads those from the pack, and which of git's two ways of
+// removing redundant merge bases runs decides what is read above them.
 func TestTheWalkReadsTheCommitsGitReads(t *testing.T) {
 	shapes := []dagShape{
 		{commits: 300, merges: 0.2, octopus: 0.1, sameTime: 0.5, skew: 0.02, branchOff: 6},
@@ -398,67 +420,105 @@ func TestTheWalkReadsTheCommitsGitReads(t *testing.T) {
 		{commits: 400, merges: 0.1, sameTime: 0.7, branchOff: 12},
 	}
 	for si, shape := range shapes {
-		t.Run(fmt.Sprint("shape ", si), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(si), 99))
-			f := newFixture(t)
-			all := importHistoryTagged(t, f, randomSpecs(rng, shape), true)
-			f.git("repack", "-adfq", "--window=0")
-			offsets := map[string]plumbing.Hash{}
-			packs, _ := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "*.idx"))
-			idx, _ := os.ReadFile(packs[0])
-			cmd := exec.Command("git", "show-index")
-			cmd.Stdin = strings.NewReader(string(idx))
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
+		for _, inGraph := range []int{0, shape.commits / 2} {
+			t.Run(fmt.Sprintf("shape %d, %d commits in a graph", si, inGraph), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(si), 99))
+				specs := randomSpecs(rng, shape)
+				var pairs [][2]int
+				for range 12 {
+					// tips from the newer half, whose reads are compared
+					n := len(specs) / 2
+					pairs = append(pairs, [2]int{n + rng.IntN(n), n + rng.IntN(n)})
+				}
+				walkReadsWhatGitReads(t, specs, inGraph, pairs)
+			})
+		}
+	}
+	// Merge bases made by a criss-cross merge above a line of commits the
+	// graph does not hold: git removes the redundant ones without
+	// generations (a walk that stops where both sides meet), not with them
+	// (which would walk the whole line).
+	crissCross := []commitSpec{{100, nil}}
+	for i := range 6 {
+		crissCross = append(crissCross, commitSpec{int64(200 + i), []int{i}})
+	}
+	crissCross = append(crissCross, commitSpec{300, []int{6}}, commitSpec{301, []int{6}},
+		commitSpec{400, []int{7, 8}}, commitSpec{401, []int{8, 7}})
+	t.Run("a criss-cross merge, the root in a graph", func(t *testing.T) {
+		walkReadsWhatGitReads(t, crissCross, 1, [][2]int{{9, 10}})
+	})
+}
+
+// walkReadsWhatGitReads compares the walk's reads of the history's pack
+// with git's, for each pair of tips (places in specs), with the first
+// inGraph commits in a commit-graph.
+func walkReadsWhatGitReads(t *testing.T, specs []commitSpec, inGraph int, pairs [][2]int) {
+	f := newFixture(t)
+	all := importHistoryTagged(t, f, specs, true)
+	f.git("repack", "-adfq", "--window=0")
+	if inGraph > 0 {
+		writeGraph(f, all[:inGraph], "commit-graph", "write")
+	}
+	offsets := map[string]plumbing.Hash{}
+	packs, _ := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "*.idx"))
+	idx, _ := os.ReadFile(packs[0])
+	cmd := exec.Command("git", "show-index")
+	cmd.Stdin = strings.NewReader(string(idx))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		offsets[fields[0]] = plumbing.NewHash(fields[1])
+	}
+	for _, pair := range pairs {
+		a, b := all[pair[0]], all[pair[1]]
+		if a == b {
+			continue
+		}
+		trace := filepath.Join(t.TempDir(), "trace")
+		cmd := exec.Command("git", "rev-list", "--left-right", "--count", a.String()+"..."+b.String())
+		cmd.Dir, cmd.Env = f.dir, append(os.Environ(), "GIT_TRACE_PACK_ACCESS="+trace)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		b2, _ := os.ReadFile(trace)
+		gitRead := map[plumbing.Hash]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(string(b2)), "\n") {
+			fields := strings.Fields(line)
+			gitRead[offsets[fields[len(fields)-1]]] = true
+		}
+		r, err := Open(f.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := r.revWalk(context.Background())
+		if _, _, err := w.leftRight(a, b); err != nil {
+			t.Fatal(err)
+		}
+		w.close()
+		var more, fewer int
+		for h, c := range w.commits {
+			if c.parsed && !c.inGraph && !gitRead[h] {
+				more++
 			}
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				fields := strings.Fields(line)
-				offsets[fields[0]] = plumbing.NewHash(fields[1])
+		}
+		if inGraph > 0 {
+			// git reads the commits it is given from the pack to learn
+			// their type; the walk finds them in the graph.
+			delete(gitRead, a)
+			delete(gitRead, b)
+		}
+		for h := range gitRead {
+			if c := w.commits[h]; c == nil || !c.parsed || c.inGraph {
+				fewer++
 			}
-			for range 8 {
-				a, b := all[rng.IntN(len(all))], all[rng.IntN(len(all))]
-				if a == b {
-					continue
-				}
-				trace := filepath.Join(t.TempDir(), "trace")
-				cmd := exec.Command("git", "rev-list", "--left-right", "--count", a.String()+"..."+b.String())
-				cmd.Dir, cmd.Env = f.dir, append(os.Environ(), "GIT_TRACE_PACK_ACCESS="+trace)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("%v\n%s", err, out)
-				}
-				b2, _ := os.ReadFile(trace)
-				gitRead := map[plumbing.Hash]bool{}
-				for _, line := range strings.Split(strings.TrimSpace(string(b2)), "\n") {
-					fields := strings.Fields(line)
-					gitRead[offsets[fields[len(fields)-1]]] = true
-				}
-				r, err := Open(f.dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, _ := r.revWalk(context.Background())
-				if _, _, err := w.leftRight(a, b); err != nil {
-					t.Fatal(err)
-				}
-				w.close()
-				var more, fewer int
-				for h, c := range w.commits {
-					if c.parsed && !gitRead[h] {
-						more++
-					}
-				}
-				for h := range gitRead {
-					if c := w.commits[h]; c == nil || !c.parsed {
-						fewer++
-					}
-				}
-				if more+fewer > 0 {
-					t.Errorf("%s...%s: %d commits read that git did not read, %d git read that were not (git read %d)", a, b, more, fewer, len(gitRead))
-				}
-				r.Close()
-			}
-		})
+		}
+		if more+fewer > 0 {
+			t.Errorf("%s...%s: %d commits read that git did not read, %d git read that were not (git read %d)", a, b, more, fewer, len(gitRead))
+		}
+		r.Close()
 	}
 }
 

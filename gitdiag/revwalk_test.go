@@ -695,8 +695,9 @@ func TestThePaintQueueCountsTheEntriesNotStale(t *testing.T) {
 }
 
 // remove_redundant_with_gen walks no further than git does: it stops once
-// one commit is left independent (past that, commits the graph does not
-// hold, of infinite generation, are below no bound), and once the lowest
+// one commit is left independent, and starts from no other parent (past
+// that, commits the graph does not hold, of infinite generation, are
+// below no bound), and once the lowest
 // commit is found redundant it walks nothing below the next lowest. Here a
 // commit it must not read is missing from the store: reading it fails.
 func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
@@ -734,6 +735,18 @@ func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
 				"x": {11, []string{"c", "y", "b"}}, "a": {12, []string{"x"}},
 			},
 			array: []string{"a", "b", "c"},
+			want:  []string{"a"},
+		},
+		{
+			name: "no walk from the other parents once one is left",
+			commits: map[string]struct {
+				gen     uint64
+				parents []string
+			}{
+				"r": {1, nil}, "p": {2, []string{"r"}}, "b": {3, []string{"p"}},
+				"x": {0, []string{"b"}}, "w": {0, []string{"missing"}}, "a": {0, []string{"w", "x"}},
+			},
+			array: []string{"a", "b"},
 			want:  []string{"a"},
 		},
 	}

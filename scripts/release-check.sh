@@ -36,4 +36,8 @@ fi
 # release commits dist/plugin.json as plugin/.claude-plugin/plugin.json.
 cp plugin/.claude-plugin/plugin.json dist/plugin.json
 go run ./scripts/pluginbinaries -dist dist -manifest dist/plugin.json
+# The npm packages (session-hooks and one per platform), from the archives
+# whose checksums checksums.txt gives: a release publishes each directory
+# of dist/npm with npm publish, the platforms' first.
+go run ./scripts/npmpackages -dist dist -out dist/npm
 echo "release check passed: dist/ holds the snapshot"

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// The session-hooks command of the npm package: it runs the binary that
+// npm installed for this machine, the one optional dependency of
+// session-hooks whose "os" and "cpu" match (@session-hooks/linux-x64 and
+// so on). No install script: npm's --ignore-scripts and offline installs
+// from its cache work.
+//
+// Hooks do not run through this file: `session-hooks install` writes the
+// binary's own path (or, in a project's shared settings, the command on
+// PATH), so a hook pays no Node.js start.
+'use strict';
+
+const { spawnSync } = require('child_process');
+const path = require('path');
+
+const names = {
+  'linux x64': 'linux-x64',
+  'linux arm64': 'linux-arm64',
+  'darwin x64': 'darwin-x64',
+  'darwin arm64': 'darwin-arm64',
+  'win32 x64': 'win32-x64',
+  'win32 arm64': 'win32-arm64',
+};
+
+function fail(message) {
+  process.stderr.write('session-hooks: ' + message + '\n');
+  process.exit(1);
+}
+
+const name = names[process.platform + ' ' + process.arch];
+if (!name) {
+  fail('there is no build for ' + process.platform + ' ' + process.arch +
+    '; build it from source: https://github.com/session-hooks/session-hooks#install');
+}
+let dir;
+try {
+  dir = path.dirname(require.resolve('@session-hooks/' + name + '/package.json'));
+} catch (e) {
+  fail('the package @session-hooks/' + name + ', which holds the binary for this machine, is not installed. ' +
+    'npm leaves optional dependencies out with --omit=optional or --no-optional: install again without it ' +
+    '(npm i -g session-hooks).');
+}
+const binary = path.join(dir, 'bin', process.platform === 'win32' ? 'session-hooks.exe' : 'session-hooks');
+const run = spawnSync(binary, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
+if (run.error) {
+  fail('could not run ' + binary + ': ' + run.error.message);
+}
+if (run.signal) {
+  process.kill(process.pid, run.signal);
+}
+process.exit(run.status === null ? 1 : run.status);

@@ -38,6 +38,7 @@ cp plugin/.claude-plugin/plugin.json dist/plugin.json
 go run ./scripts/pluginbinaries -dist dist -manifest dist/plugin.json
 # The npm packages (session-hooks and one per platform), from the archives
 # whose checksums checksums.txt gives: a release publishes each directory
-# of dist/npm with npm publish, the platforms' first.
+# of dist/npm with npm publish, the platforms' first (a snapshot's version
+# is a prerelease: npm 11 publishes it only with --tag).
 go run ./scripts/npmpackages -dist dist -out dist/npm
 echo "release check passed: dist/ holds the snapshot"

@@ -249,7 +249,8 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 // ourCommand is what the hooks run: --command, else this binary. The
 // project's settings are shared through the repository, so there it must
 // be a command that works on a teammate's machine too: "session-hooks"
-// when that is this binary on PATH, or a path from $CLAUDE_PROJECT_DIR
+// when that is this binary on PATH (or the npm package's command running
+// it: each hook then starts Node.js too), or a path from $CLAUDE_PROJECT_DIR
 // when the binary is inside the project. A binary go run built in Go's
 // temporary cache is refused: Go deletes it when the run ends.
 func ourCommand(opt InstallOptions, project string) (string, error) {
@@ -278,7 +279,7 @@ func ourCommand(opt InstallOptions, project string) (string, error) {
 		if real, err := filepath.EvalSymlinks(onPath); err == nil {
 			onPath = real
 		}
-		if onPath == exe {
+		if onPath == exe || npmRuns(onPath, exe) {
 			return "session-hooks", nil
 		}
 	}
@@ -287,6 +288,22 @@ func ourCommand(opt InstallOptions, project string) (string, error) {
 	}
 	return "", fmt.Errorf("the project's settings are shared, and %s is neither on PATH nor inside the project: "+
 		"put session-hooks on PATH, pass --command, or install with --scope local", exe)
+}
+
+// npmRuns says whether command is the session-hooks command of an npm
+// install (npm/session-hooks.js, which PATH's session-hooks links to) that
+// runs exe: the binary of its platform's package, which npm puts in the
+// package's own node_modules (a global install) or beside it (a project's).
+func npmRuns(command, exe string) bool {
+	if filepath.Base(command) != "session-hooks.js" || filepath.Base(filepath.Dir(exe)) != "bin" {
+		return false
+	}
+	pkg := filepath.Dir(filepath.Dir(command)) // …/node_modules/session-hooks
+	if filepath.Base(pkg) != "session-hooks" {
+		return false
+	}
+	scope := filepath.Dir(filepath.Dir(filepath.Dir(exe))) // …/@session-hooks
+	return scope == filepath.Join(pkg, "node_modules", "@session-hooks") || scope == filepath.Join(filepath.Dir(pkg), "@session-hooks")
 }
 
 // inBuildCache says whether exe is one go run built: in a go-build

@@ -1,0 +1,258 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// verdaccioVersion is the local npm registry the npm tests publish to: the
+// newest that runs on Node.js 20 (6.10 wants 22), with node-fetch pinned as
+// its install needs (distribution.md).
+const verdaccioVersion = "6.8.0"
+
+// npmVersion is the version the npm tests give the packages they publish.
+const npmVersion = "0.99.0"
+
+// ensureVerdaccio installs verdaccio into the suite's cache when it is not
+// there yet, and returns its command, or why it cannot be had.
+func ensureVerdaccio() (bin, unavailable string) {
+	if npmCache == "" {
+		return "", "no cache directory for verdaccio"
+	}
+	prefix := filepath.Join(npmCache, "verdaccio-"+verdaccioVersion)
+	bin = filepath.Join(prefix, "node_modules", ".bin", "verdaccio")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, ""
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", "npm is not installed, so verdaccio cannot be installed"
+	}
+	os.MkdirAll(prefix, 0o755)
+	pkg := `{"private":true,"dependencies":{"verdaccio":"` + verdaccioVersion + `"},"overrides":{"node-fetch":"2.7.0"}}`
+	if err := os.WriteFile(filepath.Join(prefix, "package.json"), []byte(pkg), 0o644); err != nil {
+		return "", err.Error()
+	}
+	fmt.Fprintf(os.Stderr, "installing verdaccio %s into %s...\n", verdaccioVersion, prefix)
+	install := exec.Command("npm", "install", "--no-audit", "--no-fund")
+	install.Dir = prefix
+	if out, err := install.CombinedOutput(); err != nil {
+		return "", fmt.Sprintf("npm install failed: %v\n%s", err, out)
+	}
+	return bin, ""
+}
+
+// nodePlatform is this machine's platform as Node.js and the npm packages
+// name it (linux-x64).
+func nodePlatform() string {
+	goos := runtime.GOOS
+	if goos == "windows" {
+		goos = "win32"
+	}
+	return goos + "-" + map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+}
+
+// releaseDist lays the suite's binary out as goreleaser's output for this
+// machine's platform: its archive, checksums.txt, artifacts.json and
+// metadata.json, which scripts/npmpackages reads.
+func releaseDist(t *testing.T) string {
+	t.Helper()
+	dist := t.TempDir()
+	name := fmt.Sprintf("session-hooks_%s_%s_%s.tar.gz", npmVersion, runtime.GOOS, runtime.GOARCH)
+	f, err := os.Create(filepath.Join(dist, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := gzip.NewWriter(f)
+	tw := tar.NewWriter(gz)
+	for _, file := range [][2]string{{hooksBin, "session-hooks"}, {"../LICENSE", "LICENSE"}, {"../README.md", "README.md"}} {
+		b, err := os.ReadFile(file[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw.WriteHeader(&tar.Header{Name: file[1], Mode: 0o755, Size: int64(len(b)), Typeflag: tar.TypeReg})
+		tw.Write(b)
+	}
+	tw.Close()
+	gz.Close()
+	f.Close()
+	data, _ := os.ReadFile(filepath.Join(dist, name))
+	os.WriteFile(filepath.Join(dist, "checksums.txt"), []byte(fmt.Sprintf("%x  %s\n", sha256.Sum256(data), name)), 0o644)
+	artifacts, _ := json.Marshal([]map[string]string{{"name": name, "path": filepath.Join(dist, name),
+		"goos": runtime.GOOS, "goarch": runtime.GOARCH, "type": "Archive"}})
+	os.WriteFile(filepath.Join(dist, "artifacts.json"), artifacts, 0o644)
+	os.WriteFile(filepath.Join(dist, "metadata.json"), []byte(`{"version":"`+npmVersion+`"}`), 0o644)
+	return dist
+}
+
+// registry is a local npm registry on loopback holding the packages
+// scripts/npmpackages made of this build, as a release publishes them.
+type registry struct {
+	url string
+}
+
+// startRegistry starts verdaccio on a loopback port with no uplink (what it
+// does not hold is not found: nothing reaches the network) and publishes
+// the packages to it.
+func startRegistry(t *testing.T) *registry {
+	t.Helper()
+	bin, why := ensureVerdaccio()
+	if why != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the npm end-to-end test cannot run in CI: %s", why)
+		}
+		t.Skipf("npm end-to-end test skipped: %s", why)
+	}
+	dist := releaseDist(t)
+	out := filepath.Join(dist, "npm")
+	cmd := exec.Command("go", "run", "../scripts/npmpackages", "-dist", dist, "-out", out, "-only", nodePlatform(), "-launcher", "../npm/session-hooks.js")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/npmpackages: %v\n%s", err, b)
+	}
+	dir := t.TempDir()
+	config := `storage: ./storage
+auth:
+  htpasswd:
+    file: ./htpasswd
+    max_users: 10
+uplinks: {}
+packages:
+  '**':
+    access: $all
+    publish: $authenticated
+log: { type: stdout, format: pretty, level: warn }
+`
+	os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(config), 0o644)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	server := exec.Command(bin, "--config", filepath.Join(dir, "config.yaml"), "--listen", addr)
+	server.Dir = dir
+	logFile, _ := os.Create(filepath.Join(dir, "verdaccio.log"))
+	server.Stdout, server.Stderr = logFile, logFile
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Process.Kill(); server.Wait(); logFile.Close() })
+	r := &registry{url: "http://" + addr + "/"}
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(r.url + "-/ping"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Since(start) > 60*time.Second {
+			log, _ := os.ReadFile(filepath.Join(dir, "verdaccio.log"))
+			t.Fatalf("verdaccio did not answer on %s:\n%s", addr, log)
+		}
+	}
+	// A user of the registry's own, for publishing.
+	req, _ := http.NewRequest(http.MethodPut, r.url+"-/user/org.couchdb.user:release",
+		strings.NewReader(`{"name":"release","password":"release-password"}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user struct{ Token string }
+	json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&user)
+	resp.Body.Close()
+	if user.Token == "" {
+		t.Fatalf("verdaccio gave no token: %s", resp.Status)
+	}
+	npmrc := filepath.Join(dir, "npmrc")
+	os.WriteFile(npmrc, []byte("//"+addr+"/:_authToken="+user.Token+"\n"), 0o600)
+	for _, pkg := range []string{nodePlatform(), "session-hooks"} { // the binary's first, as a release does
+		publish := exec.Command("npm", "publish", filepath.Join(out, pkg), "--registry", r.url)
+		publish.Env = append(os.Environ(), "npm_config_userconfig="+npmrc, "npm_config_cache="+filepath.Join(dir, "npm-cache"))
+		if b, err := publish.CombinedOutput(); err != nil {
+			t.Fatalf("npm publish %s: %v\n%s", pkg, err, b)
+		}
+	}
+	return r
+}
+
+// user is a user with a clean home and npm prefix, whose npm reads from
+// the registry, and whose PATH holds npm's global commands, Node.js and
+// the system's, and no other session-hooks.
+type user struct {
+	env    []string
+	path   string // PATH
+	prefix string // npm's global prefix: its commands are in bin/
+}
+
+func (r *registry) newUser(t *testing.T) user {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, prefix := t.TempDir(), t.TempDir()
+	path := strings.Join([]string{filepath.Join(prefix, "bin"), filepath.Dir(node), "/usr/local/bin", "/usr/bin", "/bin"}, string(os.PathListSeparator))
+	env := []string{"HOME=" + home, "PATH=" + path, "npm_config_prefix=" + prefix, "npm_config_registry=" + r.url,
+		"npm_config_cache=" + filepath.Join(home, ".npm"), "npm_config_update_notifier=false", "npm_config_audit=false", "npm_config_fund=false"}
+	return user{env: env, path: path, prefix: prefix}
+}
+
+// run runs a command the user types, found on the user's PATH, in dir.
+func (u user) run(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	bin := name
+	for _, d := range filepath.SplitList(u.path) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
+			bin = filepath.Join(d, name)
+			break
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Env = dir, u.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return string(out)
+}
+
+// In a clean home, `npm i -g session-hooks` (scripts ignored, as many
+// users set) puts session-hooks on PATH; `session-hooks install` wires the
+// project with a command a teammate's machine runs too; the next Claude
+// Code session gets the brief in its first request.
+func TestInstalledWithNpmTheNextSessionGetsTheBrief(t *testing.T) {
+	requireClaude(t)
+	r := startRegistry(t)
+	u := r.newUser(t)
+	s := newSession(t)
+	os.Remove(s.settings) // install writes them
+	u.run(t, s.project, "npm", "install", "--global", "--ignore-scripts", "session-hooks")
+	contains(t, "session-hooks version", u.run(t, s.project, "session-hooks", "version"), "session-hooks version")
+	u.run(t, s.project, "session-hooks", "install")
+	settings, _ := os.ReadFile(s.settings)
+	contains(t, "the project's settings", string(settings), `"command": "session-hooks init"`)
+	s.git("commit", "-q", "--allow-empty", "-m", "Not pushed yet")
+	// The session runs with the user's PATH: the hooks find session-hooks
+	// where npm put it.
+	t.Setenv("PATH", u.path)
+	s.claude(s.project, "-p", "hello")
+	reqs := s.mainRequests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the API")
+	}
+	contains(t, "the injected context", ownOutput(injected(t, reqs[0], "startup")), briefHeader,
+		"1 commit ahead and 0 commits behind `origin/main`.")
+}

@@ -447,6 +447,20 @@ func TestTheWalkReadsTheCommitsGitReads(t *testing.T) {
 	t.Run("a criss-cross merge, the root in a graph", func(t *testing.T) {
 		walkReadsWhatGitReads(t, crissCross, 1, [][2]int{{9, 10}})
 	})
+	// A line of commits made within one second, HEAD one commit ahead:
+	// git's stop rule never counts down (the last interesting date is not
+	// newer than the next commit's), and the walk reads to the root.
+	var sameSecond []commitSpec
+	for i := range 30 {
+		c := commitSpec{date: 100}
+		if i > 0 {
+			c.parents = []int{i - 1}
+		}
+		sameSecond = append(sameSecond, c)
+	}
+	t.Run("a line made within one second", func(t *testing.T) {
+		walkReadsWhatGitReads(t, sameSecond, 0, [][2]int{{21, 20}})
+	})
 }
 
 // walkReadsWhatGitReads compares the walk's reads of the history's pack
@@ -480,7 +494,8 @@ func walkReadsWhatGitReads(t *testing.T, specs []commitSpec, inGraph int, pairs 
 		trace := filepath.Join(t.TempDir(), "trace")
 		cmd := exec.Command("git", "rev-list", "--left-right", "--count", a.String()+"..."+b.String())
 		cmd.Dir, cmd.Env = f.dir, append(os.Environ(), "GIT_TRACE_PACK_ACCESS="+trace)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		out, err := cmd.Output()
+		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
 		b2, _ := os.ReadFile(trace)
@@ -494,10 +509,14 @@ func walkReadsWhatGitReads(t *testing.T, specs []commitSpec, inGraph int, pairs 
 			t.Fatal(err)
 		}
 		w, _ := r.revWalk(context.Background())
-		if _, _, err := w.leftRight(a, b); err != nil {
+		left, right, err := w.leftRight(a, b)
+		if err != nil {
 			t.Fatal(err)
 		}
 		w.close()
+		if got, want := fmt.Sprintf("%d %d", left, right), strings.Join(strings.Fields(string(out)), " "); got != want {
+			t.Errorf("%s...%s: %s, git says %s", a, b, got, want)
+		}
 		var more, fewer int
 		for h, c := range w.commits {
 			if c.parsed && !c.inGraph && !gitRead[h] {

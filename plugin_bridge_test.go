@@ -9,13 +9,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
 
-// The plugin's bridge runs the binary Claude Code placed beside it (the
-// manifest's "binaries") before the one on PATH, and the one on PATH
-// without it; both with SESSION_HOOKS_PLUGIN=1, and the arguments whole.
+// The plugin's bridge runs the binary npm placed in the plugin's
+// node_modules, else the one Claude Code placed beside it (the manifest's
+// "binaries"), else the one on PATH; each with SESSION_HOOKS_PLUGIN=1, and
+// the arguments whole. Without any, a session start tells the user how to
+// install it, and any other hook says nothing; both exit 0.
 func TestTheBridgePrefersThePluginsOwnBinary(t *testing.T) {
 	bridge, _ := filepath.Abs("plugin/bin/session-hooks-bridge")
 	fake := func(dir, name string) {
@@ -27,9 +30,11 @@ func TestTheBridgePrefersThePluginsOwnBinary(t *testing.T) {
 	os.MkdirAll(plugin, 0o755)
 	b, _ := os.ReadFile(bridge)
 	os.WriteFile(filepath.Join(plugin, "session-hooks-bridge"), b, 0o755)
-	fake(path, "on-path")
-	run := func() string {
-		cmd := exec.Command(filepath.Join(plugin, "session-hooks-bridge"), "init", "--compact-recovery")
+	run := func(args ...string) string {
+		if len(args) == 0 {
+			args = []string{"init", "--compact-recovery"}
+		}
+		cmd := exec.Command(filepath.Join(plugin, "session-hooks-bridge"), args...)
 		cmd.Env = []string{"PATH=" + path + ":/usr/bin:/bin"}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -37,11 +42,29 @@ func TestTheBridgePrefersThePluginsOwnBinary(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
+	if got := run("init"); !strings.Contains(got, `"systemMessage":"session-hooks plugin: the session-hooks binary was not found`) ||
+		!strings.Contains(got, "npm i -g session-hooks") {
+		t.Errorf("a session start without any binary: %q", got)
+	}
+	if got := run("end"); got != "" {
+		t.Errorf("another hook without any binary: %q", got)
+	}
+	fake(path, "on-path")
 	if got := run(); got != "on-path 1 init --compact-recovery" {
 		t.Errorf("without its own binary: %q", got)
 	}
 	fake(plugin, "own")
 	if got := run(); got != "own 1 init --compact-recovery" {
 		t.Errorf("with its own binary: %q", got)
+	}
+	platform := map[string]string{"linux": "linux", "darwin": "darwin"}[runtime.GOOS] + "-" +
+		map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	fake(filepath.Join(root, "plugin", "node_modules", "@session-hooks", "other-platform", "bin"), "another platform's")
+	if got := run(); got != "own 1 init --compact-recovery" {
+		t.Errorf("with another platform's npm package only: %q", got)
+	}
+	fake(filepath.Join(root, "plugin", "node_modules", "@session-hooks", platform, "bin"), "npm's")
+	if got := run(); got != "npm's 1 init --compact-recovery" {
+		t.Errorf("with npm's binary: %q", got)
 	}
 }

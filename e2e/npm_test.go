@@ -11,6 +11,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,7 +104,8 @@ func releaseDist(t *testing.T) string {
 // registry is a local npm registry on loopback holding the packages
 // scripts/npmpackages made of this build, as a release publishes them.
 type registry struct {
-	url string
+	url  string
+	dist string // the release the packages were made from
 }
 
 // startRegistry starts verdaccio on a loopback port with no uplink (what it
@@ -151,7 +154,7 @@ log: { type: stdout, format: pretty, level: warn }
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { server.Process.Kill(); server.Wait(); logFile.Close() })
-	r := &registry{url: "http://" + addr + "/"}
+	r := &registry{url: "http://" + addr + "/", dist: dist}
 	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
 		if resp, err := http.Get(r.url + "-/ping"); err == nil {
 			resp.Body.Close()
@@ -213,12 +216,9 @@ func (r *registry) newUser(t *testing.T) user {
 // run runs a command the user types, found on the user's PATH, in dir.
 func (u user) run(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
-	bin := name
-	for _, d := range filepath.SplitList(u.path) {
-		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
-			bin = filepath.Join(d, name)
-			break
-		}
+	bin, err := lookPathIn(u.path, name)
+	if err != nil {
+		t.Fatalf("%s is not on the user's PATH", name)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, u.env
@@ -255,4 +255,92 @@ func TestInstalledWithNpmTheNextSessionGetsTheBrief(t *testing.T) {
 	}
 	contains(t, "the injected context", ownOutput(injected(t, reqs[0], "startup")), briefHeader,
 		"1 commit ahead and 0 commits behind `origin/main`.")
+}
+
+// Installed from the marketplace as the README says (a git repository,
+// here served by git's own smart HTTP on loopback, as GitHub serves it),
+// the plugin with the package.json a release writes and its
+// package-lock.json: Claude Code runs npm ci in the plugin's folder (here
+// from the local registry), which places this platform's binary in its
+// node_modules; with no session-hooks on PATH, the next session gets the
+// brief, once. (A marketplace added as a local directory is read in place,
+// where npm placed nothing: the bridge then needs the binary on PATH.)
+func TestThePluginInstalledWithItsNpmDependencyNeedsNoBinaryOnPath(t *testing.T) {
+	requireClaude(t)
+	r := startRegistry(t)
+	u := r.newUser(t)
+	if p, err := lookPathIn(u.path, "session-hooks"); err == nil {
+		t.Fatalf("session-hooks is on the user's PATH already: %s", p)
+	}
+	market := t.TempDir()
+	copyTree(t, "../.claude-plugin", market)
+	copyTree(t, "../plugin", market)
+	cmd := exec.Command("go", "run", "../scripts/npmpackages", "-dist", r.dist, "-out", t.TempDir(), "-only", nodePlatform(),
+		"-launcher", "../npm/session-hooks.js", "-plugin", filepath.Join(market, "plugin"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/npmpackages: %v\n%s", err, b)
+	}
+	u.run(t, filepath.Join(market, "plugin"), "npm", "install", "--package-lock-only", "--ignore-scripts")
+	url := serveGit(t, market)
+	s := newSession(t)
+	os.Remove(s.settings)
+	for _, args := range [][]string{{"plugin", "marketplace", "add", url}, {"plugin", "install", "--scope", "user", "session-hooks@session-hooks"}} {
+		cmd := exec.Command(claudeBin, args...)
+		cmd.Dir = s.project
+		cmd.Env = append(u.env, "CLAUDE_CONFIG_DIR="+s.config, "DISABLE_TELEMETRY=1",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("claude %v: %v\n%s", args, err, out)
+		}
+	}
+	placed, _ := filepath.Glob(filepath.Join(s.config, "plugins", "cache", "*", "*", "*", "node_modules", "@session-hooks", nodePlatform(), "bin", "session-hooks"))
+	if len(placed) != 1 {
+		t.Fatalf("the plugin's install placed %d binaries in its node_modules, want 1", len(placed))
+	}
+	s.git("commit", "-q", "--allow-empty", "-m", "Not pushed yet")
+	t.Setenv("PATH", u.path)
+	s.claude(s.project, "-p", "hello")
+	start := messagesText(s.mainRequests()[0])
+	if n := strings.Count(start, briefHeader); n != 1 {
+		t.Errorf("the startup brief arrived %d times:\n%s", n, clip(start, 4000))
+	}
+	contains(t, "the first request", start, "1 commit ahead and 0 commits behind `origin/main`.")
+}
+
+// serveGit commits dir as a git repository and serves it over git's smart
+// HTTP protocol on loopback; it returns the repository's URL.
+func serveGit(t *testing.T, dir string) string {
+	t.Helper()
+	run := func(dir string, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(dir, "init", "-q", "-b", "main")
+	run(dir, "add", "-A")
+	run(dir, "commit", "-q", "-m", "The marketplace")
+	root := t.TempDir()
+	run(root, "clone", "-q", "--bare", dir, "market.git")
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(&cgi.Handler{Path: git, Args: []string{"http-backend"},
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/market.git"
+}
+
+// lookPathIn is exec.LookPath with path for PATH.
+func lookPathIn(path, name string) (string, error) {
+	for _, d := range filepath.SplitList(path) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return filepath.Join(d, name), nil
+		}
+	}
+	return "", exec.ErrNotFound
 }

@@ -40,5 +40,10 @@ go run ./scripts/pluginbinaries -dist dist -manifest dist/plugin.json
 # whose checksums checksums.txt gives: a release publishes each directory
 # of dist/npm with npm publish, the platforms' first (a snapshot's version
 # is a prerelease: npm 11 publishes it only with --tag).
-go run ./scripts/npmpackages -dist dist -out dist/npm
+# It also writes dist/plugin/package.json (session-hooks at this version):
+# once the packages are published, a release copies it to plugin/, runs
+# `npm install --package-lock-only --ignore-scripts` there and commits both
+# files, so that Claude Code places the binary at the plugin's install.
+mkdir -p dist/plugin
+go run ./scripts/npmpackages -dist dist -out dist/npm -plugin dist/plugin
 echo "release check passed: dist/ holds the snapshot"

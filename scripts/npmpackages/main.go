@@ -15,6 +15,12 @@
 //
 // -only names the platforms to package (e.g. linux-x64) when dist holds
 // fewer than all six, as the end-to-end test's does.
+//
+// -plugin writes the Claude Code plugin's package.json, which depends on
+// session-hooks at this version: once the packages are published,
+// `npm install --package-lock-only --ignore-scripts` in the plugin's folder
+// writes the package-lock.json from which Claude Code installs the binary
+// into the plugin's node_modules (npm ci, at the plugin's install).
 package main
 
 import (
@@ -43,12 +49,17 @@ func main() {
 	out := flag.String("out", "dist/npm", "where to write the packages, one directory each")
 	launcher := flag.String("launcher", "npm/session-hooks.js", "the session-hooks package's command")
 	only := flag.String("only", "", "comma-separated platforms to package (default: all six)")
+	plugin := flag.String("plugin", "", "the plugin's folder, to write its package.json into")
 	flag.Parse()
 	var platforms []string
 	if *only != "" {
 		platforms = strings.Split(*only, ",")
 	}
-	if err := run(*dist, *out, *launcher, platforms, os.Stdout); err != nil {
+	err := run(*dist, *out, *launcher, platforms, os.Stdout)
+	if err == nil && *plugin != "" {
+		err = pluginPackage(*plugin, *dist)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "npmpackages:", err)
 		os.Exit(1)
 	}
@@ -343,6 +354,23 @@ func wrapperPackage(dir, launcher, version string, optional map[string]string, d
 		"files":                []string{"bin", "README.md", "LICENSE"},
 		"optionalDependencies": optional,
 		"engines":              map[string]string{"node": ">=18"},
+	})
+}
+
+// pluginPackage writes the plugin's package.json: session-hooks at the
+// release's version, exactly.
+func pluginPackage(dir, dist string) error {
+	version, err := releaseVersion(dist)
+	if err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(dir, "package.json"), map[string]any{
+		"name":         "session-hooks-plugin",
+		"version":      version,
+		"private":      true,
+		"description":  "The npm dependency of the session-hooks Claude Code plugin: Claude Code installs it, and with it this platform's session-hooks binary, at the plugin's install.",
+		"license":      "MIT",
+		"dependencies": map[string]string{"session-hooks": version},
 	})
 }
 

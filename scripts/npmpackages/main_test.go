@@ -232,3 +232,20 @@ func TestTheCommandRunsThisMachinesBinary(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// The plugin's package.json depends on session-hooks at the release's
+// version exactly, and runs nothing.
+func TestThePluginDependsOnThisRelease(t *testing.T) {
+	dist := release(t, "1.2.3", "linux/amd64")
+	plugin := t.TempDir()
+	if err := pluginPackage(plugin, dist); err != nil {
+		t.Fatal(err)
+	}
+	pkg := readJSON(t, filepath.Join(plugin, "package.json"))
+	if got := fmt.Sprint(pkg["dependencies"]); got != "map[session-hooks:1.2.3]" || pkg["private"] != true {
+		t.Errorf("package.json %v", pkg)
+	}
+	if _, ok := pkg["scripts"]; ok {
+		t.Error("the plugin's package.json has scripts")
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -134,4 +135,134 @@ func TestPluginHooksAreTheTable(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("%s is not what the event table gives (%v); run UPDATE_PLUGIN=1 go test -run TestPluginHooksAreTheTable .\n%s", path, err, want)
 	}
+}
+
+// docs/architecture.md names every package of the module in its table, and
+// names no package that is not one: a code map that leaves half the
+// packages out tells a reader where nothing is.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	b, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i, j := strings.Index(doc, "<!-- packages -->"), strings.Index(doc, "<!-- end of packages -->")
+	if i < 0 || j < i {
+		t.Fatal("docs/architecture.md has no <!-- packages --> ... <!-- end of packages --> table")
+	}
+	named := map[string]bool{}
+	for _, line := range strings.Split(doc[i:j], "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([a-z0-9/]+)`").FindAllStringSubmatch(cells[1], -1) {
+			named[m[1]] = true
+		}
+	}
+	var packages []string
+	filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || path == "e2e" || path == "bench" || path == "scripts" || path == "docs" || path == "npm" || path == "plugin") {
+			return filepath.SkipDir
+		}
+		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") && path != "." {
+				packages = append(packages, filepath.ToSlash(path))
+				break
+			}
+		}
+		return nil
+	})
+	for _, p := range packages {
+		if !named[p] {
+			t.Errorf("docs/architecture.md does not name the package %s", p)
+		}
+		delete(named, p)
+	}
+	for p := range named {
+		t.Errorf("docs/architecture.md names %s, which is not a package", p)
+	}
+}
+
+// readmeCommandsNotRun are the README's commands no test can run here,
+// each with the reason.
+var readmeCommandsNotRun = map[string]string{
+	"CGO_ENABLED=0 go install -tags urfave_cli_no_docs github.com/session-hooks/session-hooks@latest": "the module is not published yet (the README says so)",
+	"claude plugin marketplace add session-hooks/session-hooks":                                       "it clones from GitHub; e2e/npm_test.go adds the same repository served over git on loopback",
+}
+
+// Every command the README shows (its sh blocks and its install table) is
+// run by a test or by .ci/run as written, with at most more flags: a line
+// of a test holds its words in order (a Go test's binary, hooksBin, stands
+// for session-hooks). A README command no test runs fails here.
+func TestEveryREADMECommandIsRun(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	inSh := false
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case line == "```sh":
+			inSh = true
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+		case inSh:
+			if cmd, _, _ := strings.Cut(line, "#"); strings.TrimSpace(cmd) != "" {
+				commands = append(commands, strings.TrimSpace(cmd))
+			}
+		case strings.HasPrefix(line, "| ") && strings.Contains(line, "`"):
+			for _, m := range regexp.MustCompile("`((?:npm|claude|go|CGO_ENABLED=0) [^`]+)`").FindAllStringSubmatch(line, -1) {
+				commands = append(commands, m[1])
+			}
+		}
+	}
+	if len(commands) < 8 {
+		t.Fatalf("found %d commands in the README: %q", len(commands), commands)
+	}
+	var lines [][]string
+	sources, _ := filepath.Glob("testdata/script/*.txtar")
+	for _, pattern := range []string{"e2e/*_test.go", "*_test.go"} {
+		more, _ := filepath.Glob(pattern)
+		sources = append(sources, more...)
+	}
+	sources = append(sources, ".ci/run")
+	clean := strings.NewReplacer(`"`, " ", ",", " ", "(", " ", ")", " ", "{", " ", "}", " ", "hooksBin", "session-hooks")
+	for _, src := range sources {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			lines = append(lines, strings.Fields(clean.Replace(line)))
+		}
+	}
+	for _, cmd := range commands {
+		if _, ok := readmeCommandsNotRun[cmd]; ok {
+			continue
+		}
+		if !slices.ContainsFunc(lines, func(words []string) bool { return inOrder(strings.Fields(cmd), words) }) {
+			t.Errorf("the README's command %q is run by no test", cmd)
+		}
+	}
+	for cmd := range readmeCommandsNotRun {
+		if !slices.Contains(commands, cmd) {
+			t.Errorf("%q is listed as a README command no test runs, and the README no longer shows it", cmd)
+		}
+	}
+}
+
+// inOrder says whether want's words appear in words, in order.
+func inOrder(want, words []string) bool {
+	for _, w := range words {
+		if len(want) > 0 && w == want[0] {
+			want = want[1:]
+		}
+	}
+	return len(want) == 0
 }

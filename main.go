@@ -267,7 +267,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 // on stderr and a non-zero exit.
 func personCommands(stdout io.Writer) []*cli.Command {
 	scope := &cli.StringFlag{Name: "scope", Value: "project", Usage: "`SCOPE`: project (.claude/settings.json), local (.claude/settings.local.json) or user"}
-	command := &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: this binary's absolute path)"}
+	command := &cli.StringFlag{Name: "command", Usage: "the command the hooks run (default: session-hooks at project scope when that is this binary on PATH, else this binary's absolute path)"}
 	format := &cli.StringFlag{Name: "format", Usage: "`FORMAT`: markdown or json"}
 	followSymlinks := &cli.BoolFlag{Name: "follow-symlinks", Usage: "write through a settings file's links even when they lead outside the project (user scope: Claude's configuration directory)"}
 	installFlags := []cli.Flag{scope, command,
@@ -286,11 +286,16 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Name:         "install",
 			OnUsageError: personUsageError,
 			Usage:        "wire session-hooks into Claude Code's settings.json",
-			UsageText:    "session-hooks install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
-			Description: "Adds an entry per event of the event table (see the README), each with a timeout. Every\n" +
-				"other byte of the file stays as it was, comments included; entries of the Node script are\n" +
-				"replaced, and what is wired already (--long-running, --post-compact) stays unless told otherwise.\n" +
-				"The previous file is kept as .bak. Adds .claude/logs/ to .gitignore unless --no-gitignore.",
+			UsageText:    "session-hooks [--agent claude|codex|gemini] install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
+			Description: "Adds an entry per event of the event table (the README's \"What it writes\"), each with a\n" +
+				"timeout, to Claude Code's settings.json (--agent codex: $CODEX_HOME/hooks.json, each entry trusted in\n" +
+				"config.toml; --agent gemini: .gemini/settings.json). Every other byte of the file stays as it was;\n" +
+				"a file Claude Code would ignore (a comment, a trailing comma) is refused unless --rewrite-strict.\n" +
+				"Entries of the Node script are replaced, and what is wired already (--long-running, --post-compact)\n" +
+				"stays unless told otherwise. At project scope the command is one a teammate's machine runs too\n" +
+				"(session-hooks on PATH, or a path from $CLAUDE_PROJECT_DIR); local and user scope write this binary's\n" +
+				"absolute path. The previous file is kept in session-hooks/backups in your cache directory. Adds\n" +
+				".claude/logs/ to .gitignore unless --no-gitignore.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
 				if done, err := otherAgentInstall(c, stdout, false); done {

@@ -268,6 +268,10 @@ func ourCommand(opt InstallOptions, project string) (string, error) {
 		return "", fmt.Errorf("this binary (%s) was built by go run in a temporary directory Go deletes when it exits; "+
 			"install it first (go install github.com/session-hooks/session-hooks@latest, or go build) and run that", exe)
 	}
+	if inNpxCache(exe) {
+		return "", fmt.Errorf("this binary (%s) is npx's copy in npm's cache, which npm may clear at any time; "+
+			"install it (npm i -g session-hooks) and run session-hooks install", exe)
+	}
 	if opt.Scope != "project" {
 		return ShellQuote(exe), nil
 	}
@@ -304,6 +308,12 @@ func npmRuns(command, exe string) bool {
 	}
 	scope := filepath.Dir(filepath.Dir(filepath.Dir(exe))) // …/@session-hooks
 	return scope == filepath.Join(pkg, "node_modules", "@session-hooks") || scope == filepath.Join(filepath.Dir(pkg), "@session-hooks")
+}
+
+// inNpxCache says whether exe is a binary npx installed into npm's cache
+// (…/_npx/<hash>/node_modules/…) to run once.
+func inNpxCache(exe string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(exe), "/"), "_npx")
 }
 
 // inBuildCache says whether exe is one go run built: in a go-build

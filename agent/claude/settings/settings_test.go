@@ -323,6 +323,7 @@ func TestTheCommandInstalledWorksWhereverTheSettingsGo(t *testing.T) {
 			"/home/u/web/node_modules/@session-hooks/linux-x64/bin/session-hooks",
 			"/home/u/web/node_modules/other/bin/session-hooks.js", "", "neither on PATH nor inside the project"},
 		{"local may use the absolute path", "local", "/home/u/my tools/session-hooks", "", "'/home/u/my tools/session-hooks'", ""},
+		{"npx's copy is refused", "user", "/home/u/.npm/_npx/6a9f/node_modules/@session-hooks/linux-x64/bin/session-hooks", "", "", "npx's copy in npm's cache"},
 		{"go run's binary is refused", "local", "/tmp/go-build123/b001/exe/session-hooks", "", "", "built by go run"},
 	}
 	for _, tt := range tests {

@@ -272,20 +272,27 @@ func ourCommand(opt InstallOptions, project string) (string, error) {
 		return "", fmt.Errorf("this binary (%s) is npx's copy in npm's cache, which npm may clear at any time; "+
 			"install it (npm i -g session-hooks) and run session-hooks install", exe)
 	}
-	if opt.Scope != "project" {
-		return ShellQuote(exe), nil
-	}
 	lookPath := opt.LookPath
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	if onPath, err := lookPath("session-hooks"); err == nil {
-		if real, err := filepath.EvalSymlinks(onPath); err == nil {
+	link, onPath := "", ""
+	if p, err := lookPath("session-hooks"); err == nil {
+		link, onPath = p, p
+		if real, err := filepath.EvalSymlinks(p); err == nil {
 			onPath = real
 		}
-		if onPath == exe || npmRuns(onPath, exe) {
-			return "session-hooks", nil
+	}
+	if opt.Scope != "project" {
+		// A package manager's link (Homebrew's bin/session-hooks into its
+		// versioned Cellar) survives an upgrade; the path it leads to does not.
+		if onPath == exe && link != exe && filepath.IsAbs(link) {
+			return ShellQuote(link), nil
 		}
+		return ShellQuote(exe), nil
+	}
+	if onPath != "" && (onPath == exe || npmRuns(onPath, exe)) {
+		return "session-hooks", nil
 	}
 	if rel, err := filepath.Rel(project, exe); err == nil && !strings.HasPrefix(rel, "..") {
 		return `"$CLAUDE_PROJECT_DIR"/` + ShellQuote(filepath.ToSlash(rel)), nil

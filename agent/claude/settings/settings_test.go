@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -564,5 +565,41 @@ func TestInstallListsItsChangesWithTheirMatchers(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in:\n%s", want, all)
 		}
+	}
+}
+
+// A binary a package manager links onto PATH from a versioned folder
+// (Homebrew: bin/session-hooks → Cellar/session-hooks/1.2.3/bin) is
+// written as the link at local and user scope: an upgrade moves the link
+// and removes the old folder. A binary reached by no link is written as
+// itself.
+func TestTheCommandInstalledSurvivesAPackageManagersUpgrade(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	root := t.TempDir()
+	cellar := filepath.Join(root, "Cellar", "session-hooks", "1.2.3", "bin", "session-hooks")
+	link := filepath.Join(root, "bin", "session-hooks")
+	os.MkdirAll(filepath.Dir(cellar), 0o755)
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	os.WriteFile(cellar, []byte("binary"), 0o755)
+	os.Symlink("../Cellar/session-hooks/1.2.3/bin/session-hooks", link)
+	other := filepath.Join(root, "other", "session-hooks")
+	os.MkdirAll(filepath.Dir(other), 0o755)
+	os.WriteFile(other, []byte("another binary"), 0o755)
+	onPath := func(string) (string, error) { return link, nil }
+	for _, tt := range []struct{ name, scope, exe, want string }{
+		{"user scope, the binary the link leads to", "user", cellar, link},
+		{"local scope, reached through the link", "local", link, link},
+		{"user scope, a binary the link does not lead to", "user", other, other},
+		{"project scope, the binary on PATH", "project", cellar, "session-hooks"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			exe := tt.exe
+			got, err := ourCommand(InstallOptions{Scope: tt.scope, Executable: func() (string, error) { return exe, nil }, LookPath: onPath}, root)
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
 	}
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/session-hooks/session-hooks/facts"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -104,7 +104,7 @@ type SnapshotInfo struct {
 // ReadSnapshotInfo reads the **Session:** and **Time:** fields back from a
 // snapshot's first paragraph.
 func ReadSnapshotInfo(src []byte) SnapshotInfo {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := ParseMarkdown(src)
 	var info SnapshotInfo
 	para := doc.FirstChild()
 	if para == nil || para.Kind() != ast.KindParagraph {
@@ -176,7 +176,7 @@ type region struct {
 }
 
 func listRegions(src []byte) []region {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := ParseMarkdown(src)
 	var out []region
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n.Kind() {
@@ -249,4 +249,14 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// ParseMarkdown parses src as CommonMark, with goldmark's default parser.
+// Only the parser: goldmark.New also builds an HTML renderer, whose
+// package's initialisation every hook run paid for nothing.
+func ParseMarkdown(src []byte) ast.Node {
+	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+	return p.Parse(text.NewReader(src))
 }

@@ -12,14 +12,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/safefile"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
-
 	"github.com/tidwall/gjson"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Feature is one entry of the feature list.
@@ -218,7 +216,7 @@ func LastProgressEntry(project string, rel safefile.Rel, max int) (string, error
 	if err != nil {
 		return "", err
 	}
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := logs.ParseMarkdown(src)
 	var last, lastHeading ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		last = n

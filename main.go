@@ -13,6 +13,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -610,21 +611,20 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	if remove {
 		return codexinstall.Uninstall(opt)
 	}
-	opt.Program = c.String("command")
-	if opt.Program == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		opt.Program = settings.ShellQuote(exe)
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	// $CODEX_HOME/hooks.json is the user's: the command is the user scope's.
+	opt.Program, err = settings.OurCommand(settings.InstallOptions{Scope: "user", Command: c.String("command"), Executable: os.Executable}, dir)
+	if err != nil {
+		return err
 	}
 	if err := codexinstall.Install(c.Context, opt); err != nil {
 		return err
 	}
 	if !c.Bool("no-gitignore") {
-		if dir, err := os.Getwd(); err == nil {
-			settings.IgnoreLogs(dir, stdout) // the project it was run in
-		}
+		settings.IgnoreLogs(dir, stdout) // the project it was run in
 	}
 	return nil
 }
@@ -646,13 +646,12 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	if remove {
 		return geminiinstall.Uninstall(path, stdout)
 	}
-	program := c.String("command")
-	if program == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		program = settings.ShellQuote(exe)
+	// Gemini CLI sets $CLAUDE_PROJECT_DIR too: the project's command is
+	// chosen as Claude Code's is, one a teammate's machine runs.
+	program, err := settings.OurCommand(settings.InstallOptions{Scope: cmp.Or(c.String("scope"), "project"),
+		Command: c.String("command"), Executable: os.Executable}, dir)
+	if err != nil {
+		return err
 	}
 	if err := geminiinstall.Install(path, program, stdout); err != nil {
 		return err

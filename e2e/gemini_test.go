@@ -49,7 +49,9 @@ func geminiProject(t *testing.T, srv *fakegemini.Server, user, projectSettings s
 		typeIn(project, args)
 		cmd := exec.Command(name, args...)
 		cmd.Dir = project
-		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
+		// session-hooks on PATH, as installed: the project's entries run it by name.
+		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true",
+			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)

@@ -84,7 +84,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 	if err != nil {
 		return err
 	}
-	cmd, err := ourCommand(opt, project)
+	cmd, err := OurCommand(opt, project)
 	if err != nil {
 		return err
 	}
@@ -246,14 +246,14 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 	return nil
 }
 
-// ourCommand is what the hooks run: --command, else this binary. The
+// OurCommand is what the hooks run: --command, else this binary. The
 // project's settings are shared through the repository, so there it must
 // be a command that works on a teammate's machine too: "session-hooks"
 // when that is this binary on PATH (or the npm package's command running
 // it: each hook then starts Node.js too), or a path from $CLAUDE_PROJECT_DIR
 // when the binary is inside the project. A binary go run built in Go's
 // temporary cache is refused: Go deletes it when the run ends.
-func ourCommand(opt InstallOptions, project string) (string, error) {
+func OurCommand(opt InstallOptions, project string) (string, error) {
 	if opt.Command != "" {
 		return opt.Command, nil
 	}

@@ -329,7 +329,7 @@ func TestTheCommandInstalledWorksWhereverTheSettingsGo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ourCommand(InstallOptions{Scope: tt.scope, Executable: exe(tt.exe), LookPath: onPath(tt.onPath)}, project)
+			got, err := OurCommand(InstallOptions{Scope: tt.scope, Executable: exe(tt.exe), LookPath: onPath(tt.onPath)}, project)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("got %q, %v; want an error with %q", got, err, tt.err)
@@ -596,7 +596,7 @@ func TestTheCommandInstalledSurvivesAPackageManagersUpgrade(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			exe := tt.exe
-			got, err := ourCommand(InstallOptions{Scope: tt.scope, Executable: func() (string, error) { return exe, nil }, LookPath: onPath}, root)
+			got, err := OurCommand(InstallOptions{Scope: tt.scope, Executable: func() (string, error) { return exe, nil }, LookPath: onPath}, root)
 			if err != nil || got != tt.want {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
 			}

@@ -152,6 +152,11 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout, term))
 	}
 	app.Commands = append(app.Commands, personCommands(term)...)
+	// --agent is the app's flag; each command takes it after its name too
+	// (session-hooks status --agent codex), as people write it.
+	for _, c := range app.Commands {
+		c.Flags = append(c.Flags, &cli.StringFlag{Name: "agent", Hidden: true})
+	}
 	app.Commands = append(app.Commands, &cli.Command{
 		Name: "completion", Usage: "print a completion script for bash, zsh or fish",
 		UsageText:    "session-hooks completion bash|zsh|fish   (e.g. source <(session-hooks completion bash))",
@@ -247,10 +252,10 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 				}
 				deadline -= time.Since(began) // the check was part of the hook's time
 			}
-			agent, ok := hooks.Agents[c.String("agent")]
+			agent, ok := hooks.Agents[agentOf(c)]
 			if !ok {
 				agent = hooks.Claude
-				notes = append(notes, fmt.Sprintf("--agent %q is not claude, codex or gemini; the transcript is read as Claude Code's", c.String("agent")))
+				notes = append(notes, fmt.Sprintf("--agent %q is not claude, codex or gemini; the transcript is read as Claude Code's", agentOf(c)))
 			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
@@ -344,7 +349,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				if err := knownAgent(c); err != nil {
 					return err
 				}
-				switch c.String("agent") {
+				switch agentOf(c) {
 				case hooks.Codex.Name:
 					return codexStatus(c, stdout)
 				case hooks.Gemini.Name:
@@ -382,7 +387,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				if err := knownAgent(c); err != nil {
 					return err
 				}
-				if a := c.String("agent"); a == hooks.Codex.Name || a == hooks.Gemini.Name {
+				if a := agentOf(c); a == hooks.Codex.Name || a == hooks.Gemini.Name {
 					return agentDoctor(c, stdout, a)
 				}
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
@@ -571,13 +576,24 @@ func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
 	return report(stdout, c.String("format"), d, d.Text(), d.Problems)
 }
 
+// agentOf is the agent --agent names, after the command's name or before
+// it; Claude Code's when neither does.
+func agentOf(c *cli.Context) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("agent") {
+			return ctx.String("agent")
+		}
+	}
+	return hooks.Claude.Name
+}
+
 // onlyFlags fails a command given a flag that --agent's install does not
 // take: a --dry-run that wrote anyway, or a --scope that was not heeded,
 // would be worse than a refusal.
 func onlyFlags(c *cli.Context, allowed ...string) error {
 	for _, f := range c.FlagNames() {
 		if f != "agent" && !slices.Contains(allowed, f) {
-			return settings.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, c.String("agent"), f)}
+			return settings.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, agentOf(c), f)}
 		}
 	}
 	return nil
@@ -589,7 +605,7 @@ func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool
 	if err := knownAgent(c); err != nil {
 		return true, err
 	}
-	switch c.String("agent") {
+	switch agentOf(c) {
 	case hooks.Codex.Name:
 		return true, fail(codexInstall(c, stdout, remove))
 	case hooks.Gemini.Name:
@@ -665,7 +681,7 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 // knownAgent fails a person's command whose --agent names no agent
 // session-hooks serves.
 func knownAgent(c *cli.Context) error {
-	a := c.String("agent")
+	a := agentOf(c)
 	if _, ok := hooks.Agents[a]; ok {
 		return nil
 	}

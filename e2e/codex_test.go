@@ -150,4 +150,14 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	if cfg, _ := os.ReadFile(filepath.Join(home, "config.toml")); !strings.HasPrefix(string(cfg), config) || strings.Count(string(cfg), "[hooks.state.") != 1 {
 		t.Errorf("config.toml after uninstall:\n%s\n(before:\n%s)", cfg, withTheirs)
 	}
+
+	// A Codex home with no hooks.json gets none back from uninstall.
+	fresh := filepath.Join(root, "codex-home-2")
+	os.MkdirAll(fresh, 0o700)
+	os.WriteFile(filepath.Join(fresh, "config.toml"), []byte(config), 0o600)
+	run(project, []string{"CODEX_HOME=" + fresh}, hooksBin, "--agent", "codex", "install", "--no-gitignore")
+	run(project, []string{"CODEX_HOME=" + fresh}, hooksBin, "--agent", "codex", "uninstall")
+	if b, err := os.ReadFile(filepath.Join(fresh, "hooks.json")); err == nil {
+		t.Errorf("uninstall left the hooks.json install created: %q", b)
+	}
 }

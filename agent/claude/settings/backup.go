@@ -49,15 +49,17 @@ func keepBackup(target string, old []byte, mode fs.FileMode) (string, error) {
 
 const createdMark = "created-by-install"
 
-// markCreated records that install created target; unmarkCreated forgets
-// it, and says whether it was so.
-func markCreated(target string) {
+// MarkCreated records that an install created target (a settings file, or
+// the folder it made for one); CreatedByInstall says so, and UnmarkCreated
+// forgets it. Each agent's uninstall removes what its install created and
+// what now holds nothing.
+func MarkCreated(target string) {
 	if dir, err := backupDir(target); err == nil && os.MkdirAll(dir, 0o700) == nil {
 		os.WriteFile(filepath.Join(dir, createdMark), []byte(target+"\n"), 0o600)
 	}
 }
 
-func createdByInstall(target string) bool {
+func CreatedByInstall(target string) bool {
 	dir, err := backupDir(target)
 	if err != nil {
 		return false
@@ -66,7 +68,7 @@ func createdByInstall(target string) bool {
 	return err == nil
 }
 
-func unmarkCreated(target string) {
+func UnmarkCreated(target string) {
 	if dir, err := backupDir(target); err == nil {
 		if err := os.Remove(filepath.Join(dir, createdMark)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return
@@ -74,9 +76,9 @@ func unmarkCreated(target string) {
 	}
 }
 
-// holdsNothing says whether settings hold nothing but an empty hooks
+// HoldsNothing says whether settings hold nothing but an empty hooks
 // object (what uninstall leaves of a file install created).
-func holdsNothing(js []byte) bool {
+func HoldsNothing(js []byte) bool {
 	compact := strings.Join(strings.Fields(string(js)), "")
 	return compact == "{}" || compact == `{"hooks":{}}` || compact == ""
 }

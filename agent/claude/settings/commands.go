@@ -224,7 +224,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		return nil
 	}
 	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
-	if target, err := writeTarget(path); err == nil && holdsNothing(res.JSON) && createdByInstall(target) {
+	if target, err := writeTarget(path); err == nil && HoldsNothing(res.JSON) && CreatedByInstall(target) {
 		// install made this file, and it now holds nothing: it goes.
 		if real, ok := fence.allows(path); !ok {
 			return fmt.Errorf("%s leads to %s, outside %s; not removing it through the link (pass --follow-symlinks)", path, real, fence.root)
@@ -232,7 +232,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		if err := os.Remove(target); err != nil {
 			return fmt.Errorf("cannot remove %s: %v", target, err)
 		}
-		unmarkCreated(target)
+		UnmarkCreated(target)
 		fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s, and %s, which install had created and which now held nothing.\n",
 			res.Removed, plural(res.Removed, "y", "ies"), path)
 		return nil
@@ -426,7 +426,7 @@ func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (ba
 			return "", fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
 		}
 	} else {
-		markCreated(target)
+		MarkCreated(target)
 	}
 	if err := atomicfile.Write(target, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
 		return "", fmt.Errorf("cannot write %s: %v", target, err)

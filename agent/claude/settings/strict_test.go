@@ -48,8 +48,8 @@ func TestStrictDropsCommentsAndTrailingCommasAndKeepsTheRest(t *testing.T) {
 func TestOnlyAFileHoldingNothingIsOneUninstallMayRemove(t *testing.T) {
 	for doc, want := range map[string]bool{"{}": true, "{\n  \"hooks\": {}\n}\n": true, `{"hooks":{"Stop":[]}}`: false,
 		`{"model":"opus"}`: false, "": true} {
-		if got := holdsNothing([]byte(doc)); got != want {
-			t.Errorf("holdsNothing(%q) = %v", doc, got)
+		if got := HoldsNothing([]byte(doc)); got != want {
+			t.Errorf("HoldsNothing(%q) = %v", doc, got)
 		}
 	}
 }

@@ -72,6 +72,9 @@ func Install(ctx context.Context, opt Options) error {
 		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 			return err
 		}
+		if doc == nil {
+			settings.MarkCreated(hooksPath) // uninstall removes it again
+		}
 		fmt.Fprintf(opt.Out, "Wired %s:\n  %s\n", hooksPath, strings.Join(res.Changes, "\n  "))
 	}
 	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
@@ -156,7 +159,14 @@ func Uninstall(opt Options) error {
 	if len(theirsAfter) != len(theirsBefore) {
 		return fmt.Errorf("uninstall would lose hooks of %s that are not ours. The file is left untouched.", hooksPath)
 	}
-	if res.Changed {
+	switch {
+	case res.Changed && settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(hooksPath):
+		// install created it, and it now holds nothing: it goes.
+		if err := os.Remove(hooksPath); err != nil {
+			return err
+		}
+		settings.UnmarkCreated(hooksPath)
+	case res.Changed:
 		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 			return err
 		}

@@ -53,7 +53,8 @@ func Install(path, program string, out io.Writer) error {
 	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Install(doc, Entries(program), "") })
 }
 
-// Uninstall removes our entries from the settings file at path.
+// Uninstall removes our entries from the settings file at path, and the
+// file (and its folder) when install created them and nothing else is left.
 func Uninstall(path string, out io.Writer) error {
 	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Uninstall(doc, "") })
 }
@@ -71,11 +72,31 @@ func edit(path string, out io.Writer, change func([]byte) (settings.Result, erro
 		fmt.Fprintf(out, "%s needs no change.\n", path)
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Dir(path)
+	if res.Removed > 0 && settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(path) {
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		settings.UnmarkCreated(path)
+		if settings.CreatedByInstall(dir) && os.Remove(dir) == nil { // only if empty
+			settings.UnmarkCreated(dir)
+		}
+		fmt.Fprintf(out, "Removed the session-hooks entries (%d), and %s, which install had created and which now held nothing.\n",
+			res.Removed, path)
+		return nil
+	}
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	if statErr != nil {
+		settings.MarkCreated(dir)
 	}
 	if err := atomicfile.Write(path, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 		return err
+	}
+	if doc == nil {
+		settings.MarkCreated(path)
 	}
 	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
 	return nil

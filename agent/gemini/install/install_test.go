@@ -1,0 +1,54 @@
+package install
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Uninstall leaves no file and no folder install made: a project that had
+// no .gemini gets none back; one whose settings.json existed keeps it, as
+// it was, even when our entries were all it held.
+func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // where install records what it created
+	t.Setenv("HOME", t.TempDir())
+	for _, tt := range []struct {
+		name, before string // "": no .gemini folder
+		wantFile     bool
+	}{
+		{"no .gemini folder", "", false},
+		{"an empty settings file of the user's", "{}\n", true},
+		{"the user's settings", `{"theme": "dark"}` + "\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			project := t.TempDir()
+			path := filepath.Join(project, ".gemini", "settings.json")
+			if tt.before != "" {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				os.WriteFile(path, []byte(tt.before), 0o644)
+			}
+			if err := Install(path, "session-hooks", io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			if err := Uninstall(path, &out); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			switch {
+			case !tt.wantFile && err == nil:
+				t.Errorf("uninstall left %s, which install created: %q (%s)", path, b, out.String())
+			case !tt.wantFile:
+				if _, err := os.Stat(filepath.Dir(path)); err == nil {
+					t.Errorf("uninstall left the .gemini folder install created")
+				}
+			case err != nil:
+				t.Errorf("uninstall removed the user's %s: %v", path, err)
+			case strings.Join(strings.Fields(string(b)), "") != strings.Join(strings.Fields(tt.before), ""):
+				t.Errorf("the user's settings came back as %q, want %q", b, tt.before)
+			}
+		})
+	}
+}

@@ -303,3 +303,30 @@ func TestAheadAndBehindThatCannotBeCountedAreSaidSo(t *testing.T) {
 		}
 	}
 }
+
+// The recovery says what git says changed since the snapshot: the commits
+// made on top of the snapshot's HEAD, and the files uncommitted then that
+// are clean now.
+func TestTheRecoverySaysWhatWasCommittedSinceTheSnapshot(t *testing.T) {
+	dir := gitRepo(t)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("new\n"), 0o644)
+	runHook(t, dir, "pre-compact", "s1", `,"trigger":"manual"`)
+	cmd := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@e.com", "commit", "-q", "-am", "Reword the readme")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out := runHook(t, dir, "init", "s1", `,"source":"compact"`, "compact-recovery")
+	for _, want := range []string{"Reword the readme", "- no longer uncommitted: `README.md`"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the recovery has no %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "- committed: "); n != 1 {
+		t.Errorf("the recovery lists %d commits since the snapshot, want the 1 made after it:\n%s", n, out)
+	}
+	if strings.Contains(out, "no longer uncommitted: `README.md`, `notes.txt`") {
+		t.Errorf("the recovery says the untracked file was committed:\n%s", out)
+	}
+}

@@ -91,8 +91,10 @@ type artifact struct {
 const (
 	scope      = "@session-hooks/"
 	repository = "https://github.com/session-hooks/session-hooks"
-	maxBinary  = 200 << 20 // the binary is about 10 MB
 )
+
+// maxBinary bounds a file taken from an archive: the binary is about 10 MB.
+var maxBinary = 200 << 20
 
 // semver is npm's version syntax (a goreleaser snapshot's is one too).
 var semver = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
@@ -271,7 +273,7 @@ func unpack(name string, data []byte, want ...string) (map[string][]byte, error)
 		if !slices.Contains(want, base) {
 			return nil
 		}
-		b, err := io.ReadAll(io.LimitReader(r, maxBinary+1))
+		b, err := io.ReadAll(io.LimitReader(r, int64(maxBinary)+1))
 		if err != nil {
 			return err
 		}

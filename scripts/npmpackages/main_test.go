@@ -171,8 +171,9 @@ func TestWhatIsNotTheReleaseIsRefused(t *testing.T) {
 			os.WriteFile(filepath.Join(dist, "metadata.json"), []byte(`{"version":"v1.2"}`), 0o644)
 		}, []string{"linux-x64"}, `version "v1.2" is not one npm takes`},
 		{"a checksum line that is not one", func(dist string) {
-			os.WriteFile(filepath.Join(dist, "checksums.txt"), []byte("abc\n"), 0o644)
-		}, []string{"linux-x64"}, "checksums.txt:1: not a sha256"},
+			b, _ := os.ReadFile(filepath.Join(dist, "checksums.txt"))
+			os.WriteFile(filepath.Join(dist, "checksums.txt"), append(b, "abc\n"...), 0o644)
+		}, []string{"linux-x64"}, "checksums.txt:2: not a sha256"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -247,5 +248,29 @@ func TestThePluginDependsOnThisRelease(t *testing.T) {
 	}
 	if _, ok := pkg["scripts"]; ok {
 		t.Error("the plugin's package.json has scripts")
+	}
+}
+
+// A file of the archive is taken whole up to the bound, and refused past
+// it (never cut short); what was made is said, one line per package.
+func TestABinaryIsTakenWholeUpToTheBound(t *testing.T) {
+	defer func(n int) { maxBinary = n }(maxBinary)
+	maxBinary = len("binary linux/amd64")
+	dist := release(t, "1.2.3", "linux/amd64")
+	out := filepath.Join(t.TempDir(), "npm")
+	var said strings.Builder
+	if err := run(dist, out, launcher(t), []string{"linux-x64"}, &said); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "linux-x64", "bin", "session-hooks")); string(b) != "binary linux/amd64" {
+		t.Errorf("a binary of exactly the bound became %q", b)
+	}
+	if said.String() != "@session-hooks/linux-x64@1.2.3 from session-hooks_1.2.3_linux_amd64.tar.gz\nsession-hooks@1.2.3\n" {
+		t.Errorf("said %q", said.String())
+	}
+	maxBinary--
+	err := run(dist, out, launcher(t), []string{"linux-x64"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "session-hooks is over") {
+		t.Errorf("a binary one byte over the bound: %v", err)
 	}
 }

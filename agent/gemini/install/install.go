@@ -73,7 +73,7 @@ func edit(path string, out io.Writer, change func([]byte) (settings.Result, erro
 		return nil
 	}
 	dir := filepath.Dir(path)
-	if res.Removed > 0 && settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(path) {
+	if settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(path) {
 		if err := os.Remove(path); err != nil {
 			return err
 		}

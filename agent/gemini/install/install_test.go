@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 )
 
 // Uninstall leaves no file and no folder install made: a project that had
@@ -43,6 +45,9 @@ func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
 			case !tt.wantFile:
 				if _, err := os.Stat(filepath.Dir(path)); err == nil {
 					t.Errorf("uninstall left the .gemini folder install created")
+				}
+				if settings.CreatedByInstall(path) || settings.CreatedByInstall(filepath.Dir(path)) {
+					t.Errorf("uninstall still records that install created what it removed")
 				}
 			case err != nil:
 				t.Errorf("uninstall removed the user's %s: %v", path, err)

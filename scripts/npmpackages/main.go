@@ -389,10 +389,15 @@ func writeFiles(dir string, files map[string][]byte, names ...string) error {
 	return nil
 }
 
+// writeJSON writes v as npm writes package.json: two spaces, and ">"
+// as itself, not \u003e.
 func writeJSON(file string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	return os.WriteFile(file, b.Bytes(), 0o644)
 }

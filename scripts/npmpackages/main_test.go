@@ -135,6 +135,9 @@ func TestThePackagesHoldTheReleasedBinaries(t *testing.T) {
 	if _, ok := wrapper["scripts"]; ok {
 		t.Error("session-hooks: a package with scripts breaks --ignore-scripts installs")
 	}
+	if b, _ := os.ReadFile(filepath.Join(out, "session-hooks", "package.json")); !strings.Contains(string(b), `"node": ">=18"`) {
+		t.Errorf("package.json is not written as npm writes it:\n%s", b)
+	}
 	js, _ := os.ReadFile(filepath.Join(out, "session-hooks", "bin", "session-hooks.js"))
 	own, _ := os.ReadFile(launcher(t))
 	if !bytes.Equal(js, own) {

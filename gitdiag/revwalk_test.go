@@ -713,6 +713,13 @@ func TestThePaintQueueCountsTheEntriesNotStale(t *testing.T) {
 	}
 }
 
+// synthetic is a commit made in memory: its generation (0: not in the
+// graph) and its parents by name.
+type synthetic struct {
+	gen     uint64
+	parents []string
+}
+
 // remove_redundant_with_gen walks no further than git does: it stops once
 // one commit is left independent, and starts from no other parent (past
 // that, commits the graph does not hold, of infinite generation, are
@@ -724,19 +731,13 @@ func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
 		name string
 		// each commit: its generation (0: not in the graph) and parents;
 		// "missing" is never parsed
-		commits map[string]struct {
-			gen     uint64
-			parents []string
-		}
-		array []string
-		want  []string
+		commits map[string]synthetic
+		array   []string
+		want    []string
 	}{
 		{
 			name: "the walk stops once one is left, above commits the graph does not hold",
-			commits: map[string]struct {
-				gen     uint64
-				parents []string
-			}{
+			commits: map[string]synthetic{
 				"r": {1, nil}, "p": {2, []string{"r"}}, "b": {3, []string{"p"}},
 				"x": {0, []string{"b", "missing"}}, "a": {0, []string{"x"}},
 			},
@@ -745,10 +746,7 @@ func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
 		},
 		{
 			name: "nothing below the next lowest once the lowest is found",
-			commits: map[string]struct {
-				gen     uint64
-				parents []string
-			}{
+			commits: map[string]synthetic{
 				"r": {1, nil}, "c": {2, []string{"r"}}, "y": {5, []string{"missing"}},
 				"q": {9, []string{"r"}}, "b": {10, []string{"q"}},
 				"x": {11, []string{"c", "y", "b"}}, "a": {12, []string{"x"}},
@@ -758,10 +756,7 @@ func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
 		},
 		{
 			name: "no walk from the other parents once one is left",
-			commits: map[string]struct {
-				gen     uint64
-				parents []string
-			}{
+			commits: map[string]synthetic{
 				"r": {1, nil}, "p": {2, []string{"r"}}, "b": {3, []string{"p"}},
 				"x": {0, []string{"b"}}, "w": {0, []string{"missing"}}, "a": {0, []string{"w", "x"}},
 			},

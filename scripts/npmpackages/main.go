@@ -42,6 +42,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
 
 func main() {
@@ -77,15 +79,6 @@ var allPlatforms = []platform{
 	{"linux", "amd64", "linux", "x64"}, {"linux", "arm64", "linux", "arm64"},
 	{"darwin", "amd64", "darwin", "x64"}, {"darwin", "arm64", "darwin", "arm64"},
 	{"windows", "amd64", "win32", "x64"}, {"windows", "arm64", "win32", "arm64"},
-}
-
-// artifact is an entry of goreleaser's dist/artifacts.json.
-type artifact struct {
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	Goos   string `json:"goos"`
-	Goarch string `json:"goarch"`
-	Type   string `json:"type"`
 }
 
 const (
@@ -181,16 +174,12 @@ func checksums(file string) (map[string]string, error) {
 }
 
 // archivesOf is the release archives in artifacts.json, by "goos/goarch".
-func archivesOf(dist string) (map[string]artifact, error) {
-	b, err := os.ReadFile(filepath.Join(dist, "artifacts.json"))
+func archivesOf(dist string) (map[string]goreleaser.Artifact, error) {
+	all, err := goreleaser.Artifacts(dist)
 	if err != nil {
 		return nil, err
 	}
-	var all []artifact
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dist, "artifacts.json"), err)
-	}
-	archives := map[string]artifact{}
+	archives := map[string]goreleaser.Artifact{}
 	for _, a := range all {
 		if a.Type == "Archive" {
 			archives[a.Goos+"/"+a.Goarch] = a
@@ -217,7 +206,7 @@ func choose(only []string) ([]platform, error) {
 // platformPackage writes the package of one platform's binary, taken from
 // its archive once the archive's checksum is the released one; it returns
 // the archive's README.md and LICENSE.
-func platformPackage(dir string, p platform, a artifact, sums map[string]string, version string) (map[string][]byte, error) {
+func platformPackage(dir string, p platform, a goreleaser.Artifact, sums map[string]string, version string) (map[string][]byte, error) {
 	want, ok := sums[a.Name]
 	if !ok {
 		return nil, fmt.Errorf("%s is not in checksums.txt", a.Name)

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/session-hooks/session-hooks/internal/testenv"
+	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
 
 // release is a goreleaser output for the tests: archives of the given
@@ -25,7 +26,7 @@ import (
 func release(t *testing.T, version string, targets ...string) string {
 	t.Helper()
 	dist := t.TempDir()
-	var artifacts []artifact
+	var artifacts []goreleaser.Artifact
 	var sums strings.Builder
 	for _, target := range targets {
 		goos, goarch, _ := strings.Cut(target, "/")
@@ -42,8 +43,8 @@ func release(t *testing.T, version string, targets ...string) string {
 		os.WriteFile(filepath.Join(dist, name), data, 0o644)
 		fmt.Fprintf(&sums, "%x  %s\n", sha256.Sum256(data), name)
 		artifacts = append(artifacts,
-			artifact{Name: name, Path: filepath.Join(dist, name), Goos: goos, Goarch: goarch, Type: "Archive"},
-			artifact{Name: "session-hooks", Path: filepath.Join(dist, "bin-"+goos+goarch), Goos: goos, Goarch: goarch, Type: "Binary"})
+			goreleaser.Artifact{Name: name, Path: filepath.Join(dist, name), Goos: goos, Goarch: goarch, Type: "Archive"},
+			goreleaser.Artifact{Name: "session-hooks", Path: filepath.Join(dist, "bin-"+goos+goarch), Goos: goos, Goarch: goarch, Type: "Binary"})
 	}
 	os.WriteFile(filepath.Join(dist, "checksums.txt"), []byte(sums.String()), 0o644)
 	b, _ := json.Marshal(artifacts)

@@ -17,9 +17,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 
+	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/pretty"
 )
@@ -32,15 +32,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pluginbinaries:", err)
 		os.Exit(1)
 	}
-}
-
-// artifact is an entry of goreleaser's dist/artifacts.json.
-type artifact struct {
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	Goos   string `json:"goos"`
-	Goarch string `json:"goarch"`
-	Type   string `json:"type"`
 }
 
 // triple is the target Claude Code names a binary for, "" for a target it
@@ -59,13 +50,9 @@ func triple(goos, goarch string) string {
 }
 
 func run(dist, manifest string, out io.Writer) error {
-	b, err := os.ReadFile(filepath.Join(dist, "artifacts.json"))
+	all, err := goreleaser.Artifacts(dist)
 	if err != nil {
 		return err
-	}
-	var all []artifact
-	if err := json.Unmarshal(b, &all); err != nil {
-		return fmt.Errorf("%s: %v", filepath.Join(dist, "artifacts.json"), err)
 	}
 	binaries := map[string]map[string]string{}
 	for _, a := range all {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
 
 // The manifest gets one entry per target Claude Code provisions, keyed as
@@ -15,14 +17,14 @@ import (
 // rest of the manifest stays.
 func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 	dir := t.TempDir()
-	var artifacts []artifact
+	var artifacts []goreleaser.Artifact
 	for _, target := range [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"linux", "386"}} {
 		path := filepath.Join(dir, target[0]+"_"+target[1])
 		os.WriteFile(path, []byte(target[0]+target[1]), 0o755)
-		artifacts = append(artifacts, artifact{Name: "session-hooks", Path: path, Goos: target[0], Goarch: target[1], Type: "Binary"})
+		artifacts = append(artifacts, goreleaser.Artifact{Name: "session-hooks", Path: path, Goos: target[0], Goarch: target[1], Type: "Binary"})
 	}
 	os.WriteFile(filepath.Join(dir, "archive"), []byte("an archive"), 0o644)
-	artifacts = append(artifacts, artifact{Name: "x.tar.gz", Path: filepath.Join(dir, "archive"), Goos: "linux", Goarch: "amd64", Type: "Archive"})
+	artifacts = append(artifacts, goreleaser.Artifact{Name: "x.tar.gz", Path: filepath.Join(dir, "archive"), Goos: "linux", Goarch: "amd64", Type: "Archive"})
 	b, _ := json.Marshal(artifacts)
 	os.WriteFile(filepath.Join(dir, "artifacts.json"), b, 0o644)
 	manifest := filepath.Join(dir, "plugin.json")

@@ -1,0 +1,35 @@
+// Package goreleaser reads what goreleaser writes into its output directory
+// (dist/), for the scripts that make the plugin manifest's binaries and the
+// npm packages from a release.
+package goreleaser
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Artifact is an entry of goreleaser's artifacts.json: a binary, an
+// archive, the checksums file.
+type Artifact struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Goos   string `json:"goos"`
+	Goarch string `json:"goarch"`
+	Type   string `json:"type"` // "Binary", "Archive", …
+}
+
+// Artifacts reads dir/artifacts.json.
+func Artifacts(dir string) ([]Artifact, error) {
+	file := filepath.Join(dir, "artifacts.json")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var all []Artifact
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return all, nil
+}

@@ -617,13 +617,14 @@ func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool
 // codexInstall is install (or uninstall) with --agent codex: the hooks go
 // into $CODEX_HOME/hooks.json, trusted in its config.toml.
 func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "no-gitignore"); err != nil {
+	if err := onlyFlags(c, "command", "no-gitignore", "dry-run"); err != nil {
 		return err
 	}
 	opt, err := codexOptions(stdout)
 	if err != nil {
 		return err
 	}
+	opt.DryRun = c.Bool("dry-run")
 	if remove {
 		return codexinstall.Uninstall(opt)
 	}
@@ -639,7 +640,7 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	if err := codexinstall.Install(c.Context, opt); err != nil {
 		return err
 	}
-	if !c.Bool("no-gitignore") {
+	if !c.Bool("no-gitignore") && !opt.DryRun {
 		settings.IgnoreLogs(dir, stdout) // the project it was run in
 	}
 	return nil
@@ -648,7 +649,7 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 // geminiInstall is install (or uninstall) with --agent gemini: the hooks
 // go into the scope's .gemini/settings.json.
 func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "scope", "no-gitignore"); err != nil {
+	if err := onlyFlags(c, "command", "scope", "no-gitignore", "dry-run"); err != nil {
 		return err
 	}
 	dir, err := os.Getwd()
@@ -669,10 +670,10 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	if err != nil {
 		return err
 	}
-	if err := geminiinstall.Install(path, program, stdout); err != nil {
+	if err := geminiinstall.Install(path, program, stdout, c.Bool("dry-run")); err != nil {
 		return err
 	}
-	if !c.Bool("no-gitignore") && c.String("scope") != "user" {
+	if !c.Bool("no-gitignore") && c.String("scope") != "user" && !c.Bool("dry-run") {
 		settings.IgnoreLogs(dir, stdout)
 	}
 	return nil

@@ -37,6 +37,7 @@ type Options struct {
 	Codex   string // the codex binary asked for the hashes to trust
 	Dir     string // where codex is asked from
 	Out     io.Writer
+	DryRun  bool // install prints the change to hooks.json as a diff; writes nothing, asks Codex nothing
 }
 
 // Home is $CODEX_HOME, else ~/.codex.
@@ -64,6 +65,16 @@ func Install(ctx context.Context, opt Options) error {
 	res, err := settings.Install(doc, Entries(opt.Program), "")
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", hooksPath, err)
+	}
+	if opt.DryRun {
+		if !res.Changed {
+			fmt.Fprintf(opt.Out, "%s needs no change.\n", hooksPath)
+			return nil
+		}
+		fmt.Fprintf(opt.Out, "Would change %s (nothing written):\n%s", hooksPath, settings.UnifiedDiff(hooksPath, doc, res.JSON))
+		fmt.Fprintf(opt.Out, "Then each new entry would be trusted in %s with the hash Codex reports for it once it is written.\n",
+			filepath.Join(opt.Home, "config.toml"))
+		return nil
 	}
 	if res.Changed {
 		if err := os.MkdirAll(opt.Home, 0o700); err != nil {
@@ -159,6 +170,12 @@ func Uninstall(opt Options) error {
 	if len(theirsAfter) != len(theirsBefore) {
 		return fmt.Errorf("uninstall would lose hooks of %s that are not ours. The file is left untouched.", hooksPath)
 	}
+	configPath := filepath.Join(opt.Home, "config.toml")
+	config, err := settings.ReadFile(configPath)
+	if err != nil {
+		return err
+	}
+	updated := RenameTrust(RemoveTrust(config, keys), theirsBefore, theirsAfter)
 	switch {
 	case res.Changed && settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(hooksPath):
 		// install created it, and it now holds nothing: it goes.
@@ -171,12 +188,7 @@ func Uninstall(opt Options) error {
 			return err
 		}
 	}
-	configPath := filepath.Join(opt.Home, "config.toml")
-	config, err := settings.ReadFile(configPath)
-	if err != nil {
-		return err
-	}
-	if updated := RenameTrust(RemoveTrust(config, keys), theirsBefore, theirsAfter); !bytes.Equal(updated, config) {
+	if !bytes.Equal(updated, config) {
 		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 			return err
 		}

@@ -48,18 +48,18 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 }
 
 // Install writes the entries into the settings file at path; every other
-// byte stays.
-func Install(path, program string, out io.Writer) error {
-	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Install(doc, Entries(program), "") })
+// byte stays. With dryRun it prints the change as a diff and writes nothing.
+func Install(path, program string, out io.Writer, dryRun bool) error {
+	return edit(path, out, dryRun, func(doc []byte) (settings.Result, error) { return settings.Install(doc, Entries(program), "") })
 }
 
 // Uninstall removes our entries from the settings file at path, and the
 // file (and its folder) when install created them and nothing else is left.
 func Uninstall(path string, out io.Writer) error {
-	return edit(path, out, func(doc []byte) (settings.Result, error) { return settings.Uninstall(doc, "") })
+	return edit(path, out, false, func(doc []byte) (settings.Result, error) { return settings.Uninstall(doc, "") })
 }
 
-func edit(path string, out io.Writer, change func([]byte) (settings.Result, error)) error {
+func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings.Result, error)) error {
 	doc, err := settings.ReadFile(path)
 	if err != nil {
 		return err
@@ -70,6 +70,10 @@ func edit(path string, out io.Writer, change func([]byte) (settings.Result, erro
 	}
 	if !res.Changed {
 		fmt.Fprintf(out, "%s needs no change.\n", path)
+		return nil
+	}
+	if dryRun {
+		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, settings.UnifiedDiff(path, doc, res.JSON))
 		return nil
 	}
 	dir := filepath.Dir(path)

@@ -31,7 +31,7 @@ func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
 				os.MkdirAll(filepath.Dir(path), 0o755)
 				os.WriteFile(path, []byte(tt.before), 0o644)
 			}
-			if err := Install(path, "session-hooks", io.Discard); err != nil {
+			if err := Install(path, "session-hooks", io.Discard, false); err != nil {
 				t.Fatal(err)
 			}
 			var out strings.Builder

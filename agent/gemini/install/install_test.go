@@ -57,3 +57,23 @@ func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
 		})
 	}
 }
+
+// A dry run prints the change as a diff and writes nothing: no file, no
+// folder, no record that install created them.
+func TestADryRunWritesNothing(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+	var out strings.Builder
+	if err := Install(path, "session-hooks", &out, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "Would change "+path+" (nothing written):\n") || !strings.Contains(out.String(), `+`) {
+		t.Errorf("the dry run said %q", out.String())
+	}
+	if _, err := os.Stat(filepath.Dir(path)); err == nil {
+		t.Error("the dry run made the .gemini folder")
+	}
+	if settings.CreatedByInstall(path) || settings.CreatedByInstall(filepath.Dir(path)) {
+		t.Error("the dry run recorded that it created what it did not")
+	}
+}

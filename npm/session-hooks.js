@@ -22,7 +22,23 @@ const names = {
   'win32 arm64': 'win32-arm64',
 };
 
+// The hook subcommands (hooks.Commands, kept equal by a test): a hook
+// always exits 0 and says nothing on stderr, so a hook whose binary is
+// missing ends quietly; status and doctor say what is wrong.
+const hooks = ['init', 'pre-compact', 'post-compact', 'end', 'stop', 'post-tool', 'model-switch'];
+
+function isHook(args) {
+  let i = 0;
+  while (i < args.length && args[i].startsWith('-')) {
+    i += args[i].includes('=') ? 1 : 2; // --agent codex, --agent=codex
+  }
+  return hooks.includes(args[i]);
+}
+
 function fail(message) {
+  if (isHook(process.argv.slice(2))) {
+    process.exit(0);
+  }
   process.stderr.write('session-hooks: ' + message + '\n');
   process.exit(1);
 }

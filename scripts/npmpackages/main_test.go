@@ -12,10 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
@@ -210,8 +213,8 @@ func TestTheCommandRunsThisMachinesBinary(t *testing.T) {
 	os.MkdirAll(filepath.Dir(wrapper), 0o755)
 	js, _ := os.ReadFile(launcher(t))
 	os.WriteFile(wrapper, js, 0o755)
-	run := func(stdin string) (string, string, int) {
-		cmd := exec.Command(node, wrapper, "init", "--timeout", "2s")
+	run := func(stdin string, args ...string) (string, string, int) {
+		cmd := exec.Command(node, append([]string{wrapper}, args...)...)
 		cmd.Stdin = strings.NewReader(stdin)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -224,15 +227,21 @@ func TestTheCommandRunsThisMachinesBinary(t *testing.T) {
 		}
 		return stdout.String(), stderr.String(), code
 	}
-	if out, errOut, code := run(""); code != 1 || out != "" ||
+	if out, errOut, code := run("", "status"); code != 1 || out != "" ||
 		!strings.Contains(errOut, "@session-hooks/"+name+", which holds the binary for this machine, is not installed") {
-		t.Errorf("without the platform's package: exit %d, stdout %q, stderr %q", code, out, errOut)
+		t.Errorf("status without the platform's package: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// A hook keeps the hook's contract: exit 0, nothing on stderr.
+	for _, hook := range [][]string{{"init", "--timeout", "2s"}, {"--agent", "codex", "end"}, {"--agent=gemini", "pre-compact"}} {
+		if out, errOut, code := run("", hook...); code != 0 || out != "" || errOut != "" {
+			t.Errorf("%v without the platform's package: exit %d, stdout %q, stderr %q", hook, code, out, errOut)
+		}
 	}
 	pkg := filepath.Join(modules, "@session-hooks", name)
 	os.MkdirAll(filepath.Join(pkg, "bin"), 0o755)
 	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@session-hooks/`+name+`","version":"1.2.3"}`), 0o644)
 	os.WriteFile(filepath.Join(pkg, "bin", "session-hooks"), []byte("#!/bin/sh\necho \"args: $*\"\necho \"stdin: $(cat)\"\nexit 3\n"), 0o755)
-	out, errOut, code := run(`{"session_id":"s"}`)
+	out, errOut, code := run(`{"session_id":"s"}`, "init", "--timeout", "2s")
 	if code != 3 || out != "args: init --timeout 2s\nstdin: {\"session_id\":\"s\"}\n" || errOut != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -276,5 +285,25 @@ func TestABinaryIsTakenWholeUpToTheBound(t *testing.T) {
 	err := run(dist, out, launcher(t), []string{"linux-x64"}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "session-hooks is over") {
 		t.Errorf("a binary one byte over the bound: %v", err)
+	}
+}
+
+// The command's list of hook subcommands is the event table's: a hook it
+// did not know would break the hook's contract when its binary is missing.
+func TestTheCommandKnowsEveryHook(t *testing.T) {
+	js, err := os.ReadFile(launcher(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const hooks = \[([^\]]*)\];`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("npm/session-hooks.js has no hooks list")
+	}
+	var listed []string
+	for _, q := range strings.Split(string(m[1]), ",") {
+		listed = append(listed, strings.Trim(strings.TrimSpace(q), "'"))
+	}
+	if !slices.Equal(listed, hooks.Commands()) {
+		t.Errorf("npm/session-hooks.js lists the hooks %q; the event table's are %q", listed, hooks.Commands())
 	}
 }

@@ -6,10 +6,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/facts"
-
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+	"github.com/session-hooks/session-hooks/markdown"
 )
 
 // TimeFormat is JavaScript's Date.toISOString, which the Node logs used.
@@ -104,49 +101,62 @@ type SnapshotInfo struct {
 // ReadSnapshotInfo reads the **Session:** and **Time:** fields back from a
 // snapshot's first paragraph.
 func ReadSnapshotInfo(src []byte) SnapshotInfo {
-	doc := ParseMarkdown(src)
 	var info SnapshotInfo
-	para := doc.FirstChild()
-	if para == nil || para.Kind() != ast.KindParagraph {
+	blocks := markdown.Blocks(src)
+	if len(blocks) == 0 || blocks[0].Kind != markdown.Paragraph {
 		return info
 	}
-	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
-		em, ok := n.(*ast.Emphasis)
-		if !ok || em.Level != 2 {
-			continue
-		}
-		value := nextCodeSpan(n, src)
-		switch plainText(em, src) {
-		case "Session:":
-			info.Session = value
-		case "Time:":
-			info.Time, _ = time.Parse(TimeFormat, value)
-		}
+	// A paragraph's lines, without their indentation (CommonMark drops it).
+	lines := strings.SplitAfter(string(src[blocks[0].Start:blocks[0].End]), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimLeft(lines[i], " \t")
 	}
+	para := strings.Join(lines, "")
+	info.Session = fieldAfter(para, "Session:")
+	info.Time, _ = time.Parse(TimeFormat, fieldAfter(para, "Time:"))
 	return info
 }
 
-func nextCodeSpan(n ast.Node, src []byte) string {
-	for s := n.NextSibling(); s != nil; s = s.NextSibling() {
-		if _, ok := s.(*ast.Emphasis); ok {
+// fieldAfter is the code span after the strong label (**label**) in a
+// paragraph, before the next strong text; "" when there is none. A run of
+// backticks no run of the same length closes is text, as CommonMark reads
+// it.
+func fieldAfter(para, label string) string {
+	i := strings.Index(para, "**"+label+"**")
+	if i < 0 {
+		return ""
+	}
+	rest := para[i+len(label)+4:]
+	for {
+		tick := strings.IndexByte(rest, '`')
+		if tick < 0 || strings.Contains(rest[:tick], "**") {
 			return ""
 		}
-		if cs, ok := s.(*ast.CodeSpan); ok {
-			return strings.TrimSpace(plainText(cs, src))
+		n := backticks(rest[tick:])
+		if content, ok := codeSpan(rest[tick+n:], n); ok {
+			return strings.TrimSpace(content)
 		}
+		rest = rest[tick+n:]
 	}
-	return ""
 }
 
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if t, ok := c.(*ast.Text); ok {
-			b.Write(t.Segment.Value(src))
+// codeSpan is the text before the first run of exactly n backticks.
+func codeSpan(s string, n int) (string, bool) {
+	for at := 0; at < len(s); {
+		j := strings.IndexByte(s[at:], '`')
+		if j < 0 {
+			break
 		}
+		run := backticks(s[at+j:])
+		if run == n {
+			return s[:at+j], true
+		}
+		at += j + run
 	}
-	return b.String()
+	return "", false
 }
+
+func backticks(s string) int { return len(s) - len(strings.TrimLeft(s, "`")) }
 
 // FitMarkdown shortens a markdown document to budget characters by cutting
 // its long code blocks and lists to their first lines, "… and N more" after
@@ -176,49 +186,16 @@ type region struct {
 }
 
 func listRegions(src []byte) []region {
-	doc := ParseMarkdown(src)
 	var out []region
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		switch n.Kind() {
-		case ast.KindFencedCodeBlock:
-			if l := n.Lines(); l.Len() > 0 {
-				out = append(out, region{l.At(0).Start, l.At(l.Len() - 1).Stop, ""})
-			}
-		case ast.KindList:
-			start, stop := textRange(n)
-			if start < stop {
-				for start > 0 && src[start-1] != '\n' {
-					start--
-				}
-				for stop < len(src) && src[stop-1] != '\n' {
-					stop++
-				}
-				out = append(out, region{start, stop, "- "})
-			}
+	for _, b := range markdown.Blocks(src) {
+		switch {
+		case b.Kind == markdown.FencedCode && b.Content[1] > b.Content[0]:
+			out = append(out, region{b.Content[0], b.Content[1], ""})
+		case b.Kind == markdown.List && b.Text >= 0:
+			out = append(out, region{b.Text, b.TextEnd, "- "})
 		}
 	}
 	return out
-}
-
-// textRange is the byte range of every line of text inside n.
-func textRange(n ast.Node) (int, int) {
-	start, stop := -1, -1
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering || c.Type() != ast.TypeBlock {
-			return ast.WalkContinue, nil
-		}
-		for i := 0; i < c.Lines().Len(); i++ {
-			seg := c.Lines().At(i)
-			if start < 0 || seg.Start < start {
-				start = seg.Start
-			}
-			if seg.Stop > stop {
-				stop = seg.Stop
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	return start, stop
 }
 
 func shrinkRegions(src string, regions []region, keep int) string {
@@ -249,14 +226,4 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// ParseMarkdown parses src as CommonMark, with goldmark's default parser.
-// Only the parser: goldmark.New also builds an HTML renderer, whose
-// package's initialisation every hook run paid for nothing.
-func ParseMarkdown(src []byte) ast.Node {
-	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-	return p.Parse(text.NewReader(src))
 }

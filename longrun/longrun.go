@@ -7,17 +7,15 @@
 package longrun
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/session-hooks/session-hooks/jsondepth"
-	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/markdown"
 	"github.com/session-hooks/session-hooks/safefile"
 
 	"github.com/tidwall/gjson"
-	"github.com/yuin/goldmark/ast"
 )
 
 // Feature is one entry of the feature list.
@@ -210,43 +208,35 @@ func lcsPairs(a, b []Feature) [][2]int {
 }
 
 // LastProgressEntry is the end of the progress file: the last heading with
-// what follows it, or else the last paragraph, at most max characters.
+// what follows it, or else the last block, at most max characters.
 func LastProgressEntry(project string, rel safefile.Rel, max int) (string, error) {
 	src, err := safefile.ReadIn(project, rel, 4<<20)
 	if err != nil {
 		return "", err
 	}
-	doc := logs.ParseMarkdown(src)
-	var last, lastHeading ast.Node
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		last = n
-		if n.Kind() == ast.KindHeading {
-			lastHeading = n
-		}
-	}
-	start := last
-	if lastHeading != nil {
-		start = lastHeading
-	}
-	if start == nil {
-		return "", nil
-	}
-	from := blockStart(start, src)
-	return clip(strings.TrimSpace(string(src[from:])), max), nil
+	return lastEntry(src, max), nil
 }
 
-// blockStart is the offset of the line where a block begins: its first
-// line of text, or the file's start for a block without one (a rule).
-func blockStart(n ast.Node, src []byte) int {
-	at := 0
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering && c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
-			at = c.Lines().At(0).Start
-			return ast.WalkStop, nil
+// lastEntry is the last heading of src with what follows it, or else its
+// last block.
+func lastEntry(src []byte, max int) string {
+	blocks := markdown.Blocks(src)
+	if len(blocks) == 0 {
+		return ""
+	}
+	start := blocks[len(blocks)-1]
+	for _, b := range blocks {
+		if b.Kind == markdown.Heading {
+			start = b
 		}
-		return ast.WalkContinue, nil
-	})
-	return bytes.LastIndexByte(src[:at], '\n') + 1
+	}
+	// A block without text (a rule) starts nowhere: the whole file, as
+	// goldmark's walk gave.
+	from := start.Text
+	if from < 0 {
+		from = 0
+	}
+	return clip(strings.TrimSpace(string(src[from:])), max)
 }
 
 func clip(s string, n int) string {

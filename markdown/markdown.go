@@ -1,0 +1,528 @@
+// Package markdown finds the top-level blocks of a CommonMark document:
+// where each begins and ends, and which are headings, fenced code and
+// lists. It is the part of a markdown parser the hooks use (the last entry
+// of a progress file, the lists and code blocks a log may shorten, the
+// first paragraph of a snapshot) without a parser's start: goldmark's
+// package initialisation (its entity table, its regular expressions) cost
+// every hook run 1.1 ms whether it read markdown or not. Its answers are
+// held to goldmark's by a differential test.
+package markdown
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Kind is what a top-level block is.
+type Kind uint8
+
+const (
+	Paragraph Kind = iota
+	Heading        // ATX (# Title) or setext (Title, then === or ---)
+	FencedCode
+	IndentedCode
+	List
+	Quote
+	Break // a thematic break: ***, ---, ___
+	HTML
+)
+
+// Block is one top-level block: its lines run from Start (the first
+// line's first byte) to End (past the last line's newline, or the end of
+// the text). Its lines holding text run from Text to TextEnd; Text is -1
+// for a block with none (a break, an empty item, an empty fence). For
+// fenced code, Content is its content lines, the fences left out.
+type Block struct {
+	Kind          Kind
+	Start, End    int
+	Text, TextEnd int
+	Content       [2]int
+}
+
+// Blocks returns the top-level blocks of src, in order.
+func Blocks(src []byte) []Block {
+	s := scanner{src: src}
+	for at := 0; at < len(src); {
+		end := bytes.IndexByte(src[at:], '\n') + 1
+		if end == 0 {
+			end = len(src) - at
+		}
+		s.line(at, at+end)
+		at += end
+	}
+	s.close(len(src))
+	return s.out
+}
+
+type scanner struct {
+	src  []byte
+	out  []Block
+	open *Block
+	// lastEnd is the end of the open block's last line that is not blank.
+	lastEnd int
+	// fence is the open fenced code's fence (its character and length).
+	fenceChar byte
+	fenceLen  int
+	// list is the open list's marker (a bullet's character, or '.' or ')'
+	// for an ordered list) and its item's content indentation; blank says
+	// a blank line came since its last line.
+	listMarker byte
+	// items are the content indentations of the open items, the
+	// outermost first: a line indented to one is that item's content.
+	items     []int
+	blank     bool
+	lazy      bool // the list's last line was text a lazy line may continue
+	itemEmpty bool // the list's last item has no content yet
+	// htmlEnd ends the open HTML block ("" : a blank line does).
+	htmlEnd string
+}
+
+func (s *scanner) line(start, end int) {
+	text := s.src[start:end]
+	if s.open != nil {
+		if s.continues(start, end, text) {
+			return
+		}
+		s.close(s.lastEnd)
+	}
+	s.begin(start, end, text)
+}
+
+// continues says whether the line belongs to the open block, and takes it.
+func (s *scanner) continues(start, end int, text []byte) bool {
+	indent, rest := indentOf(text)
+	blank := len(bytes.TrimSpace(rest)) == 0
+	b := s.open
+	switch b.Kind {
+	case FencedCode:
+		if indent <= 3 && closesFence(rest, s.fenceChar, s.fenceLen) {
+			b.Content[1] = start
+			s.lastEnd = end
+			s.close(end)
+			return true
+		}
+		s.lastEnd, b.Content[1] = end, end
+		s.text(start, end)
+		return true
+	case IndentedCode:
+		if blank || indent >= 4 {
+			if !blank {
+				s.lastEnd = end
+				s.text(start, end)
+			}
+			return true
+		}
+		return false
+	case Paragraph:
+		if blank {
+			return false
+		}
+		if indent <= 3 && setextUnderline(rest) {
+			b.Kind = Heading
+			s.lastEnd = end
+			s.close(end)
+			return true
+		}
+		if indent <= 3 && interruptsParagraph(rest) {
+			return false
+		}
+		s.lastEnd = end
+		s.text(start, end)
+		return true
+	case Quote:
+		if blank {
+			return false
+		}
+		if indent <= 3 && rest[0] == '>' || !startsBlock(indent, rest) {
+			s.lastEnd = end
+			if quoted(rest) {
+				s.text(start, end)
+			}
+			return true
+		}
+		return false
+	case HTML:
+		if s.htmlEnd == "" && blank {
+			return false
+		}
+		s.lastEnd = end
+		s.text(start, end)
+		if s.htmlEnd != "" && bytes.Contains(bytes.ToLower(text), []byte(s.htmlEnd)) {
+			s.close(end)
+		}
+		return true
+	case List:
+		if blank {
+			if !s.blank && s.itemEmpty {
+				// An item begins with at most one blank line: an empty one
+				// takes no content after it.
+				s.items[len(s.items)-1] = 1 << 30
+			}
+			s.blank, s.lazy = true, false
+			return true
+		}
+		if indent >= s.items[0] { // an item's own content
+			k := len(s.items) - 1
+			for indent < s.items[k] {
+				k--
+			}
+			rel := indent - s.items[k]
+			lazy := s.lazy && !startsBlock(rel, rest)
+			if !lazy {
+				s.items = s.items[:k+1] // the deeper items end
+				if _, width, ok := listItem(rest); ok && rel < 4 && !thematicBreak(rest) {
+					s.items = append(s.items, indent+width)
+				}
+			}
+			s.blank, s.lastEnd, s.lazy, s.itemEmpty = false, end, lazy || lazyAfter(rel, rest), false
+			s.text(start, end)
+			return true
+		}
+		if indent <= 3 && !thematicBreak(rest) {
+			if marker, width, ok := listItem(rest); ok {
+				if marker != s.listMarker {
+					return false // another kind of list starts
+				}
+				s.items = []int{indent + width}
+				s.blank, s.lastEnd, s.lazy, s.itemEmpty = false, end, itemLazy(rest), !itemText(rest)
+				if itemText(rest) {
+					s.text(start, end)
+				}
+				return true
+			}
+		}
+		if s.lazy && !s.blank && !startsBlock(indent, rest) { // a lazy line
+			s.blank, s.lastEnd = false, end
+			s.text(start, end)
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// begin starts the block the line opens.
+func (s *scanner) begin(start, end int, text []byte) {
+	indent, rest := indentOf(text)
+	if len(bytes.TrimSpace(rest)) == 0 {
+		return
+	}
+	s.lastEnd = end
+	b := &Block{Start: start, Text: start, TextEnd: end}
+	s.open = b
+	switch {
+	case indent >= 4:
+		b.Kind = IndentedCode
+	case atxHeading(rest):
+		b.Kind = Heading
+		if !headingText(rest) {
+			b.Text, b.TextEnd = -1, -1
+		}
+		s.close(end)
+	case openingFence(rest) > 0:
+		b.Kind, b.Text, b.TextEnd = FencedCode, -1, -1
+		s.fenceChar, s.fenceLen = rest[0], openingFence(rest)
+		b.Content = [2]int{end, end}
+	case thematicBreak(rest):
+		b.Kind, b.Text, b.TextEnd = Break, -1, -1
+		s.close(end)
+	case rest[0] == '>':
+		b.Kind = Quote
+		if !quoted(rest) {
+			b.Text, b.TextEnd = -1, -1
+		}
+	case htmlKind(rest, false) != "":
+		b.Kind = HTML
+		s.htmlEnd = htmlEnds[htmlKind(rest, false)]
+		if s.htmlEnd != "" && bytes.Contains(bytes.ToLower(rest[1:]), []byte(s.htmlEnd)) {
+			s.close(end)
+		}
+	default:
+		if marker, width, ok := listItem(rest); ok {
+			b.Kind = List
+			s.lazy = itemLazy(rest)
+			if !itemText(rest) {
+				b.Text, b.TextEnd = -1, -1
+			}
+			s.listMarker, s.items, s.blank, s.itemEmpty = marker, []int{indent + width}, false, !itemText(rest)
+			return
+		}
+		b.Kind = Paragraph
+	}
+}
+
+// headingText says whether an ATX heading has text after its #s (and
+// before a closing run of #s).
+func headingText(rest []byte) bool {
+	t := bytes.TrimSpace(bytes.TrimLeft(rest, "#"))
+	return len(bytes.TrimSpace(bytes.TrimRight(t, "#"))) > 0 || len(t) > 0 && !bytes.HasSuffix(t, []byte("#"))
+}
+
+// quoted says whether a block quote's line holds text after its >.
+func quoted(rest []byte) bool {
+	if len(rest) > 0 && rest[0] == '>' {
+		rest = rest[1:]
+	}
+	return len(bytes.TrimSpace(rest)) > 0
+}
+
+// lazyAfter says whether a line of a list item's content (indented by
+// indent past the item's) leaves a paragraph open, which a lazy line may
+// continue.
+func lazyAfter(indent int, rest []byte) bool {
+	switch {
+	case indent >= 4 || len(bytes.TrimSpace(rest)) == 0:
+		return false
+	case rest[0] == '>':
+		return quoted(rest)
+	case atxHeading(rest) || openingFence(rest) > 0 || thematicBreak(rest) || htmlKind(rest, false) != "":
+		return false
+	}
+	if _, _, ok := listItem(rest); ok {
+		return itemLazy(rest)
+	}
+	return true
+}
+
+// itemLazy is lazyAfter for a list item's first line: its content.
+func itemLazy(rest []byte) bool {
+	if !itemText(rest) {
+		return false
+	}
+	_, width, _ := listItem(rest)
+	indent, content := indentOf(rest[width:])
+	return lazyAfter(indent, content)
+}
+
+// itemText says whether a list item's first line holds text.
+func itemText(rest []byte) bool {
+	_, width, _ := listItem(rest)
+	return width < len(rest) && len(bytes.TrimSpace(rest[min(width, len(rest)):])) > 0
+}
+
+// text records that the line from start to end holds text of the open
+// block.
+func (s *scanner) text(start, end int) {
+	if s.open.Text < 0 {
+		s.open.Text = start
+	}
+	s.open.TextEnd = end
+}
+
+func (s *scanner) close(end int) {
+	if s.open == nil {
+		return
+	}
+	s.open.End = max(end, s.open.Start)
+	s.out = append(s.out, *s.open)
+	s.open = nil
+}
+
+// indentOf is the line's indentation in columns (a tab to the next
+// multiple of 4) and the rest of the line.
+func indentOf(line []byte) (int, []byte) {
+	col := 0
+	for i, c := range line {
+		switch c {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return col, line[i:]
+		}
+	}
+	return col, nil
+}
+
+func atxHeading(rest []byte) bool {
+	n := 0
+	for n < len(rest) && rest[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(rest) || rest[n] == ' ' || rest[n] == '\t' || rest[n] == '\n' || rest[n] == '\r')
+}
+
+// openingFence is the length of the fence the line opens, 0 if none.
+func openingFence(rest []byte) int {
+	if len(rest) == 0 || rest[0] != '`' && rest[0] != '~' {
+		return 0
+	}
+	n := 0
+	for n < len(rest) && rest[n] == rest[0] {
+		n++
+	}
+	if n < 3 || rest[0] == '`' && bytes.IndexByte(rest[n:], '`') >= 0 {
+		return 0
+	}
+	return n
+}
+
+func closesFence(rest []byte, c byte, length int) bool {
+	n := 0
+	for n < len(rest) && rest[n] == c {
+		n++
+	}
+	return n >= length && len(bytes.TrimSpace(rest[n:])) == 0
+}
+
+func thematicBreak(rest []byte) bool {
+	if len(rest) == 0 || rest[0] != '*' && rest[0] != '-' && rest[0] != '_' {
+		return false
+	}
+	n := 0
+	for _, c := range bytes.TrimSpace(rest) {
+		switch c {
+		case rest[0]:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+func setextUnderline(rest []byte) bool {
+	t := bytes.TrimSpace(rest)
+	if len(t) == 0 || t[0] != '=' && t[0] != '-' {
+		return false
+	}
+	for _, c := range t {
+		if c != t[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// listItem reads a list item's marker: its kind (the bullet, or '.' or
+// ')' for an ordered item), and the width of the marker and the spaces
+// after it, which the item's content is indented by.
+func listItem(rest []byte) (marker byte, width int, ok bool) {
+	i := 0
+	switch {
+	case len(rest) > 0 && (rest[0] == '-' || rest[0] == '+' || rest[0] == '*'):
+		marker, i = rest[0], 1
+	default:
+		for i < len(rest) && i < 9 && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 0 || i >= len(rest) || rest[i] != '.' && rest[i] != ')' {
+			return 0, 0, false
+		}
+		marker, i = rest[i], i+1
+	}
+	if i < len(rest) && rest[i] != ' ' && rest[i] != '\t' && rest[i] != '\n' && rest[i] != '\r' {
+		return 0, 0, false
+	}
+	spaces := 0
+	for i+spaces < len(rest) && rest[i+spaces] == ' ' && spaces < 5 {
+		spaces++
+	}
+	if spaces == 0 || spaces == 5 || len(bytes.TrimSpace(rest[i:])) == 0 {
+		spaces = 1
+	}
+	return marker, i + spaces, true
+}
+
+// interruptsParagraph says whether the line starts a block that ends a
+// paragraph without a blank line between them.
+func interruptsParagraph(rest []byte) bool {
+	if atxHeading(rest) || openingFence(rest) > 0 || thematicBreak(rest) || rest[0] == '>' || htmlKind(rest, true) != "" {
+		return true
+	}
+	marker, _, ok := listItem(rest)
+	if !ok || len(bytes.TrimSpace(rest[1:])) == 0 {
+		return false // an empty item does not interrupt a paragraph
+	}
+	return marker == '-' || marker == '+' || marker == '*' || bytes.HasPrefix(rest, []byte("1"+string(marker)))
+}
+
+// startsBlock says whether a line that is not a lazy continuation starts
+// a block of its own.
+func startsBlock(indent int, rest []byte) bool {
+	if indent > 3 {
+		return false
+	}
+	_, _, item := listItem(rest)
+	return item || interruptsParagraph(rest)
+}
+
+// htmlKind is the kind of HTML block the line starts (CommonMark's seven,
+// named here by how they end), "" for none; inParagraph leaves out the
+// kind that cannot interrupt a paragraph.
+func htmlKind(rest []byte, inParagraph bool) string {
+	if len(rest) < 2 || rest[0] != '<' {
+		return ""
+	}
+	lower := bytes.ToLower(rest)
+	for _, t := range []string{"<script", "<pre", "<style", "<textarea"} {
+		if bytes.HasPrefix(lower, []byte(t)) && (len(rest) == len(t) || strings.IndexByte(" \t\n\r>", rest[len(t)]) >= 0) {
+			return "raw"
+		}
+	}
+	switch {
+	case bytes.HasPrefix(rest, []byte("<!--")):
+		return "comment"
+	case bytes.HasPrefix(rest, []byte("<?")):
+		return "instruction"
+	case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+		return "cdata"
+	case rest[1] == '!' && len(rest) > 2 && (rest[2] >= 'A' && rest[2] <= 'Z' || rest[2] >= 'a' && rest[2] <= 'z'):
+		return "declaration"
+	}
+	name := rest[1:]
+	if name[0] == '/' {
+		name = name[1:]
+	}
+	n := 0
+	for n < len(name) && (name[n] >= 'a' && name[n] <= 'z' || name[n] >= 'A' && name[n] <= 'Z' || n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-')) {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	if _, ok := blockTags[string(bytes.ToLower(name[:n]))]; ok && (n == len(name) || bytes.IndexByte([]byte(" \t\n\r>/"), name[n]) >= 0) {
+		return "block"
+	}
+	if !inParagraph && completeTag(rest) {
+		return "tag"
+	}
+	return ""
+}
+
+// htmlEnds is what ends each kind of HTML block ("": a blank line).
+var htmlEnds = map[string]string{"raw": "</", "comment": "-->", "instruction": "?>", "cdata": "]]>", "declaration": ">"}
+
+// completeTag says whether the line is one open or closing tag (any name)
+// and nothing after it but spaces: CommonMark's seventh kind.
+func completeTag(rest []byte) bool {
+	t := bytes.TrimSpace(rest)
+	if len(t) < 3 || t[len(t)-1] != '>' {
+		return false
+	}
+	inner := t[1 : len(t)-1]
+	if len(inner) > 0 && inner[0] == '/' {
+		inner = inner[1:]
+	}
+	if len(inner) == 0 || !(inner[0] >= 'a' && inner[0] <= 'z' || inner[0] >= 'A' && inner[0] <= 'Z') {
+		return false
+	}
+	return bytes.IndexByte(inner, '<') < 0 && bytes.IndexByte(inner, '>') < 0
+}
+
+// blockTags are the tags that start an HTML block (CommonMark's kinds 1
+// and 6).
+var blockTags = map[string]struct{}{}
+
+func init() {
+	for _, t := range []string{"address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center",
+		"col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer",
+		"form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend",
+		"li", "link", "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search",
+		"section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+	} {
+		blockTags[t] = struct{}{}
+	}
+}

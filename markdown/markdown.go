@@ -8,10 +8,7 @@
 // held to goldmark's by a differential test.
 package markdown
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // Kind is what a top-level block is.
 type Kind uint8
@@ -69,10 +66,20 @@ type scanner struct {
 	listMarker byte
 	// items are the content indentations of the open items, the
 	// outermost first: a line indented to one is that item's content.
-	items     []int
-	blank     bool
-	lazy      bool // the list's last line was text a lazy line may continue
-	itemEmpty bool // the list's last item has no content yet
+	items []int
+	blank bool
+	lazy  bool // the list's last line was text a lazy line may continue
+	// lazyLevel is the item (an index of items) whose own paragraph that
+	// text is; -1 when it is deeper (a quote's, or a nested item's whose
+	// marker the line did not reach): an underline makes only an item's
+	// own paragraph a heading.
+	lazyLevel int
+	// inner is a fenced code block open inside an item: its fence, and
+	// the item (an index of items) it belongs to.
+	innerChar  byte
+	innerLen   int
+	innerLevel int
+	itemEmpty  bool // the list's last item has no content yet
 	// htmlEnd ends the open HTML block ("" : a blank line does).
 	htmlEnd string
 }
@@ -133,11 +140,19 @@ func (s *scanner) continues(start, end int, text []byte) bool {
 		if blank {
 			return false
 		}
-		if indent <= 3 && rest[0] == '>' || !startsBlock(indent, rest) {
+		if indent <= 3 && rest[0] == '>' {
 			s.lastEnd = end
+			in := quoteContent(rest)
+			ci, cr := indentOf(in)
+			s.lazy = s.lazy && !startsBlock(ci, cr) && len(bytes.TrimSpace(in)) > 0 || lazyAfter(ci, cr)
 			if quoted(rest) {
 				s.text(start, end)
 			}
+			return true
+		}
+		if s.lazy && !startsBlock(indent, rest) { // a lazy line
+			s.lastEnd = end
+			s.text(start, end)
 			return true
 		}
 		return false
@@ -147,11 +162,25 @@ func (s *scanner) continues(start, end int, text []byte) bool {
 		}
 		s.lastEnd = end
 		s.text(start, end)
-		if s.htmlEnd != "" && bytes.Contains(bytes.ToLower(text), []byte(s.htmlEnd)) {
+		if s.htmlEnd != "" && s.htmlEnds(text) {
 			s.close(end)
 		}
 		return true
 	case List:
+		if s.innerLen > 0 {
+			level := s.items[min(s.innerLevel, len(s.items)-1)]
+			if blank || indent >= level {
+				switch {
+				case !blank && indent-level <= 3 && closesFence(rest, s.innerChar, s.innerLen):
+					s.innerLen = 0
+				case !blank || s.src[end-1] == '\n':
+					s.text(start, end) // a line of code, blank or not (goldmark drops a blank last line without a newline)
+				}
+				s.lastEnd, s.blank = end, false
+				return true
+			}
+			s.innerLen = 0 // the item ends, and its code with it
+		}
 		if blank {
 			if !s.blank && s.itemEmpty {
 				// An item begins with at most one blank line: an empty one
@@ -161,21 +190,37 @@ func (s *scanner) continues(start, end int, text []byte) bool {
 			s.blank, s.lazy = true, false
 			return true
 		}
+		if marker, _, isItem := listItem(rest); isItem && s.itemEmpty && indent <= 3 && marker != s.listMarker {
+			return false // after an empty item, another kind of item ends the list
+		}
 		if indent >= s.items[0] { // an item's own content
 			k := len(s.items) - 1
 			for indent < s.items[k] {
 				k--
 			}
 			rel := indent - s.items[k]
-			lazy := s.lazy && !startsBlock(rel, rest)
+			underline := s.lazy && s.lazyLevel == k && rel <= 3 && setextUnderline(rest) // the paragraph becomes a heading
+			lazy := s.lazy && !underline && !startsBlock(rel, rest)
+			hasText := lazy || lineText(rel, rest, s.lazy)
 			if !lazy {
 				s.items = s.items[:k+1] // the deeper items end
 				if _, width, ok := listItem(rest); ok && rel < 4 && !thematicBreak(rest) {
-					s.items = append(s.items, indent+width)
+					s.items = append(s.items, contentColumn(indent, rest))
+					s.openInner(rest[min(width, len(rest)):], len(s.items)-1)
+				} else if rel < 4 {
+					s.openInner(rest, k)
 				}
 			}
-			s.blank, s.lastEnd, s.lazy, s.itemEmpty = false, end, lazy || lazyAfter(rel, rest), false
-			s.text(start, end)
+			s.blank, s.lastEnd, s.lazy, s.itemEmpty = false, end, !underline && (lazy || lazyAfter(rel, rest)), false
+			if !lazy {
+				s.lazyLevel = len(s.items) - 1 // the item this line's text is in
+				if _, _, ok := listItem(rest); !ok && rel <= 3 && len(rest) > 0 && rest[0] == '>' {
+					s.lazyLevel = -1
+				}
+			}
+			if hasText {
+				s.text(start, end)
+			}
 			return true
 		}
 		if indent <= 3 && !thematicBreak(rest) {
@@ -183,9 +228,10 @@ func (s *scanner) continues(start, end int, text []byte) bool {
 				if marker != s.listMarker {
 					return false // another kind of list starts
 				}
-				s.items = []int{indent + width}
+				s.items, s.lazyLevel = []int{contentColumn(indent, rest)}, 0
 				s.blank, s.lastEnd, s.lazy, s.itemEmpty = false, end, itemLazy(rest), !itemText(rest)
-				if itemText(rest) {
+				s.openInner(rest[min(width, len(rest)):], 0)
+				if lineText(0, rest, false) {
 					s.text(start, end)
 				}
 				return true
@@ -228,13 +274,15 @@ func (s *scanner) begin(start, end int, text []byte) {
 		s.close(end)
 	case rest[0] == '>':
 		b.Kind = Quote
+		ci, cr := indentOf(quoteContent(rest))
+		s.lazy = lazyAfter(ci, cr)
 		if !quoted(rest) {
 			b.Text, b.TextEnd = -1, -1
 		}
 	case htmlKind(rest, false) != "":
 		b.Kind = HTML
 		s.htmlEnd = htmlEnds[htmlKind(rest, false)]
-		if s.htmlEnd != "" && bytes.Contains(bytes.ToLower(rest[1:]), []byte(s.htmlEnd)) {
+		if s.htmlEnd != "" && s.htmlEnds(rest[1:]) {
 			s.close(end)
 		}
 	default:
@@ -244,7 +292,13 @@ func (s *scanner) begin(start, end int, text []byte) {
 			if !itemText(rest) {
 				b.Text, b.TextEnd = -1, -1
 			}
-			s.listMarker, s.items, s.blank, s.itemEmpty = marker, []int{indent + width}, false, !itemText(rest)
+			s.listMarker, s.items, s.blank, s.itemEmpty = marker, []int{contentColumn(indent, rest)}, false, !itemText(rest)
+			s.lazyLevel = 0
+			s.innerLen = 0
+			s.openInner(rest[min(width, len(rest)):], 0)
+			if !lineText(0, rest, false) {
+				b.Text, b.TextEnd = -1, -1
+			}
 			return
 		}
 		b.Kind = Paragraph
@@ -258,12 +312,54 @@ func headingText(rest []byte) bool {
 	return len(bytes.TrimSpace(bytes.TrimRight(t, "#"))) > 0 || len(t) > 0 && !bytes.HasSuffix(t, []byte("#"))
 }
 
+// quoteContent is a block quote line's content: after its > and the one
+// space that may follow it.
+func quoteContent(rest []byte) []byte {
+	rest = rest[1:]
+	if len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	return rest
+}
+
 // quoted says whether a block quote's line holds text after its >.
 func quoted(rest []byte) bool {
 	if len(rest) > 0 && rest[0] == '>' {
 		rest = rest[1:]
 	}
 	return len(bytes.TrimSpace(rest)) > 0
+}
+
+// openInner opens a fenced code block inside the item at level when the
+// item's content (after its marker, or the line) opens one.
+func (s *scanner) openInner(content []byte, level int) {
+	indent, rest := indentOf(content)
+	if indent <= 3 && openingFence(rest) > 0 {
+		s.innerChar, s.innerLen, s.innerLevel = rest[0], openingFence(rest), level
+	}
+}
+
+// lineText says whether a line of an item's content (indented by rel past
+// the item's) holds text, as goldmark's tree has it: a fence, a rule, an
+// empty heading, the underline of a heading or an empty item do not.
+func lineText(rel int, rest []byte, paragraphOpen bool) bool {
+	switch {
+	case rel >= 4 || len(rest) == 0:
+		return rel >= 4
+	case paragraphOpen && setextUnderline(rest):
+		return false
+	case openingFence(rest) > 0 || thematicBreak(rest):
+		return false
+	case atxHeading(rest):
+		return headingText(rest)
+	case rest[0] == '>':
+		return quoted(rest)
+	}
+	if _, width, ok := listItem(rest); ok {
+		indent, content := indentOf(rest[min(width, len(rest)):])
+		return len(bytes.TrimSpace(content)) > 0 && lineText(indent, content, false)
+	}
+	return true
 }
 
 // lazyAfter says whether a line of a list item's content (indented by
@@ -426,14 +522,41 @@ func listItem(rest []byte) (marker byte, width int, ok bool) {
 	return marker, i + spaces, true
 }
 
+// contentColumn is the column a list item's content starts at, for an
+// item whose marker starts at column col: past the marker and the spaces
+// after it (a tab reaching the next multiple of 4), or past one column
+// when there are none, five or more, or no content.
+func contentColumn(col int, rest []byte) int {
+	m := 1 // the marker's length: a bullet, or digits and . or )
+	if rest[0] >= '0' && rest[0] <= '9' {
+		m = bytes.IndexAny(rest, ".)") + 1
+	}
+	c, end := col+m, col+m
+	j := m
+	for ; j < len(rest) && (rest[j] == ' ' || rest[j] == '\t'); j++ {
+		if rest[j] == '\t' {
+			end += 4 - end%4
+		} else {
+			end++
+		}
+	}
+	if spaces := end - c; spaces >= 1 && spaces <= 4 && len(bytes.TrimSpace(rest[j:])) > 0 {
+		return end
+	}
+	return c + 1
+}
+
 // interruptsParagraph says whether the line starts a block that ends a
 // paragraph without a blank line between them.
 func interruptsParagraph(rest []byte) bool {
+	if len(rest) == 0 {
+		return false
+	}
 	if atxHeading(rest) || openingFence(rest) > 0 || thematicBreak(rest) || rest[0] == '>' || htmlKind(rest, true) != "" {
 		return true
 	}
 	marker, _, ok := listItem(rest)
-	if !ok || len(bytes.TrimSpace(rest[1:])) == 0 {
+	if !ok || !itemText(rest) {
 		return false // an empty item does not interrupt a paragraph
 	}
 	return marker == '-' || marker == '+' || marker == '*' || bytes.HasPrefix(rest, []byte("1"+string(marker)))
@@ -457,9 +580,12 @@ func htmlKind(rest []byte, inParagraph bool) string {
 		return ""
 	}
 	lower := bytes.ToLower(rest)
-	for _, t := range []string{"<script", "<pre", "<style", "<textarea"} {
-		if bytes.HasPrefix(lower, []byte(t)) && (len(rest) == len(t) || strings.IndexByte(" \t\n\r>", rest[len(t)]) >= 0) {
-			return "raw"
+	for _, t := range rawTags {
+		if bytes.HasPrefix(lower[1:], []byte(t)) {
+			after := rest[1+len(t):]
+			if len(bytes.TrimSpace(after)) == 0 || after[0] == ' ' || after[0] == '\t' || after[0] == '>' || bytes.HasPrefix(after, []byte("/>")) {
+				return "raw"
+			}
 		}
 	}
 	switch {
@@ -469,21 +595,20 @@ func htmlKind(rest []byte, inParagraph bool) string {
 		return "instruction"
 	case bytes.HasPrefix(rest, []byte("<![CDATA[")):
 		return "cdata"
-	case rest[1] == '!' && len(rest) > 2 && (rest[2] >= 'A' && rest[2] <= 'Z' || rest[2] >= 'a' && rest[2] <= 'z'):
+	case rest[1] == '!' && len(rest) > 2 && rest[2] >= 'A' && rest[2] <= 'Z':
 		return "declaration"
 	}
 	name := rest[1:]
 	if name[0] == '/' {
-		name = name[1:]
+		name = bytes.TrimLeft(name[1:], " ")
 	}
-	n := 0
-	for n < len(name) && (name[n] >= 'a' && name[n] <= 'z' || name[n] >= 'A' && name[n] <= 'Z' || n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-')) {
-		n++
-	}
+	n := tagName(name)
 	if n == 0 {
 		return ""
 	}
-	if _, ok := blockTags[string(bytes.ToLower(name[:n]))]; ok && (n == len(name) || bytes.IndexByte([]byte(" \t\n\r>/"), name[n]) >= 0) {
+	after := name[n:]
+	if _, ok := blockTags[string(bytes.ToLower(name[:n]))]; ok &&
+		(len(bytes.TrimRight(after, "\r\n")) == 0 || after[0] == ' ' || after[0] == '>' || bytes.HasPrefix(after, []byte("/>"))) {
 		return "block"
 	}
 	if !inParagraph && completeTag(rest) {
@@ -492,24 +617,107 @@ func htmlKind(rest []byte, inParagraph bool) string {
 	return ""
 }
 
-// htmlEnds is what ends each kind of HTML block ("": a blank line).
-var htmlEnds = map[string]string{"raw": "</", "comment": "-->", "instruction": "?>", "cdata": "]]>", "declaration": ">"}
+// rawTags start the HTML blocks that end at their closing tag.
+var rawTags = []string{"script", "pre", "style", "textarea"}
 
-// completeTag says whether the line is one open or closing tag (any name)
-// and nothing after it but spaces: CommonMark's seventh kind.
+// htmlEnds is what ends each kind of HTML block ("": a blank line); "raw"
+// ends at a closing tag of any of rawTags.
+var htmlEnds = map[string]string{"raw": "raw", "comment": "-->", "instruction": "?>", "cdata": "]]>", "declaration": ">"}
+
+// ends says whether the line ends the open HTML block.
+func (s *scanner) htmlEnds(line []byte) bool {
+	if s.htmlEnd != "raw" {
+		return bytes.Contains(line, []byte(s.htmlEnd))
+	}
+	lower := bytes.ToLower(line)
+	for _, t := range rawTags {
+		if bytes.Contains(lower, []byte("</"+t+">")) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagName is the length of the tag name name starts with: a letter, then
+// letters, digits and hyphens.
+func tagName(name []byte) int {
+	n := 0
+	for n < len(name) && (isLetter(name[n]) || n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-')) {
+		n++
+	}
+	return n
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// completeTag says whether the line is one open or closing tag (any name,
+// attributes as CommonMark writes them) and nothing after it but spaces:
+// CommonMark's seventh kind.
 func completeTag(rest []byte) bool {
-	t := bytes.TrimSpace(rest)
-	if len(t) < 3 || t[len(t)-1] != '>' {
+	t := bytes.TrimRight(rest, " \t\r\n")
+	if len(t) < 3 || t[0] != '<' || t[len(t)-1] != '>' {
 		return false
 	}
-	inner := t[1 : len(t)-1]
-	if len(inner) > 0 && inner[0] == '/' {
-		inner = inner[1:]
+	t = t[1 : len(t)-1]
+	closing := t[0] == '/'
+	if closing {
+		t = bytes.TrimLeft(t[1:], " ")
 	}
-	if len(inner) == 0 || !(inner[0] >= 'a' && inner[0] <= 'z' || inner[0] >= 'A' && inner[0] <= 'Z') {
+	n := tagName(t)
+	if n == 0 {
 		return false
 	}
-	return bytes.IndexByte(inner, '<') < 0 && bytes.IndexByte(inner, '>') < 0
+	switch string(bytes.ToLower(t[:n])) {
+	case "script", "style", "pre": // goldmark leaves these to paragraphs
+		return false
+	}
+	t = t[n:]
+	if closing {
+		return len(bytes.Trim(t, " \t")) == 0
+	}
+	t = bytes.TrimSuffix(t, []byte("/"))
+	for {
+		trimmed := bytes.TrimLeft(t, " \t")
+		if len(trimmed) == 0 {
+			return true
+		}
+		if len(trimmed) == len(t) { // an attribute needs space before it
+			return false
+		}
+		t = trimmed
+		a := 0
+		for a < len(t) && (isLetter(t[a]) || t[a] == '_' || t[a] == ':' || a > 0 && (t[a] >= '0' && t[a] <= '9' || t[a] == '.' || t[a] == '-')) {
+			a++
+		}
+		if a == 0 {
+			return false
+		}
+		t = t[a:]
+		v := bytes.TrimLeft(t, " \t")
+		if len(v) == 0 || v[0] != '=' {
+			continue
+		}
+		v = bytes.TrimLeft(v[1:], " \t")
+		switch {
+		case len(v) == 0:
+			return false
+		case v[0] == '"' || v[0] == '\'':
+			end := bytes.IndexByte(v[1:], v[0])
+			if end < 0 {
+				return false
+			}
+			t = v[end+2:]
+		default:
+			e := 0
+			for e < len(v) && bytes.IndexByte([]byte("\"'=<>` \t"), v[e]) < 0 {
+				e++
+			}
+			if e == 0 {
+				return false
+			}
+			t = v[e:]
+		}
+	}
 }
 
 // blockTags are the tags that start an HTML block (CommonMark's kinds 1

@@ -27,7 +27,8 @@ const (
 // Block is one top-level block: its lines run from Start (the first
 // line's first byte) to End (past the last line's newline, or the end of
 // the text). Its lines holding text run from Text to TextEnd; Text is -1
-// for a block with none (a break, an empty item, an empty fence). For
+// for a block with none (a break, an empty item, an empty fence), and
+// TextEnd then means nothing. For
 // fenced code, Content is its content lines, the fences left out.
 type Block struct {
 	Kind          Kind
@@ -168,7 +169,7 @@ func (s *scanner) continues(start, end int, text []byte) bool {
 		return true
 	case List:
 		if s.innerLen > 0 {
-			level := s.items[min(s.innerLevel, len(s.items)-1)]
+			level := s.items[s.innerLevel] // open only while its item is
 			if blank || indent >= level {
 				switch {
 				case !blank && indent-level <= 3 && closesFence(rest, s.innerChar, s.innerLen):
@@ -262,22 +263,22 @@ func (s *scanner) begin(start, end int, text []byte) {
 	case atxHeading(rest):
 		b.Kind = Heading
 		if !headingText(rest) {
-			b.Text, b.TextEnd = -1, -1
+			b.Text = -1
 		}
 		s.close(end)
 	case openingFence(rest) > 0:
-		b.Kind, b.Text, b.TextEnd = FencedCode, -1, -1
+		b.Kind, b.Text = FencedCode, -1
 		s.fenceChar, s.fenceLen = rest[0], openingFence(rest)
 		b.Content = [2]int{end, end}
 	case thematicBreak(rest):
-		b.Kind, b.Text, b.TextEnd = Break, -1, -1
+		b.Kind, b.Text = Break, -1
 		s.close(end)
 	case rest[0] == '>':
 		b.Kind = Quote
 		ci, cr := indentOf(quoteContent(rest))
 		s.lazy = lazyAfter(ci, cr)
 		if !quoted(rest) {
-			b.Text, b.TextEnd = -1, -1
+			b.Text = -1
 		}
 	case htmlKind(rest, false) != "":
 		b.Kind = HTML
@@ -289,15 +290,12 @@ func (s *scanner) begin(start, end int, text []byte) {
 		if marker, width, ok := listItem(rest); ok {
 			b.Kind = List
 			s.lazy = itemLazy(rest)
-			if !itemText(rest) {
-				b.Text, b.TextEnd = -1, -1
-			}
 			s.listMarker, s.items, s.blank, s.itemEmpty = marker, []int{contentColumn(indent, rest)}, false, !itemText(rest)
 			s.lazyLevel = 0
 			s.innerLen = 0
 			s.openInner(rest[min(width, len(rest)):], 0)
 			if !lineText(0, rest, false) {
-				b.Text, b.TextEnd = -1, -1
+				b.Text = -1
 			}
 			return
 		}
@@ -324,7 +322,7 @@ func quoteContent(rest []byte) []byte {
 
 // quoted says whether a block quote's line holds text after its >.
 func quoted(rest []byte) bool {
-	if len(rest) > 0 && rest[0] == '>' {
+	if rest[0] == '>' {
 		rest = rest[1:]
 	}
 	return len(bytes.TrimSpace(rest)) > 0
@@ -393,7 +391,7 @@ func itemLazy(rest []byte) bool {
 // itemText says whether a list item's first line holds text.
 func itemText(rest []byte) bool {
 	_, width, _ := listItem(rest)
-	return width < len(rest) && len(bytes.TrimSpace(rest[min(width, len(rest)):])) > 0
+	return len(bytes.TrimSpace(rest[min(width, len(rest)):])) > 0
 }
 
 // text records that the line from start to end holds text of the open

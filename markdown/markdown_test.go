@@ -110,6 +110,12 @@ var fragments = []string{
 	"<style>", "<textarea x>", "<!DOCTYPE html>", "<![CDATA[ x ]]>", "<?xml ?>", "<custom-tag>", "</span>",
 	"<a href=\"x\">", "<DIV>", "<div class=x>", "<table>", "<scripts>", "</div", "<p/>", "<!x", "]]>", "?>",
 	"\t- tab item", "  \tmixed", "text *emph*", "x  ", " \t ",
+	// items' content at the edges of its indentation, and characters at
+	// the edges of each class
+	"     ===", "      - deep item", "      ```", "  > quoted in item", "  - nested item", "  ===", "  ---",
+	">     code in a quote", "``", "~~", "9. nine", "0. zero", "999999999) nine digits", "<a>", "<z9-x>", "<A>",
+	"<Z>", "</a >", "<a b_:.9-x='1' c=\"2\" d=e>", "<a _x>", "<a :x>", "<a 9x>", "<a x=>", "<a x='y>", "<a/>",
+	"<aside>", "<ul>", "<tr>", "<a\tb>", "<!A>", "<!Z>", "<!@>",
 }
 
 // The blocks are goldmark's, on documents made of the lines a progress

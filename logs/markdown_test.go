@@ -145,3 +145,21 @@ func TestTheSnapshotsSessionIsReadAsGoldmarkReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// A field is read wherever its label is, even first in the paragraph,
+// and with no space before its code span; a run of backticks nothing
+// closes is text, and the next strong label ends the search.
+func TestAFieldIsTheCodeSpanAfterItsLabel(t *testing.T) {
+	for _, tt := range []struct{ para, label, want string }{
+		{"**Time:** `2026`", "Time:", "2026"},
+		{"**Session:**`abc`", "Session:", "abc"},
+		{"**Session:** ``` `a` ", "Session:", "a"},
+		{"**Session:** **Time:** `x`", "Session:", ""},
+		{"**Session:** none", "Session:", ""},
+		{"no label `x`", "Session:", ""},
+	} {
+		if got := fieldAfter(tt.para, tt.label); got != tt.want {
+			t.Errorf("fieldAfter(%q, %q) = %q, want %q", tt.para, tt.label, got, tt.want)
+		}
+	}
+}

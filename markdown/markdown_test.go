@@ -149,3 +149,20 @@ func roundsOf(n int) int {
 	}
 	return n
 }
+
+// Blocks never fails on any text (a progress file is the repository's),
+// and its blocks lie in order inside the text.
+func FuzzBlocks(f *testing.F) {
+	for _, s := range fragments {
+		f.Add([]byte(s + "\n" + s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		at := 0
+		for _, b := range Blocks(src) {
+			if b.Start < at || b.End < b.Start || b.End > len(src) || b.Text >= 0 && (b.Text < b.Start || b.TextEnd > len(src)) {
+				t.Fatalf("block %+v out of place in %d bytes (the previous ended at %d)", b, len(src), at)
+			}
+			at = b.Start
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,4 +166,11 @@ func FuzzBlocks(f *testing.F) {
 			at = b.Start
 		}
 	})
+}
+
+// The block tags are sorted: they are looked up by binary search.
+func TestTheBlockTagsAreSorted(t *testing.T) {
+	if !slices.IsSorted(blockTags) {
+		t.Error("blockTags is not sorted")
+	}
 }

@@ -9,22 +9,15 @@ import (
 	"time"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
-)
 
-func goldmarkDoc(src []byte) ast.Node {
-	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-	return p.Parse(text.NewReader(src))
-}
+	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
+)
 
 // goldmarkRegions are the regions goldmark's syntax tree gives: each
 // top-level fenced code block's content, each top-level list's lines.
 func goldmarkRegions(src []byte) []region {
 	var out []region
-	for n := goldmarkDoc(src).FirstChild(); n != nil; n = n.NextSibling() {
+	for n := goldmarktest.Parse(src).FirstChild(); n != nil; n = n.NextSibling() {
 		switch n.Kind() {
 		case ast.KindFencedCodeBlock:
 			if l := n.Lines(); l.Len() > 0 {
@@ -84,7 +77,7 @@ func TestTheRegionsToShortenAreGoldmarks(t *testing.T) {
 // reads it: a strong label, then the next code span before the next
 // emphasis.
 func goldmarkSnapshotInfo(src []byte) (session, when string) {
-	para := goldmarkDoc(src).FirstChild()
+	para := goldmarktest.Parse(src).FirstChild()
 	if para == nil || para.Kind() != ast.KindParagraph {
 		return "", ""
 	}

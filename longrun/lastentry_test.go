@@ -7,18 +7,15 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
 )
 
 // goldmarkLastEntry is the last entry as goldmark's syntax tree gives it:
 // the last top-level heading, else the last block, from the line its text
 // starts on (the file's start for a block without text).
 func goldmarkLastEntry(src []byte, max int) string {
-	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-	doc := p.Parse(text.NewReader(src))
+	doc := goldmarktest.Parse(src)
 	var start ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if start == nil || start.Kind() != ast.KindHeading || n.Kind() == ast.KindHeading {

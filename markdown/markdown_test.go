@@ -10,17 +10,14 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
 )
 
 // goldmarkBlocks is goldmark's answer: each top-level block's kind, and
 // the line its text starts on (blocks without lines: -1).
 func goldmarkBlocks(src []byte) []string {
-	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-	doc := p.Parse(text.NewReader(src))
+	doc := goldmarktest.Parse(src)
 	var out []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		d := fmt.Sprintf("%s@%d", kindName(n.Kind()), lineOf(src, firstLine(n)))

@@ -76,6 +76,21 @@ func UnmarkCreated(target string) {
 	}
 }
 
+// RemoveCreated removes the settings file at path when an install created
+// it and js, what would be written back, holds nothing; it says whether
+// it did. (Claude Code's uninstall checks its fence first, and removes
+// through a link's target.)
+func RemoveCreated(path string, js []byte) (bool, error) {
+	if !HoldsNothing(js) || !CreatedByInstall(path) {
+		return false, nil
+	}
+	if err := os.Remove(path); err != nil {
+		return false, err
+	}
+	UnmarkCreated(path)
+	return true, nil
+}
+
 // HoldsNothing says whether settings hold nothing but an empty hooks
 // object (what uninstall leaves of a file install created).
 func HoldsNothing(js []byte) bool {

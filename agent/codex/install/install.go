@@ -176,16 +176,16 @@ func Uninstall(opt Options) error {
 		return err
 	}
 	updated := RenameTrust(RemoveTrust(config, keys), theirsBefore, theirsAfter)
-	switch {
-	case res.Changed && settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(hooksPath):
-		// install created it, and it now holds nothing: it goes.
-		if err := os.Remove(hooksPath); err != nil {
+	if res.Changed {
+		// A file install created, holding nothing now, goes.
+		removed, err := settings.RemoveCreated(hooksPath, res.JSON)
+		if err != nil {
 			return err
 		}
-		settings.UnmarkCreated(hooksPath)
-	case res.Changed:
-		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
-			return err
+		if !removed {
+			if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+				return err
+			}
 		}
 	}
 	if !bytes.Equal(updated, config) {

@@ -77,11 +77,11 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings
 		return nil
 	}
 	dir := filepath.Dir(path)
-	if settings.HoldsNothing(res.JSON) && settings.CreatedByInstall(path) {
-		if err := os.Remove(path); err != nil {
-			return err
-		}
-		settings.UnmarkCreated(path)
+	removed, err := settings.RemoveCreated(path, res.JSON)
+	if err != nil {
+		return err
+	}
+	if removed {
 		if settings.CreatedByInstall(dir) && os.Remove(dir) == nil { // only if empty
 			settings.UnmarkCreated(dir)
 		}

@@ -3,9 +3,10 @@ package hooks
 import (
 	"context"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/agent/gemini"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // Agent is the protocol of the agent CLI that runs the hooks, where it
@@ -40,7 +41,7 @@ type Agent struct {
 }
 
 // Claude is Claude Code's, the default.
-var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read: transcript.Read, ContextUsage: transcript.ContextUsage, Injected: transcript.Injected}
+var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read: claude.Read, ContextUsage: claude.ContextUsage, Injected: claude.Injected}
 
 // Codex is Codex CLI's: its transcript is a rollout. Injected serves only
 // a fork (whose parent's transcript holds what its context holds), which

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // A transcript path naming a FIFO (a payload is untrusted) is refused at

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // DeadlineFor reads --timeout, else SESSION_HOOKS_TIMEOUT, else the event's
@@ -141,7 +142,7 @@ func (r *Run) startTranscriptRead(path string, opt transcript.Options) *transcri
 
 // tasks is Claude Code's task list of the session, within the run's bound.
 func (r *Run) tasks(configDir string) []transcript.Todo {
-	t, _ := within(r, "reading the task list", func() []transcript.Todo { return transcript.Tasks(configDir, r.In.SessionID) })
+	t, _ := within(r, "reading the task list", func() []transcript.Todo { return claude.Tasks(configDir, r.In.SessionID) })
 	return t
 }
 

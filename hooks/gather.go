@@ -16,12 +16,12 @@ import (
 	"github.com/session-hooks/session-hooks/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/longrun"
 	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // The gathering shared by the handlers: every read of git, the session's

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/state"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/state"
 )
 
 // gitRepo is a repository with one commit of README.md, in dir.

@@ -4,10 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/gitdiag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +12,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // The ledger is what of ours the session's context holds now. A resumed
@@ -173,7 +174,7 @@ func forkParent(ctx context.Context, own string, dirs []string, tokens int) stri
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
 	for _, c := range firstN(all, 5) {
-		if u, err := transcript.ContextUsage(ctx, c.path, transcript.DefaultOptions); err == nil && u.Known && (u.Tokens+u.Output == tokens || u.Tokens == tokens) {
+		if u, err := claude.ContextUsage(ctx, c.path, transcript.DefaultOptions); err == nil && u.Known && (u.Tokens+u.Output == tokens || u.Tokens == tokens) {
 			return c.path
 		}
 	}

@@ -16,12 +16,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 func numbered(prefix string, n int) []string {

@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/longrun"
 	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // summaryInstruction starts PreCompact's stdout: Claude Code hands that
@@ -27,7 +27,7 @@ const keepBudget = 800
 
 // A snapshot reads the transcript once it has been still for
 // transcriptQuiet, waiting at most transcriptSettleMax: Claude Code may
-// start the hook just before writing its last batch (transcript.Settle).
+// start the hook just before writing its last batch (claude.Settle).
 const (
 	transcriptQuiet     = 40 * time.Millisecond
 	transcriptSettleMax = 300 * time.Millisecond
@@ -206,7 +206,7 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	// A client that runs the hook before every request has written the
 	// transcript by then; waiting would delay every request.
 	if settled, ok := within(r, "waiting for the transcript", func() bool {
-		return r.agent().LateRecovery || transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
+		return r.agent().LateRecovery || claude.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
 	}); ok && !settled {
 		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}

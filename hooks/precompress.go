@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // handlePreCompress is pre-compact for a client whose pre-compaction hook

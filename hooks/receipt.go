@@ -1,7 +1,7 @@
 package hooks
 
 import (
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/state"
 )
@@ -47,7 +47,7 @@ func (r *Run) checkReceipt() {
 		return
 	}
 	nonce := s.PendingReceipt
-	found, err := transcript.Contains(r.Ctx, r.In.TranscriptPath, []string{receiptStart(nonce), receiptEnd(nonce)}, receiptBudget)
+	found, err := claude.Contains(r.Ctx, r.In.TranscriptPath, []string{receiptStart(nonce), receiptEnd(nonce)}, receiptBudget)
 	if err != nil {
 		return // looked for again at the next run
 	}

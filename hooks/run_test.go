@@ -3,12 +3,13 @@ package hooks
 import (
 	"context"
 	"encoding/json"
-	"github.com/session-hooks/session-hooks/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/session-hooks/session-hooks/internal/testenv"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/events"

@@ -13,11 +13,11 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/longrun"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // HandoffFile is where end leaves, per session, what the next session

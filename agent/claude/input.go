@@ -96,7 +96,7 @@ func readPayload(r io.Reader) ([]byte, error) {
 	for {
 		n, err := r.Read(buf)
 		b = append(b, buf[:n]...)
-		if n > 0 && wholeObject(b) {
+		if n > 0 && oneObject(b) {
 			return b, nil
 		}
 		if err == io.EOF {
@@ -107,9 +107,9 @@ func readPayload(r io.Reader) ([]byte, error) {
 	}
 }
 
-// wholeObject says whether b holds one complete JSON object (and only
+// oneObject says whether b holds one complete JSON object (and only
 // blanks after it).
-func wholeObject(b []byte) bool {
+func oneObject(b []byte) bool {
 	t := bytes.TrimSpace(b)
 	return len(t) > 1 && t[0] == '{' && t[len(t)-1] == '}' &&
 		jsondepth.Check(t, jsondepth.Max) == nil && gjson.ValidBytes(t)

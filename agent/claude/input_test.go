@@ -1,13 +1,14 @@
 package claude
 
 import (
-	"github.com/session-hooks/session-hooks/internal/testenv"
 	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/session-hooks/session-hooks/internal/testenv"
 
 	"github.com/tidwall/gjson"
 )

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 const fixture = "../../testdata/codex-0.169.0/rollout-compact.jsonl"

@@ -13,8 +13,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
 	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/transcript"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // The recorded session: a SessionStart hook's context that Gemini CLI

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package transcript
+package claude
 
 import "errors"
 

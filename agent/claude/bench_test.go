@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -6,20 +6,22 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // BenchmarkRead reads transcripts of growing size whose last compaction is
 // near the start, so the task list and the TodoWrite are far back: time
 // and memory stay flat once the size passes the read budget.
 //
-//	go test ./agent/claude/transcript -run XXX -bench Read -benchmem
+//	go test ./agent/claude -run XXX -bench Read -benchmem
 func BenchmarkRead(b *testing.B) {
 	for _, mib := range []int{1, 8, 64} {
 		data := syntheticTranscript(mib << 20)
 		b.Run(fmt.Sprintf("%dMiB", mib), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), DefaultOptions); err != nil {
+				if _, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), transcript.DefaultOptions); err != nil {
 					b.Fatal(err)
 				}
 			}

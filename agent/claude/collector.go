@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/transcript"
 
 	"github.com/session-hooks/session-hooks/sanitize"
 	"github.com/tidwall/gjson"
@@ -26,7 +28,7 @@ type collector struct {
 	previous     string
 	wantPrevious bool       // the prompt is terse: find the one before it
 	followUps    []followUp // newest first
-	todos        []Todo
+	todos        []transcript.Todo
 	todosFound   bool
 	taskCalls    []taskCall // newest first
 	files        []string   // newest first
@@ -36,18 +38,18 @@ type collector struct {
 	results map[string]result // tool results by call id
 
 	errorDecided bool
-	openError    *ToolError
+	openError    *transcript.ToolError
 	// at is the timestamp of the entry being read; promptAt, tasksAt and
 	// permissionMode the newest ones found of each.
 	at, promptAt, tasksAt, permissionMode string
-	plan                                  *Plan
+	plan                                  *transcript.Plan
 	// errorBeforeRequest: the request is newer than the open error.
 	errorBeforeRequest bool
 	errorCall          string // the call id whose name and input the error needs
-	inFlight           *ToolCall
+	inFlight           *transcript.ToolCall
 	newerSeen          bool // a main-chain block newer than any call met so far
 
-	usage        Usage
+	usage        transcript.Usage
 	usageDecided bool
 	notes        []string
 }
@@ -173,21 +175,21 @@ func approvesPlan(b toolResultBlock) bool {
 
 // usageIn is a reply's context size; false when it has none, or counts
 // no model reports.
-func usageIn(message gjson.Result) (Usage, bool) {
+func usageIn(message gjson.Result) (transcript.Usage, bool) {
 	u := message.Get("usage")
 	if !u.Exists() {
-		return Usage{}, false
+		return transcript.Usage{}, false
 	}
 	tokens := 0
 	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
 		n, ok := TokenCount(u.Get(k))
 		if !ok {
-			return Usage{}, false
+			return transcript.Usage{}, false
 		}
 		tokens += n
 	}
 	out, _ := TokenCount(u.Get("output_tokens"))
-	return Usage{Known: true, Tokens: tokens, Output: out, Model: strings.Clone(message.Get("model").String())}, true
+	return transcript.Usage{Known: true, Tokens: tokens, Output: out, Model: strings.Clone(message.Get("model").String())}, true
 }
 
 // side says whether an entry is a subagent's, counting chat entries.
@@ -231,9 +233,9 @@ func (c *collector) text(s string) {
 	if len(c.texts) >= maxTexts || strings.TrimSpace(s) == "" {
 		return
 	}
-	n := ExcerptRunes
+	n := transcript.ExcerptRunes
 	if len(c.texts) == 0 {
-		n = LatestRunes
+		n = transcript.LatestRunes
 	}
 	c.texts = append(c.texts, sanitize.Excerpt(s, n))
 }
@@ -244,7 +246,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 	if !side {
 		c.confirmAnswers(id, name)
 		if !c.newerSeen && !answered && c.inFlight == nil {
-			c.inFlight = &ToolCall{Tool: sanitize.Excerpt(name, 80), Input: callInput(name, input)}
+			c.inFlight = &transcript.ToolCall{Tool: sanitize.Excerpt(name, 80), Input: callInput(name, input)}
 		}
 		c.newerSeen = true
 		if id != "" && id == c.errorCall && c.openError != nil {
@@ -261,14 +263,14 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 	case "ExitPlanMode":
 		if !side && c.plan == nil && !c.pastBoundary {
 			if text := input.Get("plan").Str; text != "" {
-				c.plan = &Plan{Text: sanitize.Middle(sanitize.Clean(strings.TrimSpace(text)), RequestRunes), Approved: answered && res.approved}
+				c.plan = &transcript.Plan{Text: sanitize.Middle(sanitize.Clean(strings.TrimSpace(text)), transcript.RequestRunes), Approved: answered && res.approved}
 			}
 		}
 	case "TodoWrite":
 		if !side && !c.todosFound && !failed {
 			c.todosFound = true
 			for _, t := range input.Get("todos").Array() {
-				c.todos = append(c.todos, Todo{Content: sanitize.Excerpt(t.Get("content").String(), TaskRunes),
+				c.todos = append(c.todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").String(), transcript.TaskRunes),
 					Status: strings.Clone(sanitize.Clean(t.Get("status").String()))})
 			}
 		}
@@ -281,7 +283,7 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 			c.taskCalls = append(c.taskCalls, call)
 		}
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		if c.pastBoundary || !answered || res.isError || len(c.files) >= MaxFiles {
+		if c.pastBoundary || !answered || res.isError || len(c.files) >= transcript.MaxFiles {
 			return // older than the compaction, in flight, or failed
 		}
 		p := input.Get("file_path").String()
@@ -300,13 +302,13 @@ func (c *collector) toolUse(b gjson.Result, side bool) {
 func callInput(name string, input gjson.Result) string {
 	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "description"} {
 		if v := input.Get(k); v.Type == gjson.String && v.Str != "" {
-			return sanitize.Excerpt(v.Str, InputRunes)
+			return sanitize.Excerpt(v.Str, transcript.InputRunes)
 		}
 	}
 	if !input.Exists() {
 		return ""
 	}
-	return sanitize.Excerpt(input.Raw, InputRunes)
+	return sanitize.Excerpt(input.Raw, transcript.InputRunes)
 }
 
 func (c *collector) userEntry(entry entry) {
@@ -382,7 +384,7 @@ func (c *collector) toolResult(entry entry, b toolResultBlock) {
 	if !c.errorDecided {
 		c.errorDecided = true
 		if b.isError && !isRejection(text) {
-			c.openError = &ToolError{Error: sanitize.Excerpt(stripReminders(text), ErrorRunes)}
+			c.openError = &transcript.ToolError{Error: sanitize.Excerpt(stripReminders(text), transcript.ErrorRunes)}
 			c.errorCall = strings.Clone(b.id)
 			c.errorBeforeRequest = c.promptFound // newest first: the request met already is newer
 		}
@@ -391,7 +393,7 @@ func (c *collector) toolResult(entry entry, b toolResultBlock) {
 		return
 	}
 	if words := rejectionWords(text, b.isError); words != "" {
-		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt(words, PromptRunes)})
+		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt(words, transcript.PromptRunes)})
 	}
 	if answers := entry.toolUseResult.Get("answers"); answers.IsObject() && b.id != "" && !b.isError {
 		var parts []string
@@ -399,7 +401,7 @@ func (c *collector) toolResult(entry entry, b toolResultBlock) {
 			parts = append(parts, "“"+q.String()+"” → "+a.String())
 			return true
 		})
-		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt("Answered: "+strings.Join(parts, "; "), PromptRunes), askCall: strings.Clone(b.id)})
+		c.followUps = append(c.followUps, followUp{text: sanitize.Excerpt("Answered: "+strings.Join(parts, "; "), transcript.PromptRunes), askCall: strings.Clone(b.id)})
 	}
 }
 
@@ -512,13 +514,13 @@ func promptOf(content gjson.Result) (int, string) {
 		if builtins[name] && args == "" {
 			return promptBuiltin, ""
 		}
-		return promptCommand, Request(strings.TrimSpace(name + " " + args))
+		return promptCommand, transcript.Request(strings.TrimSpace(name + " " + args))
 	}
 	// "[Request interrupted by user]" followed by words is the request
 	// the user typed after interrupting.
 	if rest, ok := strings.CutPrefix(s, interrupted); ok {
 		if _, after, closed := strings.Cut(rest, "]"); closed && strings.TrimSpace(after) != "" {
-			return promptReal, Request(after)
+			return promptReal, transcript.Request(after)
 		}
 	}
 	for _, p := range noisePrefixes {
@@ -526,18 +528,10 @@ func promptOf(content gjson.Result) (int, string) {
 			return promptNoise, ""
 		}
 	}
-	return promptReal, Request(s)
+	return promptReal, transcript.Request(s)
 }
 
-const interrupted = "[Request interrupted by user"
-
-// Request is a user's request as they wrote it, line breaks and all,
-// cleaned: whole up to RequestRunes, else its beginning and its end (the
-// ask usually comes last, after a pasted log) around a marker that says
-// how much was cut.
-func Request(s string) string {
-	return sanitize.Middle(sanitize.Clean(strings.TrimSpace(s)), RequestRunes)
-}
+const interrupted = "[transcript.Request interrupted by user"
 
 // terse says whether a request means little alone: a word or two, a
 // number, "yes", "continue".
@@ -546,8 +540,8 @@ func terse(s string) bool {
 }
 
 // finish returns the facts, oldest first where order matters.
-func (c *collector) finish() *Facts {
-	f := &Facts{LastPromptAt: c.promptAt, TasksChangedAt: c.tasksAt, PermissionMode: c.permissionMode, Plan: c.plan, LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError, ErrorBeforeRequest: c.errorBeforeRequest,
+func (c *collector) finish() *transcript.Facts {
+	f := &transcript.Facts{LastPromptAt: c.promptAt, TasksChangedAt: c.tasksAt, PermissionMode: c.permissionMode, Plan: c.plan, LastPrompt: c.prompt, PreviousPrompt: c.previous, Todos: c.todos, OpenError: c.openError, ErrorBeforeRequest: c.errorBeforeRequest,
 		InFlight: c.inFlight, Usage: c.usage, Notes: c.notes}
 	for i := len(c.texts) - 1; i >= 0; i-- {
 		f.Texts = append(f.Texts, c.texts[i])
@@ -568,7 +562,7 @@ func (c *collector) finish() *Facts {
 // Claude Code keeps it: a TaskCreate adds a pending task (numbered by its
 // result, else in order), a TaskUpdate changes its subject or status,
 // deleted tasks are left out; the list is in id order.
-func replayTasks(newestFirst []taskCall) []Todo {
+func replayTasks(newestFirst []taskCall) []transcript.Todo {
 	if len(newestFirst) == 0 {
 		return nil
 	}
@@ -604,13 +598,13 @@ func replayTasks(newestFirst []taskCall) []Todo {
 		}
 	}
 	sortByNumber(order)
-	var out []Todo
+	var out []transcript.Todo
 	for _, id := range order {
 		t := tasks[id]
 		if t.status == "deleted" {
 			continue
 		}
-		out = append(out, Todo{Content: sanitize.Excerpt(t.subject, TaskRunes), Status: sanitize.Clean(t.status)})
+		out = append(out, transcript.Todo{Content: sanitize.Excerpt(t.subject, transcript.TaskRunes), Status: sanitize.Clean(t.status)})
 	}
 	return out
 }

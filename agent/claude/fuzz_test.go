@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // FuzzTailReader: whatever the content, chunk boundaries and limits, the
@@ -70,15 +72,15 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"text","text":"prompt"}]}}` + "\n{\"type\":\"system\",\"subtype\":\"compact_boundary\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		type result struct {
-			facts *Facts
+			facts *transcript.Facts
 			err   error
 		}
 		done := make(chan result, 1)
 		go func() {
-			facts, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), Options{Budget: 1 << 20, MaxLine: 1 << 16})
+			facts, err := ReadAt(context.Background(), bytes.NewReader(data), int64(len(data)), transcript.Options{Budget: 1 << 20, MaxLine: 1 << 16})
 			done <- result{facts, err}
 		}()
-		var facts *Facts
+		var facts *transcript.Facts
 		select {
 		case r := <-done:
 			if r.err != nil {
@@ -93,7 +95,7 @@ func FuzzRead(f *testing.F) {
 		}
 		all := append([]string{facts.LastPrompt, facts.PreviousPrompt}, facts.Texts...)
 		all = append(append(all, facts.FollowUps...), facts.FilesTouched...)
-		for _, list := range [][]Todo{facts.Todos, facts.Tasks} {
+		for _, list := range [][]transcript.Todo{facts.Todos, facts.Tasks} {
 			for _, td := range list {
 				all = append(all, td.Content, td.Status)
 			}
@@ -105,7 +107,7 @@ func FuzzRead(f *testing.F) {
 			if !utf8.ValidString(s) || strings.ContainsAny(s, "\x1b\x00\r") {
 				t.Fatalf("unclean fact %q", s)
 			}
-			if utf8.RuneCountInString(s) > max(LatestRunes, PromptRunes)+3 && !strings.Contains(strings.Join(facts.FilesTouched, "\n"), s) {
+			if utf8.RuneCountInString(s) > max(transcript.LatestRunes, transcript.PromptRunes)+3 && !strings.Contains(strings.Join(facts.FilesTouched, "\n"), s) {
 				t.Fatalf("fact of %d runes", utf8.RuneCountInString(s))
 			}
 		}

@@ -1,32 +1,22 @@
-// Package transcript reads what a coding agent was doing from a Claude Code
-// session transcript (JSONL, one entry per line, appended as the session
-// goes). It reads from the end of the file within a byte budget, so its time
-// and memory do not grow with the transcript, and it accesses fields with
-// gjson instead of unmarshalling whole entries.
+// Package transcript is what every agent's transcript reader returns: the
+// facts of the work in progress (the request, the agent's latest texts, its
+// task list, the files it wrote, the tool call that failed, the context in
+// use), the limits every reader holds to, and the safe opening of the file
+// a hook's payload names. The readers, one per agent, live with their agent
+// (agent/claude, agent/codex, agent/gemini); the hooks read only this.
 //
-// Only the main chain counts as the agent's: entries of subagents
-// (isSidechain) never stand as its request, its text or its plan; their
-// successful writes do count as files written. A subagent's own transcript,
-// where every entry is a sidechain one, is read as a main chain.
-//
-// Everything it returns is data taken from the conversation: secrets are
-// redacted and control characters removed before it leaves the package.
+// Everything a reader returns is data taken from the conversation: secrets
+// are redacted and control characters removed before it leaves the reader.
 package transcript
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"unsafe"
+	"strings"
 
 	"github.com/session-hooks/session-hooks/safefile"
-
-	"github.com/session-hooks/session-hooks/jsondepth"
-
-	"github.com/tidwall/gjson"
+	"github.com/session-hooks/session-hooks/sanitize"
 )
 
 // Facts is what a transcript says about the work in progress.
@@ -125,15 +115,9 @@ const (
 	TaskRunes    = 200
 	ErrorRunes   = 600
 	InputRunes   = 200
-	maxTexts     = 3
 	// MaxFiles is how many files a transcript reader lists at most, the
 	// newest kept: every agent's reader holds to it.
 	MaxFiles = 200
-	// maxPathRunes bounds a file path taken from the transcript: a path
-	// thousands of characters long would push the snapshot out of the budget.
-	maxPathRunes = 300
-	maxFollowUps = 10
-	maxTaskCalls = 10000
 )
 
 // DefaultOptions read up to 32 MiB back: a task list or a TodoWrite may
@@ -141,63 +125,26 @@ const (
 // conversation.
 var DefaultOptions = Options{Budget: 32 << 20, MaxLine: 8 << 20}
 
-// Read walks the transcript back from its end until it has found what it
-// needs or spent its budget. A missing or unreadable file is an error; what
-// is merely incomplete is said in Facts.Notes.
-func Read(ctx context.Context, path string, opt Options) (*Facts, error) {
-	f, size, err := openSized(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	facts, err := ReadAt(ctx, f, size, opt)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return facts, nil
+// Usage is the context an agent is using, as its latest reply reported it.
+type Usage struct {
+	Tokens int    // input + cache creation + cache read tokens of the latest reply
+	Output int    // its output tokens: Claude Code's context_tokens on resume and fork counts them too
+	Model  string // the model of that reply
+	// Known is false when no reply has reported usage since the last
+	// compaction (or at all): the context size is then not known.
+	Known bool
+	// Window is the model's context window as the transcript states it
+	// (Codex's model_context_window); 0 when it does not (Claude Code's
+	// window comes from the model's name).
+	Window int
 }
 
-// ReadAt is Read on a transcript's content of the given size.
-func ReadAt(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Facts, error) {
-	c, err := walk(ctx, r, size, opt, false)
-	if err == nil && c.mainChat == 0 && c.sideChat > 0 {
-		// A subagent's own transcript: its chain is the main one.
-		c, err = walk(ctx, r, size, opt, true)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return c.finish(), nil
-}
-
-// walk reads the lines newest first into a collector.
-func walk(ctx context.Context, r io.ReaderAt, size int64, opt Options, sideAsMain bool) (*collector, error) {
-	tr := newTailReader(r, size, opt.Budget, opt.MaxLine)
-	c := newCollector(sideAsMain)
-	first := true
-	for !c.done() {
-		if ctx.Err() != nil {
-			c.notes = append(c.notes, "transcript reading stopped at the hook's deadline")
-			break
-		}
-		line, oversized, err := tr.Next()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, err
-		} else if oversized || !c.wants(line) {
-			continue
-		}
-		c.add(line, first)
-		first = false
-	}
-	if tr.Truncated && !c.done() {
-		c.notes = append(c.notes, fmt.Sprintf("only the last %d MiB of the transcript were read", opt.Budget>>20))
-	}
-	if tr.Oversized > 0 {
-		c.notes = append(c.notes, fmt.Sprintf("%d transcript line(s) over %d MiB were skipped", tr.Oversized, opt.MaxLine>>20))
-	}
-	return c, nil
+// Request is a user's request as they wrote it, line breaks and all,
+// cleaned: whole up to RequestRunes, else its beginning and its end (the
+// ask usually comes last, after a pasted log) around a marker that says
+// how much was cut.
+func Request(s string) string {
+	return sanitize.Middle(sanitize.Clean(strings.TrimSpace(s)), RequestRunes)
 }
 
 // openRegular opens path for reading only if it is a regular file, so a
@@ -209,13 +156,12 @@ func openRegular(path string) (*os.File, error) {
 	return safefile.Open(path)
 }
 
-// openSized opens a transcript with openRegular and says its size.
 // OpenTail opens the regular file at path (never blocking on a FIFO or
 // a device a transcript path may name) at budget bytes before its end, or
 // at its start: start says where, and a start past 0 means the first line
 // read is a piece of one. Other agents' transcript readers start there.
 func OpenTail(path string, budget int64) (f *os.File, start int64, err error) {
-	f, size, err := openSized(path)
+	f, size, err := Open(path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -227,7 +173,9 @@ func OpenTail(path string, budget int64) (f *os.File, start int64, err error) {
 	return f, start, nil
 }
 
-func openSized(path string) (*os.File, int64, error) {
+// Open opens the regular file at path for reading, never blocking on a
+// FIFO or a device a transcript path may name, and says its size.
+func Open(path string) (*os.File, int64, error) {
 	f, err := openRegular(path)
 	if err != nil {
 		return nil, 0, err
@@ -238,30 +186,4 @@ func openSized(path string) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	return f, fi.Size(), nil
-}
-
-// wholeObject accepts a line that starts and ends as a JSON object. Only
-// the newest line of a transcript can be torn (Claude Code appends whole
-// lines), so only it is validated in full (up to 256 KiB): validating
-// every line cost more than reading it, and gjson reads the fields asked
-// for without walking the rest and is safe on malformed input.
-func wholeObject(line []byte, newest bool) bool {
-	line = bytes.TrimSpace(line)
-	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
-		return false
-	}
-	if jsondepth.Check(line, jsondepth.Max) != nil {
-		return false // gjson would recurse once per level
-	}
-	return !newest || len(line) > 256<<10 || gjson.ValidBytes(line)
-}
-
-// parse reads a line without copying it: the lines come from buffers the
-// tail reader never writes again, and what the collector keeps is copied
-// out (excerpts, cloned ids), so a large tool result is never copied whole.
-func parse(line []byte) gjson.Result {
-	if len(line) == 0 {
-		return gjson.Result{}
-	}
-	return gjson.Parse(unsafe.String(&line[0], len(line)))
 }

@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -10,10 +10,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 const (
-	fixtureDir     = "../../../testdata/claude-2.1.330"
+	fixtureDir     = "../../testdata/claude-2.1.330"
 	fixtureSession = "186971df-3751-4c74-8559-0a238a365e26"
 )
 
@@ -47,7 +49,7 @@ func writeTemp(t *testing.T, b []byte) string {
 
 func TestReadRecordedTranscriptAtPreCompact(t *testing.T) {
 	path := writeTemp(t, untilCompaction(t, fixture(t)))
-	f, err := Read(context.Background(), path, DefaultOptions)
+	f, err := Read(context.Background(), path, transcript.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestReadRecordedTranscriptAtPreCompact(t *testing.T) {
 }
 
 func TestReadAfterCompactionKeepsOlderTextsButNotOlderFiles(t *testing.T) {
-	f, err := Read(context.Background(), writeTemp(t, fixture(t)), DefaultOptions)
+	f, err := Read(context.Background(), writeTemp(t, fixture(t)), transcript.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestReadAfterCompactionKeepsOlderTextsButNotOlderFiles(t *testing.T) {
 
 func TestTasksReadsTheRecordedTaskList(t *testing.T) {
 	got := Tasks(fixtureDir, fixtureSession)
-	want := []Todo{{"Write notes.txt", "in_progress"}, {"Commit the notes", "pending"}}
+	want := []transcript.Todo{{Content: "Write notes.txt", Status: "in_progress"}, {Content: "Commit the notes", Status: "pending"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -101,7 +103,7 @@ func TestReadTakesTheLatestTodoWrite(t *testing.T) {
 	}
 	b.WriteString(todo("old plan"))
 	b.WriteString(todo("new plan"))
-	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), DefaultOptions)
+	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), transcript.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestReadWalksPastBookkeepingToFindTexts(t *testing.T) {
 	for i := 0; i < 5000; i++ { // far more than the Node script's 50 lines
 		b.WriteString(`{"type":"attachment","attachment":{"type":"date"}}` + "\n")
 	}
-	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), DefaultOptions)
+	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), transcript.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func TestReadSkipsOversizedAndBrokenLines(t *testing.T) {
 	b.WriteString(`{"type":"user","message":{"content":[{"type":"tool_result","content":"` + strings.Repeat("x", 3<<20) + `"}]}}` + "\n")
 	b.WriteString("not json at all\n\x00\xff garbage\n")
 	b.WriteString(`{"type":"assistant","message":{"content":[{"type":"text","text":"after"`) // torn last line
-	opt := DefaultOptions
+	opt := transcript.DefaultOptions
 	opt.MaxLine = 1 << 20
 	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), opt)
 	if err != nil {
@@ -151,7 +153,7 @@ func TestReadStopsAtItsBudgetAndSaysSo(t *testing.T) {
 	for i := 0; i < 40000; i++ {
 		b.WriteString(`{"type":"attachment","attachment":{"type":"date"}}` + "\n")
 	}
-	opt := DefaultOptions
+	opt := transcript.DefaultOptions
 	opt.Budget = 1 << 20
 	f, err := Read(context.Background(), writeTemp(t, b.Bytes()), opt)
 	if err != nil {
@@ -170,7 +172,7 @@ func TestReadRefusesFilesThatAreNotRegular(t *testing.T) {
 		paths = append(paths, fifo)
 	}
 	for _, p := range paths {
-		if _, err := Read(context.Background(), p, DefaultOptions); err == nil {
+		if _, err := Read(context.Background(), p, transcript.DefaultOptions); err == nil {
 			t.Errorf("Read(%q) succeeded", p)
 		}
 	}

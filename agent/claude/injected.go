@@ -1,9 +1,11 @@
-package transcript
+package claude
 
 import (
 	"bytes"
 	"context"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // Injected returns what SessionStart hooks injected into the context the
@@ -12,7 +14,7 @@ import (
 // with its parent's, so this is what the fork's context holds of them. The
 // search stops at a compaction boundary (the context before it is gone)
 // and reads at most opt.Budget bytes from the end.
-func Injected(ctx context.Context, path string, opt Options) ([]string, error) {
+func Injected(ctx context.Context, path string, opt transcript.Options) ([]string, error) {
 	var out []string
 	err := linesFromEnd(ctx, path, opt, func(line []byte) bool {
 		if bytes.Contains(line, []byte(`"compact_boundary"`)) && entryOf(parse(line)).subtype == "compact_boundary" {

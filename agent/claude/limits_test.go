@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // Texts from before a compaction are kept when fewer than three came
@@ -47,7 +49,7 @@ func TestTasksAreInTheOrderOfTheirIds(t *testing.T) {
 		call("c3", "TaskCreate", `{"subject":"x"}`), created("c3", "x"),
 		call("c4", "TaskCreate", `{"subject":"y"}`), created("c4", "y"),
 		call("u1", "TaskUpdate", `{"taskId":"10","status":"completed"}`), answer("u1", "Updated task #10", false, ""))
-	want := []Todo{{"x", "pending"}, {"y", "pending"}, {"nine", "pending"}, {"ten", "completed"}}
+	want := []transcript.Todo{{Content: "x", Status: "pending"}, {Content: "y", Status: "pending"}, {Content: "nine", Status: "pending"}, {Content: "ten", Status: "completed"}}
 	if !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks %+v, want %+v", f.Tasks, want)
 	}
@@ -60,7 +62,7 @@ func TestTasksWithoutAnIdAreNumberedInOrder(t *testing.T) {
 		call("c1", "TaskCreate", `{"subject":"one"}`), answer("c1", "created", false, ""),
 		call("c2", "TaskCreate", `{"subject":"two"}`), answer("c2", "created", false, ""),
 		call("u1", "TaskUpdate", `{"taskId":"2","status":"in_progress"}`), answer("u1", "Updated task #2", false, ""))
-	want := []Todo{{"one", "pending"}, {"two", "in_progress"}}
+	want := []transcript.Todo{{Content: "one", Status: "pending"}, {Content: "two", Status: "in_progress"}}
 	if !reflect.DeepEqual(f.Tasks, want) {
 		t.Errorf("tasks %+v, want %+v", f.Tasks, want)
 	}
@@ -70,11 +72,11 @@ func TestTasksWithoutAnIdAreNumberedInOrder(t *testing.T) {
 // and task calls each stop at their limit, the newest kept.
 func TestTheListsReadAreBounded(t *testing.T) {
 	var lines []string
-	for i := range MaxFiles + 1 {
+	for i := range transcript.MaxFiles + 1 {
 		id := fmt.Sprint("w", i)
 		lines = append(lines, call(id, "Write", fmt.Sprintf(`{"file_path":"/p/%d.go"}`, i)), answer(id, "ok", false, ""))
 	}
-	if f := read(t, lines...); len(f.FilesTouched) != MaxFiles || f.FilesTouched[MaxFiles-1] != fmt.Sprintf("/p/%d.go", MaxFiles) {
+	if f := read(t, lines...); len(f.FilesTouched) != transcript.MaxFiles || f.FilesTouched[transcript.MaxFiles-1] != fmt.Sprintf("/p/%d.go", transcript.MaxFiles) {
 		t.Errorf("%d files, the last %q", len(f.FilesTouched), f.FilesTouched[len(f.FilesTouched)-1])
 	}
 	lines = []string{user("tidy the loader")}

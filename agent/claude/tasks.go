@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"os"
@@ -6,11 +6,11 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/session-hooks/session-hooks/transcript"
+
 	"github.com/session-hooks/session-hooks/safefile"
 
 	"github.com/session-hooks/session-hooks/jsondepth"
-
-	"github.com/session-hooks/session-hooks/agent/claude"
 
 	"github.com/session-hooks/session-hooks/sanitize"
 
@@ -24,17 +24,17 @@ const maxTaskFiles = 500
 // per task in <config>/tasks/<session id>/ (versions that replaced TodoWrite
 // with TaskCreate/TaskUpdate persist it there). Deleted tasks are left out;
 // the list is in task id order. No directory means no list.
-func Tasks(configDir, sessionID string) []Todo {
+func Tasks(configDir, sessionID string) []transcript.Todo {
 	if configDir == "" || sessionID == "" || filepath.Base(sessionID) != sessionID || sessionID == ".." {
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(claude.TasksDir(configDir, sessionID), "*.json"))
+	names, _ := filepath.Glob(filepath.Join(TasksDir(configDir, sessionID), "*.json"))
 	if len(names) > maxTaskFiles {
 		names = names[:maxTaskFiles]
 	}
 	type task struct {
 		id int
-		Todo
+		transcript.Todo
 	}
 	var tasks []task
 	for _, n := range names {
@@ -50,12 +50,12 @@ func Tasks(configDir, sessionID string) []Todo {
 			continue
 		}
 		id, _ := strconv.Atoi(gjson.GetBytes(b, "id").String())
-		tasks = append(tasks, task{id, Todo{
-			Content: sanitize.Excerpt(gjson.GetBytes(b, "subject").String(), ExcerptRunes),
+		tasks = append(tasks, task{id, transcript.Todo{
+			Content: sanitize.Excerpt(gjson.GetBytes(b, "subject").String(), transcript.ExcerptRunes),
 			Status:  sanitize.Clean(status)}})
 	}
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].id < tasks[j].id })
-	out := make([]Todo, len(tasks))
+	out := make([]transcript.Todo, len(tasks))
 	for i, t := range tasks {
 		out[i] = t.Todo
 	}

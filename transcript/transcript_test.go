@@ -1,0 +1,68 @@
+package transcript
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestRequestKeepsAShortRequestWholeAndCleaned(t *testing.T) {
+	got := Request("  fix the parser\nthen commit\x1b \n")
+	if strings.ContainsRune(got, 0x1b) || !strings.HasPrefix(got, "fix the parser\nthen commit") || strings.HasSuffix(got, "\n") {
+		t.Errorf("Request = %q, want the request with its line break, trimmed, without the escape", got)
+	}
+}
+
+func TestRequestKeepsTheBeginningAndTheEndOfALongOne(t *testing.T) {
+	long := "START " + strings.Repeat("log line ", RequestRunes) + " please fix the END"
+	got := Request(long)
+	if n := utf8.RuneCountInString(got); n > RequestRunes+100 {
+		t.Errorf("%d runes, over %d", n, RequestRunes)
+	}
+	if !strings.HasPrefix(got, "START") || !strings.HasSuffix(got, "the END") {
+		t.Errorf("Request lost its beginning or its end: %.80q ... %.80q", got, got[len(got)-80:])
+	}
+}
+
+func TestOpenTailStartsBudgetBytesBeforeTheEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(path, []byte("0123456789"), 0o600)
+	for _, tc := range []struct {
+		budget int64
+		start  int64
+		rest   string
+	}{{4, 6, "6789"}, {10, 0, "0123456789"}, {100, 0, "0123456789"}} {
+		f, start, err := OpenTail(path, tc.budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		if start != tc.start || string(b) != tc.rest {
+			t.Errorf("OpenTail(%d) = %d, %q; want %d, %q", tc.budget, start, b, tc.start, tc.rest)
+		}
+	}
+}
+
+func TestOpenSaysTheSizeAndRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(path, []byte("abc"), 0o600)
+	f, size, err := Open(path)
+	if err != nil || size != 3 {
+		t.Fatalf("Open = %d, %v; want 3, nil", size, err)
+	}
+	f.Close()
+	if _, _, err := Open(""); err == nil || !strings.Contains(err.Error(), "no transcript path") {
+		t.Errorf("Open(\"\") = %v, want the missing path said", err)
+	}
+	if _, _, err := Open(dir); err == nil {
+		t.Error("Open opened a directory")
+	}
+	if _, _, err := OpenTail(filepath.Join(dir, "missing"), 10); err == nil {
+		t.Error("OpenTail opened a missing file")
+	}
+}

@@ -32,6 +32,7 @@ import (
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
@@ -118,7 +119,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(termErr, exit.Error())
 		return exit.ExitCode()
 	case err != nil:
-		fmt.Fprintf(term, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
+		fmt.Fprintf(term, "session-hooks: %v\n%s\n", err, eventtable.UsageLine())
 	}
 	return 0
 }
@@ -129,7 +130,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 	app := &cli.App{
 		Name:           "session-hooks",
 		Usage:          "restore a coding agent's context at Claude Code session boundaries",
-		UsageText:      strings.TrimPrefix(hooks.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
+		UsageText:      strings.TrimPrefix(eventtable.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
 		Version:        version(), // --version prints fullVersion, built only then (below)
 		Writer:         term,
 		ErrWriter:      term,
@@ -138,7 +139,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 			if c.Args().Present() {
 				return unknownCommand(c.App, c.Args().First())
 			}
-			fmt.Fprintln(term, hooks.UsageLine())
+			fmt.Fprintln(term, eventtable.UsageLine())
 			return nil
 		},
 		OnUsageError: personUsageError,
@@ -148,7 +149,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 	// The commit and date are read from the build information only when
 	// asked for, not on every hook's start.
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, "session-hooks version "+fullVersion()) }
-	for _, name := range hooks.Commands() {
+	for _, name := range eventtable.Commands() {
 		app.Commands = append(app.Commands, hookCommand(name, stdin, stdout, term))
 	}
 	app.Commands = append(app.Commands, personCommands(term)...)
@@ -227,7 +228,7 @@ func personUsageError(c *cli.Context, err error, _ bool) error {
 // hookCommand is one hook subcommand: its rows of the event table give
 // its usage, its selecting flags and its handlers.
 func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Command {
-	plain, _ := hooks.Lookup(name, func(string) bool { return false })
+	plain, _ := eventtable.Lookup(name, func(string) bool { return false })
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "timeout", Usage: "answer within this `DURATION` (e.g. 800ms, 5s); also SESSION_HOOKS_TIMEOUT"},
 		&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of .claude/session-hooks.json; also SESSION_HOOKS_CONFIG"},
@@ -235,7 +236,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 		&cli.BoolFlag{Name: "no-log", Usage: "write no log file (events.jsonl included); also SESSION_HOOKS_NO_LOG=1"},
 		&cli.StringFlag{Name: "format", Usage: "`FORMAT` of the output: markdown, or json for scripts (the facts; see docs/json.md)"},
 	}
-	for _, f := range hooks.Flags(name) {
+	for _, f := range eventtable.Flags(name) {
 		flags = append([]cli.Flag{&cli.BoolFlag{Name: f, Usage: "the " + f + " variant (a row of its own in the event table)"}}, flags...)
 	}
 	return &cli.Command{
@@ -243,7 +244,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 		OnUsageError: usageError(term, stdin),
 		Action: func(c *cli.Context) error {
 			began := time.Now()
-			e, _ := hooks.Lookup(name, c.Bool)
+			e, _ := eventtable.Lookup(name, c.Bool)
 			tuneGC()
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
 			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" {
@@ -282,7 +283,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 		&cli.BoolFlag{Name: "exec", Usage: "write entries in the exec form (command + args, no shell; Windows without Git Bash needs it). Default: when the claude on PATH is 2.1.330 or later"},
 		&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add .claude/logs/ to .gitignore"}, followSymlinks,
 		&cli.BoolFlag{Name: "rewrite-strict", Usage: "rewrite a settings file Claude Code refuses (comments, trailing commas) as strict JSON before adding to it"}}
-	for _, e := range hooks.Table {
+	for _, e := range eventtable.Table {
 		if e.InstallFlag != "" {
 			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command + " (=false removes it)"})
 		}
@@ -318,7 +319,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 					on := c.Bool("long-running")
 					opt.LongRunning = &on
 				}
-				for _, e := range hooks.Table {
+				for _, e := range eventtable.Table {
 					if e.InstallFlag != "" && c.IsSet(e.InstallFlag) {
 						opt.Flags[e.InstallFlag] = c.Bool(e.InstallFlag)
 					}
@@ -467,7 +468,7 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 		if claude.IsTerminal(stdin) {
 			return personUsageError(c, err, sub)
 		}
-		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, hooks.UsageLine())
+		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, eventtable.UsageLine())
 		return nil
 	}
 }

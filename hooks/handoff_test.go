@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/state"
 )
@@ -37,7 +38,7 @@ func gitRepo(t *testing.T) string {
 // run runs the hook row of command with a payload of its event.
 func runHook(t *testing.T, dir, command, session, extra string, flags ...string) string {
 	t.Helper()
-	e, _ := Lookup(command, func(f string) bool { return slices.Contains(flags, f) })
+	e, _ := eventtable.Lookup(command, func(f string) bool { return slices.Contains(flags, f) })
 	var out strings.Builder
 	Execute(payload2(dir, session, e.Claude, extra), &out, e,
 		Options{Deadline: 10 * time.Second, Now: time.Now, Getenv: projectEnv(dir), JSON: slices.Contains(flags, "json")})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/logs"
@@ -158,7 +159,7 @@ func TestInitAndEndSayHowLongTheyTook(t *testing.T) {
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			dir := project(t)
-			e, _ := Lookup(tc.command, func(string) bool { return false })
+			e, _ := eventtable.Lookup(tc.command, func(string) bool { return false })
 			var out strings.Builder
 			Execute(payload(dir, tc.event, tc.extra), &out, e,
 				Options{Deadline: 5 * time.Second, JSON: true, Now: time.Now, Getenv: func(string) string { return "" }})
@@ -296,7 +297,7 @@ func TestOnlyNewKeepsOneHeading(t *testing.T) {
 
 func TestPostCompactSaysHowLongItTook(t *testing.T) {
 	dir := project(t)
-	e, _ := Lookup("post-compact", func(string) bool { return false })
+	e, _ := eventtable.Lookup("post-compact", func(string) bool { return false })
 	var out strings.Builder
 	Execute(payload(dir, "PostCompact", `,"trigger":"auto","compact_summary":"s"`), &out, e,
 		Options{Deadline: 5 * time.Second, JSON: true, Now: time.Now, Getenv: func(string) string { return "" }})
@@ -363,7 +364,7 @@ func TestTheNextSessionSeesTheHandoffsFileCommittedSince(t *testing.T) {
 	git("commit", "-qm", "start")
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644)
 	run := func(command, event, extra string) string {
-		e, _ := Lookup(command, func(string) bool { return false })
+		e, _ := eventtable.Lookup(command, func(string) bool { return false })
 		var out strings.Builder
 		Execute(strings.NewReader(`{"session_id":"`+command+`","cwd":"`+dir+`","hook_event_name":"`+event+`"`+extra+`}`), &out, e,
 			Options{Deadline: 5 * time.Second, Now: time.Now, Getenv: func(string) string { return "" }})
@@ -467,7 +468,7 @@ func TestATranscriptIsReadOnceForItsFactsAndItsUsage(t *testing.T) {
 func TestAJSONContextReplyStaysWithinTheBudget(t *testing.T) {
 	text := strings.Repeat("\"quoted\"\n", 1200) // 10,800 characters, each line with three escapes
 	var out strings.Builder
-	Execute(strings.NewReader(`{"hook_event_name":"SessionStart"}`), &out, Event{Command: "init", Handle: func(*Run) string { return text }},
+	execute(strings.NewReader(`{"hook_event_name":"SessionStart"}`), &out, eventtable.Event{Command: "init"}, func(*Run) string { return text },
 		Options{Deadline: 5 * time.Second, NoLog: true, Agent: Gemini, Getenv: func(string) string { return "" }})
 	var reply struct {
 		Specific struct {

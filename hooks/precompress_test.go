@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
 // geminiRun runs one hook as Gemini CLI runs it, and returns the context
 // the model would get ("" for no reply).
-func geminiRun(t *testing.T, dir, chat, event string, row Event) string {
+func geminiRun(t *testing.T, dir, chat, event string, row eventtable.Event) string {
 	t.Helper()
 	var out strings.Builder
 	Execute(payload(dir, event, `,"transcript_path":"`+chat+`"`), &out, row,
@@ -50,7 +51,7 @@ func TestGeminiRecoveryRidesTheFirstPromptAfterACompressionOnce(t *testing.T) {
 	chat := filepath.Join(t.TempDir(), "chat.jsonl")
 	os.WriteFile(chat, []byte(chatBefore), 0o600)
 	snapshot := filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog))
-	preCompact, recovery := rowOf(t, "pre-compact"), Table[1]
+	preCompact, recovery := rowOf(t, "pre-compact"), eventtable.Table[1]
 
 	if out := geminiRun(t, dir, chat, "PreCompress", preCompact); out != "" {
 		t.Errorf("PreCompress printed %q: Gemini CLI shows it to the person only", out)
@@ -108,11 +109,11 @@ func TestGeminiStartAfterACompressionGivesTheRecovery(t *testing.T) {
 	f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(compression)
 	f.Close()
-	start := geminiRun(t, dir, chat, "SessionStart", Table[0])
+	start := geminiRun(t, dir, chat, "SessionStart", eventtable.Table[0])
 	if !strings.Contains(start, "Pre-Compaction Context") || !strings.Contains(start, "fix the lexer") {
 		t.Errorf("the start after a compression has no recovery:\n%s", start)
 	}
-	if out := geminiRun(t, dir, chat, "BeforeAgent", Table[1]); out != "" {
+	if out := geminiRun(t, dir, chat, "BeforeAgent", eventtable.Table[1]); out != "" {
 		t.Errorf("the prompt after that start got the recovery again:\n%s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/longrun"
 	"github.com/session-hooks/session-hooks/state"
@@ -91,7 +92,7 @@ func payload(dir, event string, extra string) *strings.Reader {
 func TestSessionStartsAtTheRunsClock(t *testing.T) {
 	dir := project(t)
 	var out strings.Builder
-	Execute(payload(dir, "SessionStart", `,"source":"startup"`), &out, Table[0],
+	Execute(payload(dir, "SessionStart", `,"source":"startup"`), &out, eventtable.Table[0],
 		Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
 	s, note := state.Load(logs.DirFor(dir), "s1")
 	if s == nil || note != "" || !s.StartedAt.Equal(clock) || s.Number != 1 {
@@ -101,7 +102,7 @@ func TestSessionStartsAtTheRunsClock(t *testing.T) {
 
 // A corrupt state file is reported by every event, not only by end.
 func TestCorruptStateIsReportedByStopAndPostTool(t *testing.T) {
-	for _, e := range []Event{rowOf(t, "stop"), rowOf(t, "post-tool"), rowOf(t, "end")} {
+	for _, e := range []eventtable.Event{rowOf(t, "stop"), rowOf(t, "post-tool"), rowOf(t, "end")} {
 		t.Run(e.Command, func(t *testing.T) {
 			dir := project(t)
 			os.MkdirAll(filepath.Join(dir, ".claude", "logs", "state"), 0o700)
@@ -120,8 +121,8 @@ func TestCorruptStateIsReportedByStopAndPostTool(t *testing.T) {
 	}
 }
 
-func rowOf(t *testing.T, command string) Event {
-	e, ok := Lookup(command, func(string) bool { return false })
+func rowOf(t *testing.T, command string) eventtable.Event {
+	e, ok := eventtable.Lookup(command, func(string) bool { return false })
 	if !ok {
 		t.Fatalf("no row for %s", command)
 	}
@@ -197,7 +198,7 @@ func TestNudgeModeAddsContextInsteadOfBlocking(t *testing.T) {
 func TestResumeSeedsTheContextFromThePayload(t *testing.T) {
 	dir := project(t)
 	var out strings.Builder
-	Execute(payload(dir, "SessionStart", `,"source":"resume","context_tokens":1020,"seconds_since_last_response":5`), &out, Table[0],
+	Execute(payload(dir, "SessionStart", `,"source":"resume","context_tokens":1020,"seconds_since_last_response":5`), &out, eventtable.Table[0],
 		Options{Deadline: 5 * time.Second, NoLog: true, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
 	if !strings.Contains(out.String(), "context 1,020 tokens (warn at 100,000)") {
 		t.Errorf("got:\n%s", out.String())
@@ -208,7 +209,7 @@ func TestResumeSeedsTheContextFromThePayload(t *testing.T) {
 func TestPayloadFieldsReachTheLogAsOneCleanLine(t *testing.T) {
 	dir := project(t)
 	var out strings.Builder
-	Execute(payload(dir, "SessionStart", `,"source":"startup\n# Obey me\u001b[31m","model":"m\u202eodel sk-ant-api03-AbCdEfGhIjKlMnOp"`), &out, Table[0],
+	Execute(payload(dir, "SessionStart", `,"source":"startup\n# Obey me\u001b[31m","model":"m\u202eodel sk-ant-api03-AbCdEfGhIjKlMnOp"`), &out, eventtable.Table[0],
 		Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
 	b, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", "session-init.md"))
 	if err != nil {

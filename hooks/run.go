@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/transcript"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -83,7 +84,12 @@ type Run struct {
 // Execute runs one event as a hook: it always returns normally (the
 // caller exits 0), prints at most claude.Budget characters, nothing on
 // stderr, and answers by the deadline with whatever it has.
-func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
+func Execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, opt Options) {
+	execute(stdin, stdout, e, handlerOf(e), opt)
+}
+
+// execute is Execute with the row's handler given (tests give their own).
+func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(*Run) string, opt Options) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -137,7 +143,7 @@ func Execute(stdin io.Reader, stdout io.Writer, e Event, opt Options) {
 		r.Cfg = cfg
 		r.Cfg.DryRun = r.Cfg.DryRun || opt.DryRun
 		r.notes = append(r.notes, cfgNotes...)
-		out := e.Handle(r)
+		out := handle(r)
 		r.writeState() // the last write but the event line, inside the deadline
 		done <- out
 	}()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -19,7 +20,7 @@ import (
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 	var out strings.Builder
-	Execute(strings.NewReader(""), &out, Event{Command: "init", Handle: func(*Run) string { panic("boom") }}, Options{Deadline: time.Second, NoLog: true})
+	execute(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string { panic("boom") }, Options{Deadline: time.Second, NoLog: true})
 	want := "session-hooks: internal error in init (boom); nothing was injected. Please report this.\n"
 	if out.String() != want {
 		t.Errorf("got %q", out.String())
@@ -29,10 +30,10 @@ func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 func TestRunHookAnswersByItsDeadline(t *testing.T) {
 	var out strings.Builder
 	start := time.Now()
-	Execute(strings.NewReader(""), &out, Event{Command: "end", Handle: func(*Run) string {
+	execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string {
 		time.Sleep(5 * time.Second)
 		return "too late"
-	}}, Options{Deadline: 200 * time.Millisecond, NoLog: true})
+	}, Options{Deadline: 200 * time.Millisecond, NoLog: true})
 	if !strings.Contains(out.String(), "end did not finish within its 200ms deadline") {
 		t.Errorf("got %q", out.String())
 	}
@@ -47,7 +48,7 @@ func TestAScriptThatAskedForJSONGetsJSONWhenTheRunFails(t *testing.T) {
 		"a panic":      func(*Run) string { panic("boom") },
 	} {
 		var out strings.Builder
-		Execute(strings.NewReader(""), &out, Event{Command: "end", Handle: handle}, Options{Deadline: 200 * time.Millisecond, NoLog: true, JSON: true})
+		execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, handle, Options{Deadline: 200 * time.Millisecond, NoLog: true, JSON: true})
 		var got struct {
 			SchemaVersion int      `json:"schema_version"`
 			Notes         []string `json:"notes"`
@@ -60,9 +61,9 @@ func TestAScriptThatAskedForJSONGetsJSONWhenTheRunFails(t *testing.T) {
 
 func TestRunHookCutsOutputToTheBudget(t *testing.T) {
 	var out strings.Builder
-	Execute(strings.NewReader(""), &out, Event{Command: "init", Handle: func(*Run) string {
+	execute(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string {
 		return strings.Repeat("line of output\n", 5000)
-	}}, Options{Deadline: time.Second, NoLog: true})
+	}, Options{Deadline: time.Second, NoLog: true})
 	if n := len(out.String()); n > claude.Budget {
 		t.Errorf("printed %d characters", n)
 	}
@@ -75,7 +76,7 @@ func TestAStalledEventLineDoesNotHoldTheHookPastItsDeadline(t *testing.T) {
 	appendEvent = func(logs.Dir, events.Event) { time.Sleep(10 * time.Second) }
 	var out strings.Builder
 	start := time.Now()
-	Execute(strings.NewReader(""), &out, Event{Command: "end", Handle: func(*Run) string { return "the answer\n" }},
+	execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "the answer\n" },
 		Options{Deadline: 300 * time.Millisecond, Getenv: func(string) string { return "" }})
 	if out.String() != "the answer\n" {
 		t.Errorf("got %q", out.String())
@@ -143,7 +144,7 @@ func TestACutOutputIsRecordedAsCutAndAJSONReplyIsCutInsideItsText(t *testing.T) 
 	var b strings.Builder
 	run := func(out string) events.Event {
 		b.Reset()
-		Execute(strings.NewReader(""), &b, Event{Command: "init", Handle: func(*Run) string { return out }},
+		execute(strings.NewReader(""), &b, eventtable.Event{Command: "init"}, func(*Run) string { return out },
 			Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 		all, err := events.Read(logs.DirFor(dir))
 		if err != nil || len(all) == 0 {
@@ -195,7 +196,7 @@ func TestAPayloadsHugeFieldsAreCutBeforeTheyAreLogged(t *testing.T) {
 	payload, _ := json.Marshal(map[string]any{"session_id": huge, "hook_event_name": huge, "source": huge, "trigger": huge,
 		"reason": huge, "model": huge, "cwd": dir})
 	var out strings.Builder
-	Execute(strings.NewReader(string(payload)), &out, Event{Command: "end", Handle: func(*Run) string { return "" }},
+	execute(strings.NewReader(string(payload)), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "" },
 		Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 	fi, err := os.Stat(filepath.Join(logs.DirFor(dir).Path, events.File))
 	if err != nil || fi.Size() > 8<<10 {
@@ -210,8 +211,8 @@ func TestTheEventLineKeepsWhatTheModelWasGiven(t *testing.T) {
 	dir := t.TempDir()
 	run := func(event, out string) events.Event {
 		var b strings.Builder
-		Execute(strings.NewReader(`{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`"}`), &b,
-			Event{Command: "init", Handle: func(*Run) string { return out }}, Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
+		execute(strings.NewReader(`{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`"}`), &b,
+			eventtable.Event{Command: "init"}, func(*Run) string { return out }, Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 		all, _ := events.Read(logs.DirFor(dir))
 		if got := all[len(all)-1]; got.Bytes != len(b.String()) {
 			t.Fatalf("the event line is not this run's: %+v", got)
@@ -227,5 +228,34 @@ func TestTheEventLineKeepsWhatTheModelWasGiven(t *testing.T) {
 	long := strings.Repeat("line of output\n", 5000)
 	if e := run("PreCompact", long); e.Injected == "" || logs.Len(e.Injected) > claude.Budget {
 		t.Errorf("a long output kept as %d characters", logs.Len(e.Injected))
+	}
+}
+
+// Every row of the event table is answered: a row without a handler would
+// fail at its first run.
+func TestEveryRowHasAHandler(t *testing.T) {
+	for _, e := range eventtable.Table {
+		if handlerOf(e) == nil {
+			t.Errorf("%v has no handler", e.Args())
+		}
+	}
+	if len(handlers) != len(eventtable.Commands())+len(eventtable.Flags("init")) {
+		t.Errorf("%d handlers for the table's %d rows of distinct arguments", len(handlers), len(eventtable.Commands())+len(eventtable.Flags("init")))
+	}
+}
+
+// --agent names the same agents everywhere: the table's list (which
+// install's entries and doctor's checks read) and the adapters the hooks run.
+func TestEveryAgentHasAnAdapter(t *testing.T) {
+	if len(Agents) != len(eventtable.Agents) {
+		t.Errorf("%d adapters for the table's %d agents", len(Agents), len(eventtable.Agents))
+	}
+	for _, name := range eventtable.Agents {
+		if a, ok := Agents[name]; !ok || a.Name != name {
+			t.Errorf("no adapter for --agent %s", name)
+		}
+	}
+	if eventtable.Agents[0] != Claude.Name {
+		t.Errorf("the default agent is %s, not Claude Code", eventtable.Agents[0])
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
@@ -303,7 +303,7 @@ func TestTheCommandKnowsEveryHook(t *testing.T) {
 	for _, q := range strings.Split(string(m[1]), ",") {
 		listed = append(listed, strings.Trim(strings.TrimSpace(q), "'"))
 	}
-	if !slices.Equal(listed, hooks.Commands()) {
-		t.Errorf("npm/session-hooks.js lists the hooks %q; the event table's are %q", listed, hooks.Commands())
+	if !slices.Equal(listed, eventtable.Commands()) {
+		t.Errorf("npm/session-hooks.js lists the hooks %q; the event table's are %q", listed, eventtable.Commands())
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/eventtable"
 )
 
 // HookCall is an entry of ours read as a hook run: which agent, which
@@ -43,17 +43,17 @@ func ParseHookCall(cmd, custom string) (HookCall, error) {
 	}
 	var c HookCall
 	if agent != "" {
-		if _, known := hooks.Agents[agent]; !known {
+		if !slices.Contains(eventtable.Agents, agent) {
 			return HookCall{}, fmt.Errorf("--agent %q is not an agent session-hooks knows", agent)
 		}
 		c.Agent = agent
 	}
-	if len(rest) == 0 || !slices.Contains(hooks.Commands(), rest[0]) {
+	if len(rest) == 0 || !slices.Contains(eventtable.Commands(), rest[0]) {
 		first := ""
 		if len(rest) > 0 {
 			first = rest[0]
 		}
-		return HookCall{}, fmt.Errorf("%q is not a hook subcommand (%s)", first, strings.Join(hooks.Commands(), ", "))
+		return HookCall{}, fmt.Errorf("%q is not a hook subcommand (%s)", first, strings.Join(eventtable.Commands(), ", "))
 	}
 	c.Command, rest = rest[0], rest[1:]
 	for len(rest) > 0 {
@@ -91,7 +91,7 @@ func hookFlag(words *[]string, command string) ([]string, error) {
 	name := strings.TrimPrefix(w, "--")
 	switch {
 	case name == w:
-	case slices.Contains(hooks.Flags(command), name), name == "dry-run", name == "no-log":
+	case slices.Contains(eventtable.Flags(command), name), name == "dry-run", name == "no-log":
 		*words = (*words)[1:]
 		return []string{w}, nil
 	case name == "timeout" || strings.HasPrefix(name, "timeout="):

@@ -15,10 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/jsondepth"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/hooks"
 
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
@@ -54,7 +54,7 @@ func ExecForm(entries []Entry) []Entry {
 // Claude Code cancels SessionEnd after about 1.5 s.
 func Desired(cmd string, longRunning bool, flags ...string) []Entry {
 	var out []Entry
-	for _, e := range hooks.Table {
+	for _, e := range eventtable.Table {
 		if e.Installed(longRunning, func(f string) bool { return slices.Contains(flags, f) }) {
 			out = append(out, Entry{Event: e.Claude, Matcher: e.Matcher, Command: cmd + " " + strings.Join(e.Args(), " "), Timeout: e.Timeout})
 		}
@@ -121,7 +121,7 @@ func IsOurs(event, cmd, custom string) bool {
 	// session-hooks --agent gemini init: another agent's events
 	// (BeforeAgent, PreCompress) are not the table's.
 	otherAgent := agent != "" && agent != "claude"
-	for _, e := range hooks.Table {
+	for _, e := range eventtable.Table {
 		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Claude) {
 			return true
 		}
@@ -142,15 +142,15 @@ func looksInstalled(w Hook) bool {
 // rowFor is the event table's row for event whose arguments end the
 // command, after a program: "… session-hooks init --compact-recovery" on
 // SessionStart is the recovery row, whatever runs it.
-func rowFor(event, cmd string) (hooks.Event, bool) {
+func rowFor(event, cmd string) (eventtable.Event, bool) {
 	words := shellWords(cmd)
-	for _, e := range hooks.Table {
+	for _, e := range eventtable.Table {
 		args := e.Args()
 		if event == e.Claude && len(words) > len(args) && slices.Equal(words[len(words)-len(args):], args) {
 			return e, true
 		}
 	}
-	return hooks.Event{}, false
+	return eventtable.Event{}, false
 }
 
 func isOurProgram(word, custom string) bool {

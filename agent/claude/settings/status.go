@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/eventtable"
 
 	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/hooks"
 )
 
 // Status is what each settings scope wires, and what is wrong with it:
@@ -142,7 +142,7 @@ func markStandingDown(scopes []ScopeStatus, all []wired) {
 	}
 }
 
-func rowKey(e hooks.Event) string { return e.Claude + " " + strings.Join(e.Args(), " ") }
+func rowKey(e eventtable.Event) string { return e.Claude + " " + strings.Join(e.Args(), " ") }
 
 func isPlugin(scope string) bool { return strings.HasPrefix(scope, "plugin ") }
 
@@ -173,7 +173,7 @@ func checkWired(all []wired, custom string) []string {
 			}
 		}
 	}
-	for _, e := range hooks.Table {
+	for _, e := range eventtable.Table {
 		args := strings.Join(e.Args(), " ")
 		if e.Installed(false, func(string) bool { return false }) && !have[e.Claude+" "+args] {
 			warnings = append(warnings, "no scope wires "+e.Claude+" → session-hooks "+args)

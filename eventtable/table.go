@@ -1,14 +1,14 @@
-// Package hooks is what session-hooks does at each Claude Code event: one
-// table (Table) lists every event it handles, and one file per event holds
-// its handler. Each handler reads as a short story: gather facts into
-// plain data (package facts), decide with pure functions of them, render
-// without reading anything, and write the logs, the state and the event
-// line once.
+// Package eventtable is the one list of every event session-hooks handles
+// (Table): the subcommand, Claude Code's event and matcher, the settings
+// timeout, the run's deadline, what it writes, and how install chooses it.
 //
 // The table drives everything that names an event: the subcommands and
-// the usage line, install's settings entries, status's and doctor's
-// checks, and the README's table of what is written where.
-package hooks
+// the usage line, every agent's install entries, status's and doctor's
+// checks, the handlers of package hooks (one per row, by its arguments),
+// and the README's table of what is written where. It holds data only, so
+// that the hooks and every agent's install read it without importing each
+// other.
+package eventtable
 
 import (
 	"fmt"
@@ -41,7 +41,6 @@ type Event struct {
 	Logs        []string // what it writes below .claude/logs/, for the docs
 	Usage       string
 	Description string
-	Handle      func(*Run) string
 }
 
 // Args is what follows the program in the settings entry's command.
@@ -60,54 +59,45 @@ var Table = []Event{
 		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
 		Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
 		Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
-			"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md.",
-		Handle: handleInit},
+			"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md."},
 	{Command: "init", Flag: "compact-recovery", Claude: claude.SessionStart, Matcher: claude.SourceCompact,
-		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
-		Handle: handleRecovery},
+		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"}},
 	{Command: "pre-compact", Claude: claude.PreCompact, Timeout: 30, Deadline: 10 * time.Second,
 		Logs:        []string{"pre-compact-state.md", "sessions/<session>/pre-compact-state.md", "sessions/<session>/pre-compact-state.json (the snapshot as data)", "checkpoints/<time>-<session>.md (the last 10)"},
 		Usage:       "PreCompact: snapshot branch, changes and the work in progress from the transcript",
-		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session>/.",
-		Handle:      handlePreCompact},
+		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session>/."},
 	{Command: "post-compact", Claude: claude.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
 		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session>.json"},
 		Usage: "PostCompact: record the compaction and which snapshot facts its summary does not mention",
 		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
-			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them.",
-		Handle: handlePostCompact},
+			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them."},
 	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
 		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)"},
 		Usage: "SessionEnd: final branch, last commit and status",
 		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
-			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured.",
-		Handle: handleEnd},
+			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured."},
 	{Command: "stop", Claude: claude.Stop, Timeout: 30, Deadline: 10 * time.Second, LongRunning: true,
 		Logs:  []string{"session-stop.md (the latest decision and why)"},
 		Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
 		Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
 			"progress file was not touched this session, or a required file is missing; lets the stop\n" +
-			"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md.",
-		Handle: handleStop},
+			"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md."},
 	{Command: "post-tool", Claude: claude.PostToolBatch, Timeout: 30,
 		Deadline: 5 * time.Second, LongRunning: true, ReplacedBy: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},
 		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
 		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
-			"batch of parallel tool calls; each context threshold is announced once per session.",
-		Handle: handlePostTool},
+			"batch of parallel tool calls; each context threshold is announced once per session."},
 	{Command: "model-switch", Claude: claude.PostModelSwitch, Timeout: 30, Deadline: 5 * time.Second, LongRunning: true,
 		Usage: "PostModelSwitch: with the long-running checks on, say the new model's context window and where the context stands in it",
 		Description: "Prints hookSpecificOutput.additionalContext with the new window and the context level, and records\n" +
-			"the thresholds the new window has passed as announced. Silent without the long-running checks.",
-		Handle: handleModelSwitch},
+			"the thresholds the new window has passed as announced. Silent without the long-running checks."},
 	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
 		Deadline: 5 * time.Second, LongRunning: true, InstallFlag: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},
 		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
 		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
-			"batch of parallel tool calls; each context threshold is announced once per session.",
-		Handle: handlePostTool},
+			"batch of parallel tool calls; each context threshold is announced once per session."},
 }
 
 // Commands are the hook subcommands, once each, in table order.
@@ -210,3 +200,8 @@ func Markdown() string {
 	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced), `state/numbers/<n>` (the session holding each number) | |\n")
 	return b.String()
 }
+
+// Agents are the agent CLIs whose hooks the table's rows answer, as
+// --agent names them; the first is the default. Package hooks holds one
+// adapter for each (TestEveryAgentHasAnAdapter).
+var Agents = []string{"claude", "codex", "gemini"}

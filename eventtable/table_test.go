@@ -1,4 +1,4 @@
-package hooks
+package eventtable
 
 import (
 	"os"
@@ -29,7 +29,7 @@ func TestREADMEEventTableIsTheTable(t *testing.T) {
 		return
 	}
 	if got != want {
-		t.Errorf("README.md's event table differs from hooks.Table (UPDATE_README=1 go test ./hooks rewrites it):\n%s", want)
+		t.Errorf("README.md's event table differs from eventtable.Table (UPDATE_README=1 go test ./eventtable rewrites it):\n%s", want)
 	}
 }
 
@@ -62,9 +62,9 @@ func TestLookupSelectsTheRowOfTheFlagSet(t *testing.T) {
 	}
 }
 
-func TestEveryRowHasAHandlerATimeoutAndADeadline(t *testing.T) {
+func TestEveryRowHasATimeoutAndADeadline(t *testing.T) {
 	for _, e := range Table {
-		if e.Handle == nil || e.Timeout <= 0 || e.Deadline <= 0 || e.Claude == "" {
+		if e.Timeout <= 0 || e.Deadline <= 0 || e.Claude == "" {
 			t.Errorf("%v is incomplete", e.Args())
 		}
 		if e.Deadline >= timeoutDuration(e.Timeout) {

@@ -17,10 +17,10 @@ import (
 
 	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 
-	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
 
@@ -310,7 +310,7 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 			kept[k] = true
 			continue
 		}
-		if err := d.removeHook(w); err != nil {
+		if err := removeHook(d, w); err != nil {
 			return Result{}, err
 		}
 		if IsNode(w.Command) {
@@ -322,14 +322,14 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 	}
 	for k, e := range want {
 		if !kept[k] {
-			if err := d.addGroup(e); err != nil {
+			if err := addGroup(d, e); err != nil {
 				return Result{}, err
 			}
 			res.Added++
 			res.Changes = append(res.Changes, "+ "+describe(e.Event, e.Matcher, e.Command))
 		}
 	}
-	res.JSON = d.b
+	res.JSON = d.Bytes()
 	return res, nil
 }
 
@@ -406,20 +406,20 @@ func Uninstall(doc []byte, custom string) (Result, error) {
 		if !IsOurs(wired[i].Event, wired[i].Command, custom) {
 			continue
 		}
-		if err := d.removeHook(wired[i]); err != nil {
+		if err := removeHook(d, wired[i]); err != nil {
 			return Result{}, err
 		}
 		res.Removed++
 	}
 	if res.Removed > 0 {
-		res.JSON, res.Changed = d.b, true
+		res.JSON, res.Changed = d.Bytes(), true
 	}
 	return res, nil
 }
 
 // load parses settings for an edit: as plain JSON to read them, and as
 // written to splice them. Both refuse what an edit would have to guess.
-func load(doc []byte) ([]byte, *jsonc, error) {
+func load(doc []byte) ([]byte, *jsonedit.Doc, error) {
 	js, err := Parse(doc)
 	if err != nil {
 		return nil, nil, err
@@ -427,15 +427,15 @@ func load(doc []byte) ([]byte, *jsonc, error) {
 	if err := checkShape(js); err != nil {
 		return nil, nil, err
 	}
-	d, err := parseJSONC(doc)
+	d, err := jsonedit.Parse(doc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the settings are not valid JSON: %v", err)
 	}
-	if err := d.duplicates(&d.root, "the key"); err != nil {
+	if err := d.Duplicates(d.Root(), "the key", "Claude Code"); err != nil {
 		return nil, nil, err
 	}
-	if h := member(&d.root, "hooks"); h != nil {
-		if err := d.duplicates(h, "the hook event"); err != nil {
+	if h := jsonedit.Member(d.Root(), "hooks"); h != nil {
+		if err := d.Duplicates(h, "the hook event", "Claude Code"); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -444,61 +444,43 @@ func load(doc []byte) ([]byte, *jsonc, error) {
 
 // removeHook takes one hook command out, with its matcher group, event
 // list and hooks object when it was the last thing in them.
-func (d *jsonc) removeHook(w Hook) error {
-	hooks := member(&d.root, "hooks")
-	event := member(hooks, w.Event)
-	group := element(event, w.Group)
-	list := member(group, "hooks")
+func removeHook(d *jsonedit.Doc, w Hook) error {
+	hooks := jsonedit.Member(d.Root(), "hooks")
+	event := jsonedit.Member(hooks, w.Event)
+	group := jsonedit.Element(event, w.Group)
+	list := jsonedit.Member(group, "hooks")
 	if list == nil {
 		return fmt.Errorf("cannot find the %s hook %q to remove", w.Event, w.Command)
 	}
 	// An event list or hooks object left empty goes too when add made it
 	// (as it lays them out); one the user wrote stays, empty, as it was.
 	switch {
-	case count(list) > 1:
-		return d.remove(list, w.Index)
-	case count(event) > 1 || !d.madeByAdd(hooks, w.Event):
-		return d.remove(event, w.Group)
-	case count(hooks) > 1 || !d.madeByAdd(&d.root, "hooks"):
-		return d.remove(hooks, memberIndex(hooks, w.Event))
+	case jsonedit.Count(list) > 1:
+		return d.Remove(list, w.Index)
+	case jsonedit.Count(event) > 1 || !d.MadeByAdd(hooks, w.Event):
+		return d.Remove(event, w.Group)
+	case jsonedit.Count(hooks) > 1 || !d.MadeByAdd(d.Root(), "hooks"):
+		return d.Remove(hooks, jsonedit.MemberIndex(hooks, w.Event))
 	default:
-		return d.remove(&d.root, memberIndex(&d.root, "hooks"))
+		return d.Remove(d.Root(), jsonedit.MemberIndex(d.Root(), "hooks"))
 	}
 }
 
 // addGroup appends a matcher group holding e to its event, adding the
 // event list and the hooks object when missing.
-func (d *jsonc) addGroup(e Entry) error {
+func addGroup(d *jsonedit.Doc, e Entry) error {
 	group := claude.Group(e.Matcher, e.Command, e.Timeout)
 	if words := shellWords(e.Command); e.Exec && len(words) > 0 {
 		group.Hooks[0].Command, group.Hooks[0].Args = words[0], words[1:]
 	}
-	hooks := member(&d.root, "hooks")
+	hooks := jsonedit.Member(d.Root(), "hooks")
 	if hooks == nil {
-		return d.add(&d.root, "hooks", map[string][]claude.MatcherGroup{e.Event: {group}})
+		return d.Add(d.Root(), "hooks", map[string][]claude.MatcherGroup{e.Event: {group}})
 	}
-	if event := member(hooks, e.Event); event != nil {
-		return d.add(event, "", group)
+	if event := jsonedit.Member(hooks, e.Event); event != nil {
+		return d.Add(event, "", group)
 	}
-	return d.add(hooks, e.Event, []claude.MatcherGroup{group})
-}
-
-func count(c *hujson.Value) int {
-	starts, _ := spans(c)
-	return len(starts)
-}
-
-func memberIndex(obj *hujson.Value, name string) int {
-	o, _ := obj.Value.(*hujson.Object)
-	if o == nil {
-		return -1
-	}
-	for i := len(o.Members) - 1; i >= 0; i-- {
-		if lit, ok := o.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == name {
-			return i
-		}
-	}
-	return -1
+	return d.Add(hooks, e.Event, []claude.MatcherGroup{group})
 }
 
 // checkShape refuses settings whose hooks are not as Claude Code reads
@@ -591,16 +573,16 @@ func Wired(js []byte) []Hook {
 // by default, each running bridge (the plugin's script) with our
 // arguments, laid out as install lays out a new file.
 func PluginHooks(bridge string) ([]byte, error) {
-	d, err := parseJSONC(nil)
+	d, err := jsonedit.Parse(nil)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range Desired(bridge, false) {
-		if err := d.addGroup(e); err != nil {
+		if err := addGroup(d, e); err != nil {
 			return nil, err
 		}
 	}
-	return d.b, nil
+	return d.Bytes(), nil
 }
 
 // Wires says whether a settings file of any scope wires the entry of ours

@@ -1,4 +1,9 @@
-package settings
+// Package jsonedit edits a JSON or JSONC file (a client's settings) as its
+// user wrote it: every edit splices the original bytes, so comments,
+// trailing commas, indentation, key order and line endings outside what
+// is added or removed stay byte for byte, and removing what Add put in
+// gives back the file as it was.
+package jsonedit
 
 import (
 	"bytes"
@@ -9,46 +14,44 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// A settings file is edited as its user wrote it. hujson parses JSON with
-// comments and trailing commas into a tree that knows where each value
-// starts and ends; every edit splices the original bytes there, so
-// comments, trailing commas, indentation, key order and line endings
-// outside our entries stay byte for byte. Adding appends after the last
-// element and removing takes out exactly what adding put in, so install
-// then uninstall gives back the file as it was.
+// hujson parses JSON with comments and trailing commas into a tree that
+// knows where each value starts and ends; every edit splices the original
+// bytes there. Adding appends after the last element and removing takes
+// out exactly what adding put in.
 
-// jsonc is a settings file being edited: its bytes and their parse tree.
-type jsonc struct {
+// Doc is a file being edited: its bytes and their parse tree.
+type Doc struct {
 	b    []byte
 	root hujson.Value
 }
 
-func parseJSONC(b []byte) (*jsonc, error) {
+// Parse reads b (empty is an empty object) for editing.
+func Parse(b []byte) (*Doc, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}\n")
 	}
-	d := &jsonc{b: bytes.Clone(b)}
+	d := &Doc{b: bytes.Clone(b)}
 	return d, d.reparse()
 }
 
-func (d *jsonc) reparse() error {
+func (d *Doc) reparse() error {
 	v, err := hujson.Parse(d.b)
 	d.root = v
 	return err
 }
 
 // splice replaces d.b[start:end] with text and parses the result again.
-func (d *jsonc) splice(start, end int, text string) error {
+func (d *Doc) splice(start, end int, text string) error {
 	b := make([]byte, 0, len(d.b)-(end-start)+len(text))
 	b = append(append(append(b, d.b[:start]...), text...), d.b[end:]...)
 	d.b = b
 	return d.reparse()
 }
 
-// member finds the value of obj's member name; nil when obj is nil or has
+// Member finds the value of obj's member name; nil when obj is nil or has
 // none (a name that is not valid UTF-8 reads differently to gjson and
 // hujson: the edit is refused, never a nil dereference).
-func member(obj *hujson.Value, name string) *hujson.Value {
+func Member(obj *hujson.Value, name string) *hujson.Value {
 	if obj == nil {
 		return nil
 	}
@@ -64,8 +67,8 @@ func member(obj *hujson.Value, name string) *hujson.Value {
 	return nil
 }
 
-// element finds arr's i-th element.
-func element(arr *hujson.Value, i int) *hujson.Value {
+// Element finds arr's i-th element.
+func Element(arr *hujson.Value, i int) *hujson.Value {
 	if arr == nil {
 		return nil
 	}
@@ -91,9 +94,9 @@ func spans(c *hujson.Value) (starts, ends []int) {
 	return starts, ends
 }
 
-// remove takes out the i-th member or element of c with the separator
+// Remove takes out the i-th member or element of c with the separator
 // before it (after it, for the first), or empties c if it is the only one.
-func (d *jsonc) remove(c *hujson.Value, i int) error {
+func (d *Doc) Remove(c *hujson.Value, i int) error {
 	starts, ends := spans(c)
 	switch {
 	case i < 0 || i >= len(starts):
@@ -122,15 +125,15 @@ func (d *jsonc) remove(c *hujson.Value, i int) error {
 	}
 }
 
-// madeByAdd says whether obj's member name holds one element laid out
+// MadeByAdd says whether obj's member name holds one element laid out
 // exactly as add writes a new member, so that removing that element should
 // take the member too: `"name": ` and the value as add renders it, on one
 // line or indented. An empty container the user wrote, once add filled
 // it, holds its element padded with spaces (" elem "), which add never
 // renders: that is how the two are told apart.
-func (d *jsonc) madeByAdd(obj *hujson.Value, name string) bool {
+func (d *Doc) MadeByAdd(obj *hujson.Value, name string) bool {
 	o, _ := obj.Value.(*hujson.Object)
-	i := memberIndex(obj, name)
+	i := MemberIndex(obj, name)
 	if o == nil || i < 0 {
 		return false
 	}
@@ -154,13 +157,13 @@ func (d *jsonc) madeByAdd(obj *hujson.Value, name string) bool {
 // emptyLayout is what add writes around the first element of an empty
 // container in a multi-line file: the element's own line before it, the
 // closing bracket's after it.
-func (d *jsonc) emptyLayout(c *hujson.Value) (prefix, suffix string) {
+func (d *Doc) emptyLayout(c *hujson.Value) (prefix, suffix string) {
 	outer := d.lineLeading(c.StartOffset)
 	return d.newline() + outer + d.unit(), d.newline() + outer
 }
 
 // lineLeading is the white space that starts off's line.
-func (d *jsonc) lineLeading(off int) string {
+func (d *Doc) lineLeading(off int) string {
 	start := bytes.LastIndexByte(d.b[:off], '\n') + 1
 	end := start
 	for end < off && (d.b[end] == ' ' || d.b[end] == '\t') {
@@ -169,9 +172,9 @@ func (d *jsonc) lineLeading(off int) string {
 	return string(d.b[start:end])
 }
 
-// add appends a member (name != "") or an element to c, laid out as its
+// Add appends a member (name != "") or an element to c, laid out as its
 // siblings are: on a line of its own at their indentation, or inline.
-func (d *jsonc) add(c *hujson.Value, name string, value any) error {
+func (d *Doc) Add(c *hujson.Value, name string, value any) error {
 	starts, ends := spans(c)
 	if n := len(starts); n > 0 {
 		indent, own := d.lineIndent(starts[n-1])
@@ -195,7 +198,7 @@ func (d *jsonc) add(c *hujson.Value, name string, value any) error {
 
 // render writes a member or an element as JSON: on one line beside
 // inline siblings, else its inner lines indented from indent.
-func (d *jsonc) render(name string, value any, indent string, inline bool) string {
+func (d *Doc) render(name string, value any, indent string, inline bool) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // a command with && stays readable
@@ -242,7 +245,7 @@ func spaced(js string) string {
 
 // lineIndent is the white space between the start of off's line and off,
 // and whether off is the first thing on its line.
-func (d *jsonc) lineIndent(off int) (string, bool) {
+func (d *Doc) lineIndent(off int) (string, bool) {
 	start := bytes.LastIndexByte(d.b[:off], '\n') + 1
 	if prefix := d.b[start:off]; isBlank(prefix) {
 		return string(prefix), true
@@ -253,7 +256,7 @@ func (d *jsonc) lineIndent(off int) (string, bool) {
 // unit is the file's indentation step: how much deeper the first member
 // of the top object sits than the line the object opens on, when it has
 // a line of its own; else two spaces.
-func (d *jsonc) unit() string {
+func (d *Doc) unit() string {
 	if starts, _ := spans(&d.root); len(starts) > 0 {
 		indent, own := d.lineIndent(starts[0])
 		lead := d.lineLeading(d.root.StartOffset)
@@ -264,7 +267,7 @@ func (d *jsonc) unit() string {
 	return "  "
 }
 
-func (d *jsonc) newline() string {
+func (d *Doc) newline() string {
 	if bytes.Contains(d.b, []byte("\r\n")) {
 		return "\r\n"
 	}
@@ -274,11 +277,11 @@ func (d *jsonc) newline() string {
 func isBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
 
 // line is the line number of an offset, for messages.
-func (d *jsonc) line(off int) int { return bytes.Count(d.b[:off], []byte("\n")) + 1 }
+func (d *Doc) line(off int) int { return bytes.Count(d.b[:off], []byte("\n")) + 1 }
 
-// duplicates refuses an object holding name twice: Claude Code reads the
+// Duplicates refuses an object holding a name twice: a client reads the
 // last one, and an edit of either would be a guess.
-func (d *jsonc) duplicates(obj *hujson.Value, what string) error {
+func (d *Doc) Duplicates(obj *hujson.Value, what, client string) error {
 	o, ok := obj.Value.(*hujson.Object)
 	if !ok {
 		return nil
@@ -288,10 +291,37 @@ func (d *jsonc) duplicates(obj *hujson.Value, what string) error {
 		lit, _ := m.Name.Value.(hujson.Literal)
 		name := lit.String()
 		if first, dup := seen[name]; dup {
-			return fmt.Errorf("%s %q appears twice (lines %d and %d); Claude Code reads only the last. Merge them first",
-				what, name, first, d.line(m.Name.StartOffset))
+			return fmt.Errorf("%s %q appears twice (lines %d and %d); %s reads only the last. Merge them first",
+				what, name, first, d.line(m.Name.StartOffset), client)
 		}
 		seen[name] = d.line(m.Name.StartOffset)
 	}
 	return nil
+}
+
+// Bytes is the document as edited.
+func (d *Doc) Bytes() []byte { return d.b }
+
+// Root is the top value, for Member and Element.
+func (d *Doc) Root() *hujson.Value { return &d.root }
+
+// Count is how many members or elements c holds.
+func Count(c *hujson.Value) int {
+	starts, _ := spans(c)
+	return len(starts)
+}
+
+// MemberIndex is the index of obj's last member called name (the one a
+// client reads), or -1.
+func MemberIndex(obj *hujson.Value, name string) int {
+	o, _ := obj.Value.(*hujson.Object)
+	if o == nil {
+		return -1
+	}
+	for i := len(o.Members) - 1; i >= 0; i-- {
+		if lit, ok := o.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == name {
+			return i
+		}
+	}
+	return -1
 }

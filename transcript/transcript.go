@@ -10,10 +10,14 @@
 package transcript
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/safefile"
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -145,6 +149,49 @@ type Usage struct {
 // how much was cut.
 func Request(s string) string {
 	return sanitize.Middle(sanitize.Clean(strings.TrimSpace(s)), RequestRunes)
+}
+
+// Terse says whether a request means little alone: a word or two, a
+// number, "yes", "continue".
+func Terse(s string) bool {
+	return utf8.RuneCountInString(s) <= 20 && len(strings.Fields(s)) <= 3
+}
+
+// EachLine calls fn with each line of r, oldest first, without its
+// newline, and skips (and counts) the lines longer than max without
+// holding them: the readers of transcripts appended line by line (Codex's
+// rollout, Copilot's events) read forward from OpenTail with it.
+func EachLine(ctx context.Context, r io.Reader, max int, fn func([]byte)) (oversized int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	skipping := false
+	for {
+		if err := ctx.Err(); err != nil {
+			return oversized, err
+		}
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case skipping:
+		case len(line)+len(chunk) > max+1: // +1: the newline
+			skipping, line = true, line[:0]
+			oversized++
+		default:
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(line) > 0 { // empty while skipping
+			fn(bytes.TrimSuffix(line, []byte("\n")))
+		}
+		line, skipping = line[:0], false
+		if err == io.EOF {
+			return oversized, nil
+		}
+		if err != nil {
+			return oversized, err
+		}
+	}
 }
 
 // openRegular opens path for reading only if it is a regular file, so a

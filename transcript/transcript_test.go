@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -64,5 +65,45 @@ func TestOpenSaysTheSizeAndRefusesWhatIsNotAFile(t *testing.T) {
 	}
 	if _, _, err := OpenTail(filepath.Join(dir, "missing"), 10); err == nil {
 		t.Error("OpenTail opened a missing file")
+	}
+}
+
+func TestEachLineSkipsAndCountsTheLinesOverTheBound(t *testing.T) {
+	in := "short\n" + strings.Repeat("x", 26) + "\nexactly ten\n\nlast without newline"
+	var got []string
+	oversized, err := EachLine(context.Background(), strings.NewReader(in), 25, func(b []byte) { got = append(got, string(b)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"short", "exactly ten", "", "last without newline"} // an empty line is a line
+	if oversized != 1 || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("EachLine = %q, %d oversized; want %q, 1", got, oversized, want)
+	}
+}
+
+func TestEachLineReadsLinesLongerThanItsBuffer(t *testing.T) {
+	long := strings.Repeat("y", 200<<10)
+	var got []string
+	oversized, err := EachLine(context.Background(), strings.NewReader(long+"\nz\n"), 300<<10, func(b []byte) { got = append(got, string(b)) })
+	if err != nil || oversized != 0 || len(got) != 2 || got[0] != long || got[1] != "z" {
+		t.Errorf("EachLine over a 200 KiB line: %d lines, %d oversized, %v", len(got), oversized, err)
+	}
+}
+
+func TestEachLineStopsWhenTheContextEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	n := 0
+	if _, err := EachLine(ctx, strings.NewReader("a\nb\n"), 10, func([]byte) { n++ }); err == nil || n != 0 {
+		t.Errorf("EachLine after the context ended read %d lines, err %v", n, err)
+	}
+}
+
+func TestTerseRequestsMeanLittleAlone(t *testing.T) {
+	for s, want := range map[string]bool{"go on": true, "yes": true, "3": true, "do it now please": false,
+		"fix the parser so that the tests pass": false, strings.Repeat("a", 21): false, strings.Repeat("a", 20): true} {
+		if got := Terse(s); got != want {
+			t.Errorf("Terse(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

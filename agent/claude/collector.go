@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/transcript"
 
@@ -349,7 +348,7 @@ func (c *collector) userEntry(entry entry) {
 	case !c.promptFound:
 		c.prompt, c.promptFound = text, true
 		c.promptAt = strings.Clone(entry.timestamp)
-		c.wantPrevious = terse(text)
+		c.wantPrevious = transcript.Terse(text)
 	case c.wantPrevious:
 		c.previous, c.wantPrevious = text, false
 	}
@@ -532,12 +531,6 @@ func promptOf(content gjson.Result) (int, string) {
 }
 
 const interrupted = "[transcript.Request interrupted by user"
-
-// terse says whether a request means little alone: a word or two, a
-// number, "yes", "continue".
-func terse(s string) bool {
-	return utf8.RuneCountInString(s) <= 20 && len(strings.Fields(s)) <= 3
-}
 
 // finish returns the facts, oldest first where order matters.
 func (c *collector) finish() *transcript.Facts {

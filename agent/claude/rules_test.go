@@ -391,8 +391,8 @@ func TestATerseRequestIsAFewShortWords(t *testing.T) {
 		"exactly twenty chars!":    false, // 21
 		"refactor-the-whole-lexer": false,
 	} {
-		if got := terse(s); got != want {
-			t.Errorf("terse(%q) = %v, want %v", s, got, want)
+		if got := transcript.Terse(s); got != want {
+			t.Errorf("Terse(%q) = %v, want %v", s, got, want)
 		}
 	}
 	f := read(t, user("Pick one of the three designs"), say("which?"), user("go with option three"))

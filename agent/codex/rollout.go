@@ -1,11 +1,9 @@
 package codex
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -34,7 +32,7 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, e
 	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
 	// Read from the middle, the first line is a piece of one.
 	first := start > 0
-	oversized, err := eachLine(ctx, f, opt.MaxLine, func(line []byte) {
+	oversized, err := transcript.EachLine(ctx, f, opt.MaxLine, func(line []byte) {
 		if !first {
 			r.line(line)
 		}
@@ -50,41 +48,6 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, e
 		r.out.Notes = append(r.out.Notes, fmt.Sprintf("%d rollout line(s) over %d MiB were skipped", oversized, opt.MaxLine>>20))
 	}
 	return r.finish(), nil
-}
-
-// eachLine calls fn with each line of r, and skips (and counts) the lines
-// longer than max without holding them.
-func eachLine(ctx context.Context, r io.Reader, max int, fn func([]byte)) (oversized int, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var line []byte
-	skipping := false
-	for {
-		if err := ctx.Err(); err != nil {
-			return oversized, err
-		}
-		chunk, err := br.ReadSlice('\n')
-		switch {
-		case skipping:
-		case len(line)+len(chunk) > max+1: // +1: the newline
-			skipping, line = true, line[:0]
-			oversized++
-		default:
-			line = append(line, chunk...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if len(line) > 0 { // empty while skipping
-			fn(bytes.TrimSuffix(line, []byte("\n")))
-		}
-		line, skipping = line[:0], false
-		if err == io.EOF {
-			return oversized, nil
-		}
-		if err != nil {
-			return oversized, err
-		}
-	}
 }
 
 type reader struct {

@@ -204,4 +204,4 @@ func Markdown() string {
 // Agents are the agent CLIs whose hooks the table's rows answer, as
 // --agent names them; the first is the default. Package hooks holds one
 // adapter for each (TestEveryAgentHasAnAdapter).
-var Agents = []string{"claude", "codex", "gemini"}
+var Agents = []string{"claude", "codex", "gemini", "copilot"}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/codex"
+	"github.com/session-hooks/session-hooks/agent/copilot"
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/transcript"
 )
@@ -20,9 +21,20 @@ type Agent struct {
 	// the short status and the recent commits at every start (Claude
 	// Code's session_context): the brief then leaves them out.
 	GitContext bool
-	// JSONContext says that the client reads a hook's context only as
-	// JSON (hookSpecificOutput.additionalContext), never as plain text.
-	JSONContext bool
+	// Reply, when set, is how the client reads a hook's context: only as
+	// JSON, in its shape for the event ("" where the event reads none).
+	// Unset, the context is printed as text (Claude Code, Codex CLI).
+	Reply func(event, text string) string
+	// ParseInput, when set, reads the client's payload (getenv is the
+	// run's environment) in place of Claude Code's shape.
+	ParseInput func(b []byte, getenv func(string) string) (claude.Input, []string)
+	// Events, when set, are the client's names of the table's rows, by
+	// their arguments: its payload does not say which event it is.
+	Events map[string]string
+	// StartReplacesStart says that a start's context takes the place of
+	// the previous start's (Copilot CLI keeps only the latest
+	// sessionStart block): what that start gave is no longer held.
+	StartReplacesStart bool
 	// LateRecovery says that the client has no event after a compaction
 	// and runs its pre-compaction hook before every request, compaction
 	// or not (Gemini CLI's PreCompress): pre-compact then snapshots only
@@ -60,7 +72,7 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 
 // Gemini is Gemini CLI's: its transcript is a chat of messages patched in
 // place, and it reads a hook's context only as JSON.
-var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true, LateRecovery: true,
+var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.AdditionalContext, LateRecovery: true,
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		c, err := gemini.Read(ctx, path, opt)
 		if err != nil {
@@ -71,8 +83,27 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", JSONContext: true, LateR
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
 }
 
+// Copilot is GitHub Copilot CLI's: its transcript is the session's
+// events; its payloads are camelCase and do not name their event; it
+// reads a hook's context only as JSON; it has no event after a
+// compaction, and keeps only the latest start's context.
+var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot.Reply, LateRecovery: true,
+	StartReplacesStart: true, Events: copilot.Events,
+	ParseInput: func(b []byte, getenv func(string) string) (claude.Input, []string) {
+		p, notes := copilot.ParsePayload(b, copilot.Home(getenv))
+		source := p.Source
+		if source == "new" {
+			source = claude.SourceStartup
+		}
+		return claude.Input{SessionID: p.SessionID, Cwd: p.Cwd, TranscriptPath: p.TranscriptPath, Source: source,
+			Trigger: p.Trigger, Reason: p.Reason, StopHookActive: p.StopHookActive}, notes
+	},
+	Read:     copilot.Read,
+	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+}
+
 // Agents are the agents --agent names.
-var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex, Gemini.Name: Gemini}
+var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex, Gemini.Name: Gemini, Copilot.Name: Copilot}
 
 // agent is the run's agent; Claude Code's for a Run a test built.
 func (r *Run) agent() Agent {

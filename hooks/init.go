@@ -28,6 +28,7 @@ const snapshotShare = 6000
 // compaction, a start that finds one not yet recovered gives the
 // recovery instead: the context it starts is the compacted one.
 func handleInit(r *Run) string {
+	r.atStart = true
 	if c := r.pendingCompaction(); c != "" {
 		return lateRecovery(r, c)
 	}

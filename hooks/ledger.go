@@ -105,13 +105,21 @@ func (r *Run) injectOnlyNew(out string) string {
 		return out // without state, nothing is known of the context
 	}
 	held := s.Injected
+	replaced := r.agent().StartReplacesStart && len(s.LastStartInjected) > 0
+	if replaced {
+		// The client dropped the previous start's block for this one.
+		held = slices.DeleteFunc(slices.Clone(held), func(h string) bool { return slices.Contains(s.LastStartInjected, h) })
+	}
 	if r.In.Source == claude.SourceFork {
 		// A fork keeps its parent's context under a new session id: what
 		// the parent's starts injected is in its transcript.
 		held = append(held, r.heldByTranscript()...)
 	}
 	out, kept := onlyNew(out, held)
-	if len(kept) > 0 {
+	if replaced {
+		s.Injected, s.LastStartInjected = held, nil
+	}
+	if len(kept) > 0 || replaced {
 		s.Injected = append(s.Injected, kept...)
 		s.Injected = s.Injected[max(0, len(s.Injected)-maxLedger):]
 		s.LastStart, s.LastStartInjected = r.Start.UTC(), kept
@@ -209,9 +217,13 @@ func (r *Run) newContext(out string, held []string) {
 	if s == nil || r.NoLog {
 		return
 	}
-	_, hashes := paragraphs(out)
-	hashes = slices.Concat(held, hashes) // a copy: held is the state's own list
+	_, given := paragraphs(out)
+	hashes := slices.Concat(held, given) // a copy: held is the state's own list
 	s.Injected = hashes[max(0, len(hashes)-maxLedger):]
+	if r.atStart && r.agent().StartReplacesStart {
+		// The recovery is this start's block: the next start replaces it.
+		s.LastStart, s.LastStartInjected = r.Start.UTC(), given
+	}
 	r.saveState(s)
 }
 

@@ -67,6 +67,7 @@ type Run struct {
 
 	notes    []string       // what was skipped; every one reaches the output or the log
 	skipNote int            // the index in notes of the deadline's list, once there is one
+	atStart  bool           // the run answers a session's start (its output is the start's block)
 	ev       events.Event   // what this run records; filled as it goes
 	sess     *state.Session // this session's state, once read
 	// sessLoaded is set once the state was looked for, found or not.
@@ -106,7 +107,11 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	defer cancel()
 	hard, cancelHard := context.WithTimeout(context.Background(), ph.write)
 	defer cancelHard()
-	in, inputNotes := claude.ReadInput(stdin, stdinWait(opt.Deadline))
+	a := opt.Agent
+	if a.Read == nil {
+		a = Claude
+	}
+	in, inputNotes := readInput(stdin, stdinWait(opt.Deadline), a, e, opt.Getenv)
 	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
 		Version: opt.Version, Agent: opt.Agent, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)
@@ -174,8 +179,8 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 		printed = fitReply(printed)
 	default:
 		printed = logs.Cut(printed, claude.Budget)
-		if r.agent().JSONContext && printed != "" {
-			printed = jsonContext(r.In.Event, printed)
+		if reply := r.agent().Reply; reply != nil && printed != "" {
+			printed = fitText(func(t string) string { return reply(r.In.Event, t) }, printed)
 		}
 	}
 	ev.Truncated = ev.Truncated || len(printed) < len(out)
@@ -195,6 +200,23 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
+}
+
+// readInput reads the payload in the agent's shape; the event is the
+// agent's name for the row when the payload does not say.
+func readInput(stdin io.Reader, wait time.Duration, a Agent, e eventtable.Event, getenv func(string) string) (claude.Input, []string) {
+	b, notes := claude.ReadPayload(stdin, wait)
+	var in claude.Input
+	var more []string
+	if a.ParseInput != nil {
+		in, more = a.ParseInput(b, getenv)
+	} else {
+		in, more = claude.ParseInput(b)
+	}
+	if in.Event == "" {
+		in.Event = a.Events[strings.Join(e.Args(), " ")]
+	}
+	return in, append(notes, more...)
 }
 
 // cacheDir is where a run keeps what it may use again (the diff stat

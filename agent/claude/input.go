@@ -57,12 +57,23 @@ func IsTerminal(stdin io.Reader) bool {
 }
 
 // ReadInput reads stdin unless it is a terminal, waiting at most wait for
-// the payload. A payload that is whole (one complete JSON value) is used
-// at once, even when stdin stays open after it. Empty input is no input,
+// the payload, and parses it as Claude Code's. Empty input is no input,
 // as in the Node script; input that cannot be used gives a note saying so.
 func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
+	b, notes := ReadPayload(stdin, wait)
+	if b == nil {
+		return Input{}, notes
+	}
+	return ParseInput(b)
+}
+
+// ReadPayload reads stdin unless it is a terminal, waiting at most wait
+// for the payload: nil with a note when none can be used. A payload that
+// is whole (one complete JSON value) is used at once, even when stdin
+// stays open after it.
+func ReadPayload(stdin io.Reader, wait time.Duration) ([]byte, []string) {
 	if IsTerminal(stdin) {
-		return Input{}, nil
+		return nil, nil
 	}
 	type result struct {
 		b   []byte
@@ -76,14 +87,14 @@ func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return Input{}, []string{"could not read the hook input on stdin (" + r.err.Error() + "); continuing without it"}
+			return nil, []string{"could not read the hook input on stdin (" + r.err.Error() + "); continuing without it"}
 		}
 		if len(r.b) > maxInput {
-			return Input{}, []string{fmt.Sprintf("the hook input on stdin is over %d MiB; ignored", maxInput>>20)}
+			return nil, []string{fmt.Sprintf("the hook input on stdin is over %d MiB; ignored", maxInput>>20)}
 		}
-		return ParseInput(r.b)
+		return r.b, nil
 	case <-time.After(wait):
-		return Input{}, []string{fmt.Sprintf("no hook input arrived on stdin within %s; continuing without it", wait.Round(time.Millisecond))}
+		return nil, []string{fmt.Sprintf("no hook input arrived on stdin within %s; continuing without it", wait.Round(time.Millisecond))}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/backup"
 	"github.com/session-hooks/session-hooks/gitdiag"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -224,7 +225,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		return nil
 	}
 	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
-	if target, err := writeTarget(path); err == nil && HoldsNothing(res.JSON) && CreatedByInstall(target) {
+	if target, err := writeTarget(path); err == nil && backup.HoldsNothing(res.JSON) && backup.CreatedByInstall(target) {
 		// install made this file, and it now holds nothing: it goes.
 		if real, ok := fence.allows(path); !ok {
 			return fmt.Errorf("%s leads to %s, outside %s; not removing it through the link (pass --follow-symlinks)", path, real, fence.root)
@@ -232,7 +233,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		if err := os.Remove(target); err != nil {
 			return fmt.Errorf("cannot remove %s: %v", target, err)
 		}
-		UnmarkCreated(target)
+		backup.UnmarkCreated(target)
 		fmt.Fprintf(env.Out, "Removed %d session-hooks entr%s, and %s, which install had created and which now held nothing.\n",
 			res.Removed, plural(res.Removed, "y", "ies"), path)
 		return nil
@@ -400,13 +401,13 @@ func realPath(path string) string {
 }
 
 // saveSettings keeps the old file as a backup outside the repository
-// (backup.go) and returns where, then replaces it atomically, keeping its
+// (package backup) and returns where, then replaces it atomically, keeping its
 // permissions. A settings file that is a symbolic link (kept
 // in a dotfiles repository) is written through when its target stays in
 // the scope's directory (the fence), or with --follow-symlinks: a cloned
 // repository's committed link must not make install write into any JSON
 // file the user can write.
-func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (backup string, err error) {
+func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (kept string, err error) {
 	if real, ok := f.allows(path); !ok {
 		return "", fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.root)
 	}
@@ -422,16 +423,16 @@ func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (ba
 		return "", err
 	}
 	if existed {
-		if backup, err = keepBackup(target, old, mode); err != nil {
+		if kept, err = backup.Keep(target, old, mode); err != nil {
 			return "", fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
 		}
 	} else {
-		MarkCreated(target)
+		backup.MarkCreated(target)
 	}
 	if err := atomicfile.Write(target, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
 		return "", fmt.Errorf("cannot write %s: %v", target, err)
 	}
-	return backup, nil
+	return kept, nil
 }
 
 // writeTarget is the file a write of path replaces: path, or the file its

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/backup"
 )
 
 func TestASettingsFileClaudeCodeRefusesIsNamedByItsLine(t *testing.T) {
@@ -48,8 +50,8 @@ func TestStrictDropsCommentsAndTrailingCommasAndKeepsTheRest(t *testing.T) {
 func TestOnlyAFileHoldingNothingIsOneUninstallMayRemove(t *testing.T) {
 	for doc, want := range map[string]bool{"{}": true, "{\n  \"hooks\": {}\n}\n": true, `{"hooks":{"Stop":[]}}`: false,
 		`{"model":"opus"}`: false, "": true} {
-		if got := HoldsNothing([]byte(doc)); got != want {
-			t.Errorf("HoldsNothing(%q) = %v", doc, got)
+		if got := backup.HoldsNothing([]byte(doc)); got != want {
+			t.Errorf("backup.HoldsNothing(%q) = %v", doc, got)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/backup"
 )
 
 // Entries are the hooks session-hooks wires into Codex: the brief at
@@ -84,7 +85,7 @@ func Install(ctx context.Context, opt Options) error {
 			return err
 		}
 		if doc == nil {
-			settings.MarkCreated(hooksPath) // uninstall removes it again
+			backup.MarkCreated(hooksPath) // uninstall removes it again
 		}
 		fmt.Fprintf(opt.Out, "Wired %s:\n  %s\n", hooksPath, strings.Join(res.Changes, "\n  "))
 	}
@@ -178,7 +179,7 @@ func Uninstall(opt Options) error {
 	updated := RenameTrust(RemoveTrust(config, keys), theirsBefore, theirsAfter)
 	if res.Changed {
 		// A file install created, holding nothing now, goes.
-		removed, err := settings.RemoveCreated(hooksPath, res.JSON)
+		removed, err := backup.RemoveCreated(hooksPath, res.JSON)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/backup"
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI: the brief at
@@ -77,13 +78,13 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings
 		return nil
 	}
 	dir := filepath.Dir(path)
-	removed, err := settings.RemoveCreated(path, res.JSON)
+	removed, err := backup.RemoveCreated(path, res.JSON)
 	if err != nil {
 		return err
 	}
 	if removed {
-		if settings.CreatedByInstall(dir) && os.Remove(dir) == nil { // only if empty
-			settings.UnmarkCreated(dir)
+		if backup.CreatedByInstall(dir) && os.Remove(dir) == nil { // only if empty
+			backup.UnmarkCreated(dir)
 		}
 		fmt.Fprintf(out, "Removed the session-hooks entries (%d), and %s, which install had created and which now held nothing.\n",
 			res.Removed, path)
@@ -94,13 +95,13 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings
 		return err
 	}
 	if statErr != nil {
-		settings.MarkCreated(dir)
+		backup.MarkCreated(dir)
 	}
 	if err := atomicfile.Write(path, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
 		return err
 	}
 	if doc == nil {
-		settings.MarkCreated(path)
+		backup.MarkCreated(path)
 	}
 	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
 	return nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/backup"
 )
 
 // Uninstall leaves no file and no folder install made: a project that had
@@ -46,7 +46,7 @@ func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
 				if _, err := os.Stat(filepath.Dir(path)); err == nil {
 					t.Errorf("uninstall left the .gemini folder install created")
 				}
-				if settings.CreatedByInstall(path) || settings.CreatedByInstall(filepath.Dir(path)) {
+				if backup.CreatedByInstall(path) || backup.CreatedByInstall(filepath.Dir(path)) {
 					t.Errorf("uninstall still records that install created what it removed")
 				}
 			case err != nil:
@@ -73,7 +73,7 @@ func TestADryRunWritesNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(path)); err == nil {
 		t.Error("the dry run made the .gemini folder")
 	}
-	if settings.CreatedByInstall(path) || settings.CreatedByInstall(filepath.Dir(path)) {
+	if backup.CreatedByInstall(path) || backup.CreatedByInstall(filepath.Dir(path)) {
 		t.Error("the dry run recorded that it created what it did not")
 	}
 }

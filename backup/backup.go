@@ -1,4 +1,8 @@
-package settings
+// Package backup keeps a settings file's previous version outside any
+// repository, and the mark of a file (or folder) an install created, so
+// that every agent's uninstall removes what its install created and what
+// now holds nothing.
+package backup
 
 import (
 	"crypto/sha256"
@@ -19,8 +23,8 @@ import (
 // cache directory, with a mark when install created the file, so that
 // uninstall can remove a file that holds nothing but what it added.
 
-// backupDir is where the backups of the settings file target live.
-func backupDir(target string) (string, error) {
+// dirOf is where the backups of the settings file target live.
+func dirOf(target string) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
@@ -34,9 +38,9 @@ func backupDir(target string) (string, error) {
 	return filepath.Join(cache, "session-hooks", "backups", name+"-"+hex.EncodeToString(sum[:6])), nil
 }
 
-// keepBackup saves the previous version of target and says where.
-func keepBackup(target string, old []byte, mode fs.FileMode) (string, error) {
-	dir, err := backupDir(target)
+// Keep saves the previous version of target and says where.
+func Keep(target string, old []byte, mode fs.FileMode) (string, error) {
+	dir, err := dirOf(target)
 	if err != nil {
 		return "", err
 	}
@@ -54,13 +58,13 @@ const createdMark = "created-by-install"
 // forgets it. Each agent's uninstall removes what its install created and
 // what now holds nothing.
 func MarkCreated(target string) {
-	if dir, err := backupDir(target); err == nil && os.MkdirAll(dir, 0o700) == nil {
+	if dir, err := dirOf(target); err == nil && os.MkdirAll(dir, 0o700) == nil {
 		os.WriteFile(filepath.Join(dir, createdMark), []byte(target+"\n"), 0o600)
 	}
 }
 
 func CreatedByInstall(target string) bool {
-	dir, err := backupDir(target)
+	dir, err := dirOf(target)
 	if err != nil {
 		return false
 	}
@@ -69,7 +73,7 @@ func CreatedByInstall(target string) bool {
 }
 
 func UnmarkCreated(target string) {
-	if dir, err := backupDir(target); err == nil {
+	if dir, err := dirOf(target); err == nil {
 		if err := os.Remove(filepath.Join(dir, createdMark)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return
 		}

@@ -29,6 +29,8 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
+	"github.com/session-hooks/session-hooks/agent/copilot"
+	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
@@ -293,10 +295,11 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Name:         "install",
 			OnUsageError: personUsageError,
 			Usage:        "wire session-hooks into Claude Code's settings.json",
-			UsageText:    "session-hooks [--agent claude|codex|gemini] install [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
+			UsageText:    "session-hooks install [--agent claude|codex|gemini|copilot] [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
 			Description: "Adds an entry per event of the event table (the README's \"What it writes\"), each with a\n" +
 				"timeout, to Claude Code's settings.json (--agent codex: $CODEX_HOME/hooks.json, each entry trusted in\n" +
-				"config.toml; --agent gemini: .gemini/settings.json). Every other byte of the file stays as it was;\n" +
+				"config.toml; --agent gemini: .gemini/settings.json; --agent copilot: .github/hooks/session-hooks.json,\n" +
+				"or Copilot CLI's settings.json with --scope user). Every other byte of the file stays as it was;\n" +
 				"a file Claude Code would ignore (a comment, a trailing comma) is refused unless --rewrite-strict.\n" +
 				"Entries of the Node script are replaced, and what is wired already (--long-running, --post-compact)\n" +
 				"stays unless told otherwise. At project scope the command is one a teammate's machine runs too\n" +
@@ -355,6 +358,8 @@ func personCommands(stdout io.Writer) []*cli.Command {
 					return codexStatus(c, stdout)
 				case hooks.Gemini.Name:
 					return geminiStatus(c, stdout)
+				case hooks.Copilot.Name:
+					return copilotStatus(c, stdout)
 				}
 				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
 				return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
@@ -388,7 +393,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 				if err := knownAgent(c); err != nil {
 					return err
 				}
-				if a := agentOf(c); a == hooks.Codex.Name || a == hooks.Gemini.Name {
+				if a := agentOf(c); a != hooks.Claude.Name {
 					return agentDoctor(c, stdout, a)
 				}
 				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
@@ -565,6 +570,16 @@ func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
 			return fail(err)
 		}
 		wiring, rehearsals = st.Warnings, codexinstall.Rehearsals(st, project)
+	} else if agent == hooks.Copilot.Name {
+		w, err := copilotWhere()
+		if err != nil {
+			return fail(err)
+		}
+		st := copilotinstall.ReadStatus(w)
+		wiring = st.Warnings
+		for _, r := range copilotinstall.Rehearsals(st, project) {
+			rehearsals = append(rehearsals, settings.Rehearsal(r))
+		}
 	} else {
 		w, err := geminiWhere()
 		if err != nil {
@@ -611,6 +626,8 @@ func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool
 		return true, fail(codexInstall(c, stdout, remove))
 	case hooks.Gemini.Name:
 		return true, fail(geminiInstall(c, stdout, remove))
+	case hooks.Copilot.Name:
+		return true, fail(copilotInstall(c, stdout, remove))
 	}
 	return false, nil
 }
@@ -678,6 +695,69 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		settings.IgnoreLogs(dir, stdout)
 	}
 	return nil
+}
+
+// copilotWhere is where Copilot CLI's hooks are for this directory and
+// user.
+func copilotWhere() (copilotinstall.Where, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return copilotinstall.Where{}, err
+	}
+	root, _ := settings.ProjectRoot(dir)
+	return copilotinstall.Where{Root: root, Home: copilot.Home(os.Getenv)}, nil
+}
+
+// copilotInstall is install (or uninstall) with --agent copilot: the
+// hooks go into the project's .github/hooks/session-hooks.json, or the
+// user's Copilot CLI settings.
+func copilotInstall(c *cli.Context, stdout io.Writer, remove bool) error {
+	if err := onlyFlags(c, "command", "scope", "long-running", "no-gitignore", "dry-run"); err != nil {
+		return err
+	}
+	w, err := copilotWhere()
+	if err != nil {
+		return err
+	}
+	scope := cmp.Or(c.String("scope"), "project")
+	path, err := copilotinstall.Path(scope, w.Root, w.Home)
+	if err != nil {
+		return err
+	}
+	if remove {
+		return copilotinstall.Uninstall(path, stdout)
+	}
+	program, err := settings.OurCommand(settings.InstallOptions{Scope: scope, Command: c.String("command"), Executable: os.Executable}, w.Root)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(program, "$CLAUDE_PROJECT_DIR") {
+		return settings.UsageError{Msg: "Copilot CLI sets no $CLAUDE_PROJECT_DIR for a binary inside the project: put session-hooks on PATH, or give --command"}
+	}
+	opt := copilotinstall.Options{Path: path, Program: program, LongRunning: c.Bool("long-running"), DryRun: c.Bool("dry-run"), Out: stdout}
+	if err := copilotinstall.Install(opt); err != nil {
+		return err
+	}
+	if scope == "project" && !opt.DryRun {
+		fmt.Fprintln(stdout, "Copilot CLI runs a repository's hooks only in a folder you trust: it asks at the first start here.")
+	}
+	if !c.Bool("no-gitignore") && scope != "user" && !opt.DryRun {
+		settings.IgnoreLogs(w.Root, stdout)
+	}
+	return nil
+}
+
+// copilotStatus is status with --agent copilot.
+func copilotStatus(c *cli.Context, stdout io.Writer) error {
+	if err := onlyFlags(c, "format"); err != nil {
+		return fail(err)
+	}
+	w, err := copilotWhere()
+	if err != nil {
+		return fail(err)
+	}
+	st := copilotinstall.ReadStatus(w)
+	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
 }
 
 // knownAgent fails a person's command whose --agent names no agent

@@ -16,6 +16,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/backup"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/atomicfile"
@@ -133,7 +134,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 	case !res.Changed:
 		fmt.Fprintf(out, "session-hooks is already installed in %s; nothing changed.\n", path)
 	case opt.DryRun:
-		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, UnifiedDiff(path, old, res.JSON))
+		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, old, res.JSON))
 		return nil
 	default:
 		backup, err := saveSettings(path, fence, old, existed, res.JSON)

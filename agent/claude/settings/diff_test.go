@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
 // The dry run's diff is one patch(1) applies: applied to the settings as
@@ -23,9 +25,9 @@ func TestUnifiedDiffIsAPatchThatGivesTheInstalledFile(t *testing.T) {
 			work := filepath.Join(t.TempDir(), "settings.json")
 			os.WriteFile(work, old, 0o644)
 			cmd := exec.Command("patch", "--quiet", "--force", work)
-			cmd.Stdin = strings.NewReader(UnifiedDiff(work, old, want))
+			cmd.Stdin = strings.NewReader(jsonedit.UnifiedDiff(work, old, want))
 			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("patch refused the diff: %v\n%s\n%s", err, out, UnifiedDiff(work, old, want))
+				t.Fatalf("patch refused the diff: %v\n%s\n%s", err, out, jsonedit.UnifiedDiff(work, old, want))
 			}
 			if got, _ := os.ReadFile(work); !bytes.Equal(got, want) {
 				t.Errorf("patched:\n%s\nwant:\n%s", got, want)

@@ -16,6 +16,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
 // Entries are the hooks session-hooks wires into Codex: the brief at
@@ -72,7 +73,7 @@ func Install(ctx context.Context, opt Options) error {
 			fmt.Fprintf(opt.Out, "%s needs no change.\n", hooksPath)
 			return nil
 		}
-		fmt.Fprintf(opt.Out, "Would change %s (nothing written):\n%s", hooksPath, settings.UnifiedDiff(hooksPath, doc, res.JSON))
+		fmt.Fprintf(opt.Out, "Would change %s (nothing written):\n%s", hooksPath, jsonedit.UnifiedDiff(hooksPath, doc, res.JSON))
 		fmt.Fprintf(opt.Out, "Then each new entry would be trusted in %s with the hash Codex reports for it once it is written.\n",
 			filepath.Join(opt.Home, "config.toml"))
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI: the brief at
@@ -74,7 +75,7 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings
 		return nil
 	}
 	if dryRun {
-		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, settings.UnifiedDiff(path, doc, res.JSON))
+		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, doc, res.JSON))
 		return nil
 	}
 	dir := filepath.Dir(path)

@@ -1,0 +1,225 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/facts"
+	"github.com/tidwall/gjson"
+)
+
+// Status is Copilot CLI's wiring of session-hooks: our entries in the
+// project's hooks file and in the user's settings, and what would keep
+// Copilot CLI from running them.
+type Status struct {
+	SchemaVersion int           `json:"schema_version"`
+	Scopes        []ScopeStatus `json:"scopes"`
+	Warnings      []string      `json:"warnings"`
+}
+
+// ScopeStatus is one file and our entries in it.
+type ScopeStatus struct {
+	Scope string  `json:"scope"`
+	Path  string  `json:"path"`
+	Found bool    `json:"found"`
+	Error string  `json:"error,omitempty"`
+	Hooks []Entry `json:"hooks"`
+}
+
+// Where says where Copilot CLI keeps what ReadStatus reads.
+type Where struct {
+	Root string // the project's root
+	Home string // Copilot CLI's folder (COPILOT_HOME, else ~/.copilot)
+}
+
+// ReadStatus reads both scopes and says what is wrong.
+func ReadStatus(w Where) Status {
+	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []ScopeStatus{}, Warnings: []string{}}
+	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	for _, scope := range []string{"project", "user"} {
+		path, err := Path(scope, w.Root, w.Home)
+		if err != nil {
+			st.Warnings = append(st.Warnings, err.Error())
+			continue
+		}
+		sc, js := readScope(scope, path)
+		st.Scopes = append(st.Scopes, sc)
+		if sc.Error != "" {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; Copilot CLI will not load it either", path, sc.Error))
+			continue
+		}
+		if gjson.GetBytes(js, "disableAllHooks").Type == gjson.True {
+			st.Warnings = append(st.Warnings, path+": disableAllHooks is true, so Copilot CLI runs no hook")
+		}
+		for _, h := range sc.Hooks {
+			key := h.Event + " " + lastWords(h.Command)
+			wired[key] = append(wired[key], scope)
+		}
+	}
+	for _, repo := range []string{"settings.json", "settings.local.json"} {
+		path := filepath.Join(w.Root, ".github", "copilot", repo)
+		if b, err := readFile(path); err == nil && gjson.GetBytes(standard(b), "disableAllHooks").Type == gjson.True {
+			st.Warnings = append(st.Warnings, path+": disableAllHooks is true, so Copilot CLI runs no hook here")
+		}
+	}
+	var missing []string
+	all := Entries("", false)
+	for _, e := range all {
+		scopes := wired[e.Event+" "+lastWords(e.Command)]
+		switch {
+		case len(scopes) == 0:
+			missing = append(missing, e.Event+" → session-hooks"+e.Command)
+		case len(scopes) > 1:
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s → session-hooks%s is wired in the %s files: Copilot CLI runs each", e.Event, e.Command, strings.Join(scopes, " and ")))
+		}
+	}
+	if len(missing) == len(all) {
+		st.Warnings = append(st.Warnings, "session-hooks is not wired for Copilot CLI: run session-hooks install --agent copilot")
+	} else {
+		for _, m := range missing {
+			st.Warnings = append(st.Warnings, "not wired: "+m+" (session-hooks install --agent copilot adds it)")
+		}
+	}
+	return st
+}
+
+func readScope(scope, path string) (ScopeStatus, []byte) {
+	sc := ScopeStatus{Scope: scope, Path: path, Hooks: []Entry{}}
+	doc, err := readFile(path)
+	if err != nil {
+		sc.Error = err.Error()
+		return sc, nil
+	}
+	sc.Found = doc != nil
+	if doc == nil {
+		return sc, nil
+	}
+	js := standard(doc)
+	if js == nil || !gjson.ParseBytes(js).IsObject() {
+		sc.Error = "it is not a JSON object"
+		return sc, nil
+	}
+	gjson.GetBytes(js, "hooks").ForEach(func(event, list gjson.Result) bool {
+		for _, h := range list.Array() {
+			if cmd := h.Get("bash").Str; IsOurs(cmd) {
+				sc.Hooks = append(sc.Hooks, Entry{Event: event.Str, Command: cmd, TimeoutSec: int(h.Get("timeoutSec").Int())})
+			}
+		}
+		return true
+	})
+	return sc, js
+}
+
+// lastWords is a command's subcommand and flags, after "--agent copilot".
+func lastWords(cmd string) string {
+	if _, after, ok := strings.Cut(cmd, "--agent copilot "); ok {
+		return after
+	}
+	return cmd
+}
+
+// Text is the status for a person. Repository hooks run only in a folder
+// the user trusts: Copilot CLI asks at the first start there.
+func (s Status) Text() string {
+	var b strings.Builder
+	for _, sc := range s.Scopes {
+		state := "not found"
+		if sc.Found {
+			state = fmt.Sprintf("%d entr%s of session-hooks", len(sc.Hooks), map[bool]string{true: "y", false: "ies"}[len(sc.Hooks) == 1])
+		}
+		fmt.Fprintf(&b, "Copilot CLI %s hooks: %s (%s)\n", sc.Scope, sc.Path, state)
+		for _, h := range sc.Hooks {
+			timeout := "default 30 s"
+			if h.TimeoutSec > 0 {
+				timeout = fmt.Sprintf("%d s", h.TimeoutSec)
+			}
+			fmt.Fprintf(&b, "  %s → %s [%s]\n", h.Event, h.Command, timeout)
+		}
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}
+
+// Rehearsal is an entry of ours as doctor runs it: Copilot CLI's payload,
+// its timeout, and a check of the output as Copilot CLI reads it.
+type Rehearsal struct {
+	Event, Command string
+	Limit          time.Duration
+	Payload        []byte
+	Check          func(stdout []byte) string
+}
+
+// defaultTimeout is Copilot CLI's timeout for an entry without one.
+const defaultTimeout = 30 * time.Second
+
+// Rehearsals are our entries, each once, with the payload Copilot CLI
+// gives them (testdata/copilot-1.0.102/payloads) for a session with no
+// events yet.
+func Rehearsals(st Status, project string) []Rehearsal {
+	var out []Rehearsal
+	seen := map[string]bool{}
+	for _, sc := range st.Scopes {
+		for _, h := range sc.Hooks {
+			if seen[h.Event+" "+h.Command] {
+				continue
+			}
+			seen[h.Event+" "+h.Command] = true
+			limit := defaultTimeout
+			if h.TimeoutSec > 0 {
+				limit = time.Duration(h.TimeoutSec) * time.Second
+			}
+			out = append(out, Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: samplePayload(h.Event, project), Check: checkReply(h.Event)})
+		}
+	}
+	return out
+}
+
+func samplePayload(event, project string) []byte {
+	p := map[string]any{"sessionId": "session-hooks-doctor", "cwd": project, "timestamp": time.Now().UnixMilli()}
+	switch event {
+	case "sessionStart":
+		p["source"], p["initialPrompt"] = "new", "session-hooks doctor"
+	case "userPromptSubmitted":
+		p["prompt"] = "session-hooks doctor"
+	case "preCompact":
+		p["trigger"], p["customInstructions"] = "manual", ""
+	case "sessionEnd":
+		p["reason"] = "complete"
+	case "agentStop":
+		p["stopReason"], p["stop_hook_active"] = "end_turn", false
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// checkReply says what is wrong with an output as Copilot CLI reads it:
+// nothing at all, or JSON (additionalContext where the event reads one;
+// a decision where agentStop reads one).
+func checkReply(event string) func([]byte) string {
+	return func(stdout []byte) string {
+		if len(bytes.TrimSpace(stdout)) == 0 {
+			return ""
+		}
+		r := gjson.ParseBytes(stdout)
+		if !gjson.ValidBytes(stdout) || !r.IsObject() {
+			return "its output is not JSON; Copilot CLI gives the model none of it"
+		}
+		switch event {
+		case "sessionStart", "userPromptSubmitted":
+			if r.Get("additionalContext").Type != gjson.String {
+				return "its JSON has no additionalContext, the one field Copilot CLI gives the model"
+			}
+		case "agentStop":
+			if d := r.Get("decision"); d.Exists() && d.Str != "block" {
+				return fmt.Sprintf("its decision %q is not one Copilot CLI reads (block)", d.Str)
+			}
+		}
+		return ""
+	}
+}

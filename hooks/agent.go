@@ -42,6 +42,11 @@ type Agent struct {
 	// compaction until its recovery is given; the recovery rides the
 	// first prompt (or start) after the transcript shows the compaction.
 	LateRecovery bool
+	// CompactHookCompacts says that the client's pre-compaction hook runs
+	// only for a compaction (Copilot CLI's preCompact), and that its
+	// transcript may not show the compaction until the process exits: the
+	// snapshot it takes marks the compaction whose recovery is pending.
+	CompactHookCompacts bool
 	// Read, ContextUsage and Injected read the agent's transcript: the
 	// facts of the work, the context in use, and the texts the hooks put
 	// in the context. ContextUsage is nil where there is no reading of
@@ -84,11 +89,11 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.Additional
 }
 
 // Copilot is GitHub Copilot CLI's: its transcript is the session's
-// events; its payloads are camelCase and do not name their event; it
-// reads a hook's context only as JSON; it has no event after a
-// compaction, and keeps only the latest start's context.
+// events, written when the process exits; its payloads are camelCase and
+// do not name their event; it reads a hook's context only as JSON; it has
+// no event after a compaction, and keeps only the latest start's context.
 var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot.Reply, LateRecovery: true,
-	StartReplacesStart: true, Events: copilot.Events,
+	CompactHookCompacts: true, StartReplacesStart: true, Events: copilot.Events,
 	ParseInput: func(b []byte, getenv func(string) string) (claude.Input, []string) {
 		p, notes := copilot.ParsePayload(b, copilot.Home(getenv))
 		source := p.Source
@@ -96,7 +101,7 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 			source = claude.SourceStartup
 		}
 		return claude.Input{SessionID: p.SessionID, Cwd: p.Cwd, TranscriptPath: p.TranscriptPath, Source: source,
-			Trigger: p.Trigger, Reason: p.Reason, StopHookActive: p.StopHookActive}, notes
+			Trigger: p.Trigger, Reason: p.Reason, Prompt: p.Prompt, StopHookActive: p.StopHookActive}, notes
 	},
 	Read:     copilot.Read,
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },

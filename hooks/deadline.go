@@ -98,6 +98,14 @@ func bounded[T any](r *Run, fn func() T) (T, bool) {
 // of an agent whose usage comes from the same read) reads once, and one
 // that started the read ahead (prefetchTranscript) waits for it.
 func (r *Run) readTranscript(path string, opt transcript.Options) (*transcript.Facts, error) {
+	tf, err := r.readTranscriptFile(path, opt)
+	if err == nil {
+		tf = withPromptSeen(tf, r.session())
+	}
+	return tf, err
+}
+
+func (r *Run) readTranscriptFile(path string, opt transcript.Options) (*transcript.Facts, error) {
 	c := r.lastRead
 	if c == nil || c.path != path || c.opt != opt {
 		c = r.startTranscriptRead(path, opt)

@@ -28,8 +28,10 @@ const snapshotShare = 6000
 // compaction, a start that finds one not yet recovered gives the
 // recovery instead: the context it starts is the compacted one.
 func handleInit(r *Run) string {
-	r.atStart = true
-	if c := r.pendingCompaction(); c != "" {
+	// A client that keeps only the latest start's block (Copilot CLI)
+	// would drop a recovery given there at the next resume: its prompt
+	// hook gives it, into the conversation's history.
+	if c := r.pendingCompaction(); c != "" && !r.agent().StartReplacesStart {
 		return lateRecovery(r, c)
 	}
 	return initStory(r, false)
@@ -41,6 +43,7 @@ func handleInit(r *Run) string {
 // gives the recovery once per compaction, on the first prompt after it.
 func handleRecovery(r *Run) string {
 	if r.agent().LateRecovery {
+		r.notePrompt()
 		if c := r.pendingCompaction(); c != "" {
 			return lateRecovery(r, c)
 		}

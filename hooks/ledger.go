@@ -16,6 +16,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/state"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 
@@ -217,17 +218,13 @@ func (r *Run) newContext(out string, held []string) {
 	if s == nil || r.NoLog {
 		return
 	}
-	_, given := paragraphs(out)
-	hashes := slices.Concat(held, given) // a copy: held is the state's own list
+	_, hashes := paragraphs(out)
+	hashes = slices.Concat(held, hashes) // a copy: held is the state's own list
 	s.Injected = hashes[max(0, len(hashes)-maxLedger):]
-	if r.atStart && r.agent().StartReplacesStart {
-		// The recovery is this start's block: the next start replaces it.
-		s.LastStart, s.LastStartInjected = r.Start.UTC(), given
-	}
 	r.saveState(s)
 }
 
-// survivingInjections is what of ours a compaction kept: Claude Code keeps
+// survivingInjections is what of ours a compaction kept. Claude Code keeps
 // in the new context the outputs of the run that asked for the compaction
 // (a `claude -p /compact --resume` run's resume), written after the last
 // request. The session's latest start kept them when it came after the
@@ -235,6 +232,11 @@ func (r *Run) newContext(out string, held []string) {
 // request was summarised away.
 func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 	s := r.session()
+	if r.agent().StartReplacesStart && s != nil {
+		// The latest start's block rides every request, compaction or
+		// not: what it gave is held.
+		return s.LastStartInjected
+	}
 	if r.agent().Name != Claude.Name || s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
 		return nil // seen of Claude Code only
 	}
@@ -248,4 +250,35 @@ func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 		return nil // a start after the snapshot belongs to no earlier context
 	}
 	return s.LastStartInjected
+}
+
+// notePrompt keeps the request a prompt hook was given, for the hooks of
+// the same run that read a transcript the client has not written yet.
+func (r *Run) notePrompt() {
+	s := r.session()
+	if p := transcript.Request(r.In.Prompt); p != "" && s != nil && !r.NoLog {
+		s.Prompt, s.PromptAt = p, r.Now().UTC()
+		r.saveState(s)
+	}
+}
+
+// withPromptSeen is the transcript's facts with the request the prompt
+// hook saw, when the transcript does not show it yet (Copilot CLI writes
+// its events at exit): a terse one keeps the transcript's last request
+// beside it, and an error before it is no longer what is open.
+func withPromptSeen(tf *transcript.Facts, s *state.Session) *transcript.Facts {
+	if s == nil || s.Prompt == "" || s.Prompt == tf.LastPrompt {
+		return tf
+	}
+	if at, err := time.Parse(time.RFC3339Nano, tf.LastPromptAt); err == nil && !at.Before(s.PromptAt) {
+		return tf
+	}
+	out := *tf
+	out.PreviousPrompt = ""
+	if transcript.Terse(s.Prompt) {
+		out.PreviousPrompt = tf.LastPrompt
+	}
+	out.LastPrompt, out.LastPromptAt = s.Prompt, s.PromptAt.Format(time.RFC3339Nano)
+	out.ErrorBeforeRequest = out.OpenError != nil
+	return &out
 }

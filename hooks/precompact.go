@@ -36,7 +36,7 @@ const (
 // handlePreCompact is PreCompact: a snapshot of the work in progress,
 // saved for the SessionStart "compact" hook that follows.
 func handlePreCompact(r *Run) string {
-	if r.agent().LateRecovery {
+	if r.agent().LateRecovery && !r.agent().CompactHookCompacts {
 		return handlePreCompress(r)
 	}
 	f := gatherPreCompact(r)
@@ -46,7 +46,14 @@ func handlePreCompact(r *Run) string {
 	keep := logWrite{"checkpoints/", text, func(_ string, content []byte) error {
 		return r.Logs.KeepCheckpoint(r.Start, orUnknown(r.In.SessionID), string(content), r.Cfg.Checkpoints)
 	}}
-	f.HookNotes = append(f.HookNotes, r.writeLogs(append(r.snapshotWrites(text, f.Snapshot, true), keep)...)...)
+	notes := r.writeLogs(append(r.snapshotWrites(text, f.Snapshot, true), keep)...)
+	f.HookNotes = append(f.HookNotes, notes...)
+	if s := r.session(); r.agent().CompactHookCompacts && s != nil && len(notes) == 0 {
+		// No event follows the compaction: the next prompt gives this
+		// snapshot back, once.
+		s.SnapshotCompaction = "preCompact " + r.Start.UTC().Format(time.RFC3339Nano)
+		r.saveState(s)
+	}
 	if r.JSON {
 		return facts.JSON(f)
 	}

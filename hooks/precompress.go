@@ -53,15 +53,25 @@ func keepSnapshot(snapshotOf, snapshotCompaction, recovered, now string) bool {
 	return snapshotOf != "" && now != "" && now != snapshotCompaction && now != recovered
 }
 
-// pendingCompaction is the compaction the transcript shows whose recovery
-// the session was not given yet, for a client with no event after a
-// compaction; "" when there is none.
+// pendingCompaction is the compaction whose recovery the session was not
+// given yet, for a client with no event after a compaction: the one the
+// transcript shows, or the one the pre-compaction hook marked where it
+// runs only for a compaction; "" when there is none.
 func (r *Run) pendingCompaction() string {
-	if !r.agent().LateRecovery || r.In.TranscriptPath == "" {
+	if !r.agent().LateRecovery {
 		return ""
 	}
 	s := r.session()
 	if s == nil {
+		return ""
+	}
+	if r.agent().CompactHookCompacts {
+		if c := s.SnapshotCompaction; c != s.Recovered {
+			return c
+		}
+		return ""
+	}
+	if r.In.TranscriptPath == "" {
 		return ""
 	}
 	tf, err := r.readTranscript(r.In.TranscriptPath, transcript.DefaultOptions)

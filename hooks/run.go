@@ -67,7 +67,6 @@ type Run struct {
 
 	notes    []string       // what was skipped; every one reaches the output or the log
 	skipNote int            // the index in notes of the deadline's list, once there is one
-	atStart  bool           // the run answers a session's start (its output is the start's block)
 	ev       events.Event   // what this run records; filled as it goes
 	sess     *state.Session // this session's state, once read
 	// sessLoaded is set once the state was looked for, found or not.

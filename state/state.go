@@ -64,6 +64,11 @@ type Session struct {
 	SnapshotOf         string `json:"snapshot_of,omitempty"`
 	SnapshotCompaction string `json:"snapshot_compaction,omitempty"`
 	Recovered          string `json:"recovered_compaction,omitempty"`
+	// Prompt is the latest request the session's prompt hook was given,
+	// cleaned, and when: Copilot CLI writes its events at exit, so its
+	// transcript shows a run's request only after the run's own hooks.
+	Prompt   string    `json:"prompt,omitempty"`
+	PromptAt time.Time `json:"prompt_at,omitzero"`
 }
 
 // SeeModel records the model of an event and returns the previous one

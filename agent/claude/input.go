@@ -29,6 +29,10 @@ type Input struct {
 	// again (2.1.330 passes both lists).
 	BackgroundTasks, SessionCrons int
 	ToolName                      string // PostToolUse
+	// Prompt is what the user typed, given to a prompt hook
+	// (UserPromptSubmit; Gemini CLI's BeforeAgent, Copilot CLI's
+	// userPromptSubmitted).
+	Prompt string
 	// ToolNames are the tools of a PostToolBatch's calls, in order.
 	ToolNames []string
 	// CompactSummary is PostCompact's summary of the compacted
@@ -166,6 +170,7 @@ func ParseInput(b []byte) (Input, []string) {
 		Reason:         str("reason"),
 	}
 	in.ToolName = str("tool_name")
+	in.Prompt = str("prompt")
 	in.CompactSummary = str("compact_summary")
 	for _, c := range root.Get("tool_calls").Array() {
 		in.ToolNames = append(in.ToolNames, c.Get("tool_name").String())

@@ -34,6 +34,7 @@ type Payload struct {
 	Source                         string // sessionStart: new, resume (startup in the SDK's types)
 	Trigger                        string // preCompact: manual, auto
 	Reason                         string // sessionEnd: complete, error, abort, timeout, user_exit
+	Prompt                         string // userPromptSubmitted: what the user typed
 	StopHookActive                 bool   // agentStop: a stop hook already blocked once
 }
 
@@ -61,7 +62,7 @@ func ParsePayload(b []byte, home string) (Payload, []string) {
 		return v.Str
 	}
 	p := Payload{SessionID: str("sessionId"), Cwd: str("cwd"), TranscriptPath: str("transcriptPath"),
-		Source: str("source"), Trigger: str("trigger"), Reason: str("reason")}
+		Source: str("source"), Trigger: str("trigger"), Reason: str("reason"), Prompt: str("prompt")}
 	for _, f := range []string{"stop_hook_active", "stopHookActive"} {
 		if v := root.Get(f); v.IsBool() {
 			p.StopHookActive = p.StopHookActive || v.Bool()

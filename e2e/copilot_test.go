@@ -1,0 +1,149 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/e2e/fakeapi"
+)
+
+// copilotVersion is the GitHub Copilot CLI release the suite pins; the
+// fixtures in testdata/copilot-1.0.102 were recorded from it.
+var copilotVersion = versionOf("SESSION_HOOKS_E2E_COPILOT", "1.0.102")
+
+// requireCopilot is the pinned Copilot CLI, installed with npm on first use.
+func requireCopilot(t *testing.T) string {
+	t.Helper()
+	return requireNPM(t, "GitHub Copilot CLI", "@github/copilot", copilotVersion, "copilot")
+}
+
+// A Copilot CLI session wired by `install --agent copilot` alone gets the
+// brief in its first request; after /compact, the next run's first request
+// holds the recovery quoting the request, with its prompt, and every
+// request after it holds the recovery and the brief once each; the next
+// session gets the handoff; uninstall leaves the repository as it was.
+func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
+	copilot := requireCopilot(t)
+	const request = "fix the parser so that the tests pass"
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	os.MkdirAll(project, 0o755)
+	srv := fakeapi.New("The user asked to fix the parser; the tests were run.",
+		fakeapi.Tool("create", map[string]any{"path": filepath.Join(project, "parser.go"), "file_text": "package parser\n"}),
+		fakeapi.Tool("bash", map[string]any{"command": "echo FAIL parser_test.go:12: want 3, got 4; exit 1", "description": "run the tests"}),
+		fakeapi.Text("I will look at the parser."))
+	defer srv.Close()
+	srv.Truth = func() []byte { return readTruth(project, typedIn(project)) }
+	defer func() {
+		var bodies, truths [][]byte
+		for _, r := range srv.Requests() {
+			if r.Kind() == "main" {
+				bodies, truths = append(bodies, r.Body), append(truths, r.Truth)
+			}
+		}
+		auditBodies(t, bodies, truths)
+	}()
+	run := func(name string, args ...string) string {
+		t.Helper()
+		typeIn(project, args)
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		// session-hooks on PATH, as installed: the entries run it by name.
+		// COPILOT_ALLOW_ALL trusts the folder, as a person does when
+		// Copilot CLI asks at the first start.
+		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
+			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
+			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run(hooksBin, "install", "--agent", "copilot")
+	run("git", "add", ".gitignore", ".github")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Wire session-hooks for Copilot CLI")
+	if out := run(hooksBin, "doctor", "--agent", "copilot"); strings.Count(out, "\nok   ") != 4 || strings.Contains(out, "FAIL") {
+		t.Errorf("doctor after install:\n%s", out)
+	}
+
+	seen := 0
+	next := func() (main []string, summaries int) {
+		all := srv.Requests()
+		for _, r := range all[seen:] {
+			switch r.Kind() {
+			case "main":
+				main = append(main, string(r.Body))
+			case "summary":
+				summaries++
+			}
+		}
+		seen = len(all)
+		return main, summaries
+	}
+	const brief, recovered = "what GitHub Copilot CLI does not say of it", "Pre-Compaction Context"
+
+	run(copilot, "-p", request, "--allow-all-tools")
+	main, _ := next()
+	if len(main) == 0 || !strings.Contains(main[0], brief) || !strings.Contains(main[0], "Start") {
+		t.Fatalf("the first request has no brief:\n%.3000s", strings.Join(main, "\n"))
+	}
+	for i, body := range main {
+		if n := strings.Count(body, brief); n != 1 {
+			t.Errorf("request %d holds the brief %d times", i, n)
+		}
+	}
+
+	run(copilot, "--continue", "-p", "/compact", "--allow-all-tools")
+	if _, summaries := next(); summaries == 0 {
+		t.Fatal("Copilot CLI did not compact the conversation")
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude", "logs", "pre-compact-state.md")); err != nil {
+		t.Errorf("preCompact took no snapshot: %v", err)
+	}
+
+	srv.Push(fakeapi.Text("Going on."))
+	run(copilot, "--continue", "-p", "go on", "--allow-all-tools")
+	main, _ = next()
+	if len(main) == 0 || !strings.Contains(main[0], recovered) || !strings.Contains(main[0], request) || !strings.Contains(main[0], "parser.go") {
+		t.Fatalf("the first request after the compaction has no recovery quoting the request and the file:\n%.4000s", strings.Join(main, "\n"))
+	}
+	for i, body := range main {
+		if n, m := strings.Count(body, recovered), strings.Count(body, brief); n != 1 || m != 1 {
+			t.Errorf("request %d after the compaction holds the recovery %d times and the brief %d times, want once each", i, n, m)
+		}
+	}
+
+	// The next run's start replaces the previous start's block; the
+	// recovery came with a prompt, and stays in the history, once.
+	srv.Push(fakeapi.Text("Still going."))
+	run(copilot, "--continue", "-p", "and now?", "--allow-all-tools")
+	main, _ = next()
+	if len(main) == 0 {
+		t.Fatal("no request")
+	}
+	if n, m := strings.Count(main[0], recovered), strings.Count(main[0], brief); n != 1 || m != 1 {
+		t.Errorf("the next run's request holds the recovery %d times and the brief %d times, want once each", n, m)
+	}
+
+	srv.Push(fakeapi.Text("Looking."))
+	run(copilot, "-p", "what is left to do?", "--allow-all-tools")
+	main, _ = next()
+	if len(main) == 0 || !strings.Contains(main[0], "previous session") || !strings.Contains(main[0], "and now?") {
+		t.Errorf("the next session's first request has no handoff quoting the last request; what it holds of ours:\n%s", strings.Join(oursIn([]byte(main[0])), "\n---\n"))
+	}
+
+	run(hooksBin, "uninstall", "--agent", "copilot")
+	if _, err := os.Stat(filepath.Join(project, ".github")); !os.IsNotExist(err) {
+		t.Errorf("uninstall left .github: %v", err)
+	}
+}

@@ -147,3 +147,46 @@ func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
 		t.Errorf("uninstall left .github: %v", err)
 	}
 }
+
+// With --long-running, Copilot CLI's agentStop runs the long-running
+// checks: a stop that leaves a required file missing is blocked once, and
+// the reason reaches the model as the next request's message.
+func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
+	copilot := requireCopilot(t)
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	os.MkdirAll(project, 0o755)
+	srv := fakeapi.New("summary", fakeapi.Text("Done."), fakeapi.Text("Done, really."))
+	defer srv.Close()
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
+			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
+			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	run("git", "add", ".")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Start")
+	run(hooksBin, "install", "--agent", "copilot", "--long-running")
+	run(copilot, "-p", "build the next feature", "--allow-all-tools")
+	var main []string
+	for _, r := range srv.Requests() {
+		if r.Kind() == "main" {
+			main = append(main, string(r.Body))
+		}
+	}
+	const reason = "Before you stop (long-running agent checks)"
+	if len(main) != 2 || strings.Contains(main[0], reason) || !strings.Contains(main[1], reason) || !strings.Contains(main[1], "claude-progress.txt") {
+		t.Fatalf("%d requests; want the stop blocked once, its reason in the second:\n%.3000s", len(main), strings.Join(main, "\n"))
+	}
+}

@@ -2,11 +2,14 @@ package hooks
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	"github.com/session-hooks/session-hooks/agent/gemini"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 
@@ -17,6 +20,10 @@ import (
 type Agent struct {
 	Name  string
 	Label string // as a person names it
+	// Versions are the client's releases the end-to-end suite runs; Gets
+	// and NotYet say what its users get and what they do not yet, for the
+	// README's table of agents (AgentsMarkdown).
+	Versions, Gets, NotYet string
 	// GitContext says that the client itself tells the model the branch,
 	// the short status and the recent commits at every start (Claude
 	// Code's session_context): the brief then leaves them out.
@@ -58,13 +65,19 @@ type Agent struct {
 }
 
 // Claude is Claude Code's, the default.
-var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read: claude.Read, ContextUsage: claude.ContextUsage, Injected: claude.Injected}
+var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read: claude.Read, ContextUsage: claude.ContextUsage, Injected: claude.Injected,
+	Versions: "2.1.330–2.1.332",
+	Gets:     "the brief at startup, resume, clear and fork; the recovery right after a compaction; the handoff; the long-running checks",
+	NotYet:   "—"}
 
 // Codex is Codex CLI's: its transcript is a rollout. Injected serves only
 // a fork (whose parent's transcript holds what its context holds), which
 // Codex does not have: a resume keeps its session id, and the session's
 // ledger says what its context holds.
 var Codex = Agent{Name: "codex", Label: "Codex CLI",
+	Versions: "0.169.0–0.171.0",
+	Gets:     "the brief (with the branch, commits and status Codex does not give); the recovery after a compaction, from Codex's rollout; the handoff",
+	NotYet:   "the long-running checks",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := codex.Read(ctx, path, opt)
 		if err != nil {
@@ -78,6 +91,9 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 // Gemini is Gemini CLI's: its transcript is a chat of messages patched in
 // place, and it reads a hook's context only as JSON.
 var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.AdditionalContext, LateRecovery: true,
+	Versions: "0.61.0",
+	Gets:     "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one)",
+	NotYet:   "the long-running checks; a project's hooks run only in a folder Gemini trusts",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		c, err := gemini.Read(ctx, path, opt)
 		if err != nil {
@@ -94,6 +110,10 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.Additional
 // no event after a compaction, and keeps only the latest start's context.
 var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot.Reply, LateRecovery: true,
 	CompactHookCompacts: true, StartReplacesStart: true, Events: copilot.Events,
+	Versions: "1.0.102",
+	Gets: "the brief at a new or resumed session; after a compaction, the recovery with the next prompt (Copilot has no event right after one); " +
+		"the handoff; the long-running checks on agentStop (`--long-running`)",
+	NotYet: "a repository's hooks run only in a folder Copilot trusts",
 	ParseInput: func(b []byte, getenv func(string) string) (claude.Input, []string) {
 		p, notes := copilot.ParsePayload(b, copilot.Home(getenv))
 		source := p.Source
@@ -105,6 +125,17 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 	},
 	Read:     copilot.Read,
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+}
+
+// AgentsMarkdown is the README's table of agents, in --agent's order.
+func AgentsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| agent | `--agent` | gets | not yet |\n|---|---|---|---|\n")
+	for _, name := range eventtable.Agents {
+		a := Agents[name]
+		fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", a.Label, a.Versions, a.Name, a.Gets, a.NotYet)
+	}
+	return b.String()
 }
 
 // Agents are the agents --agent names.

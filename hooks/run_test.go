@@ -259,3 +259,31 @@ func TestEveryAgentHasAnAdapter(t *testing.T) {
 		t.Errorf("the default agent is %s, not Claude Code", eventtable.Agents[0])
 	}
 }
+
+// The README's table of agents is the adapters' own: an agent added, or
+// what one gets changed, without the README fails here.
+func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "<!-- agent table -->\n", "<!-- end of agent table -->\n"
+	readme := string(b)
+	i, j := strings.Index(readme, start), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q block", start, end)
+	}
+	got, want := readme[i+len(start):j], AgentsMarkdown()
+	if got != want && os.Getenv("UPDATE_README") != "" {
+		os.WriteFile("../README.md", []byte(readme[:i+len(start)]+want+readme[j:]), 0o644)
+		return
+	}
+	if got != want {
+		t.Errorf("README.md's table of agents differs from the adapters (UPDATE_README=1 go test ./hooks rewrites it):\n%s", want)
+	}
+	for _, name := range eventtable.Agents {
+		if a := Agents[name]; a.Versions == "" || a.Gets == "" || a.NotYet == "" {
+			t.Errorf("%s's row is incomplete", name)
+		}
+	}
+}

@@ -635,7 +635,7 @@ func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool
 // codexInstall is install (or uninstall) with --agent codex: the hooks go
 // into $CODEX_HOME/hooks.json, trusted in its config.toml.
 func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "no-gitignore", "dry-run"); err != nil {
+	if err := onlyFlags(c, "command", "long-running", "no-gitignore", "dry-run"); err != nil {
 		return err
 	}
 	opt, err := codexOptions(stdout)
@@ -643,6 +643,10 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		return err
 	}
 	opt.DryRun = c.Bool("dry-run")
+	if c.IsSet("long-running") {
+		on := c.Bool("long-running")
+		opt.LongRunning = &on
+	}
 	if remove {
 		return codexinstall.Uninstall(opt)
 	}
@@ -667,7 +671,7 @@ func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 // geminiInstall is install (or uninstall) with --agent gemini: the hooks
 // go into the scope's .gemini/settings.json.
 func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "scope", "no-gitignore", "dry-run"); err != nil {
+	if err := onlyFlags(c, "command", "scope", "long-running", "no-gitignore", "dry-run"); err != nil {
 		return err
 	}
 	dir, err := os.Getwd()
@@ -688,7 +692,12 @@ func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 	if err != nil {
 		return err
 	}
-	if err := geminiinstall.Install(path, program, stdout, c.Bool("dry-run")); err != nil {
+	var longRunning *bool
+	if c.IsSet("long-running") {
+		on := c.Bool("long-running")
+		longRunning = &on
+	}
+	if err := geminiinstall.Install(path, program, longRunning, stdout, c.Bool("dry-run")); err != nil {
 		return err
 	}
 	if !c.Bool("no-gitignore") && c.String("scope") != "user" && !c.Bool("dry-run") {

@@ -110,7 +110,7 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	hooksJSON := filepath.Join(home, "hooks.json")
 	doc, _ := os.ReadFile(hooksJSON)
 	mine := settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "echo mine", Timeout: 5}
-	res, err := settings.Install(doc, append(codexinstall.Entries(hooksBin), mine), "")
+	res, err := settings.Install(doc, append(codexinstall.Entries(hooksBin, false), mine), "")
 	if err != nil || !res.Changed {
 		t.Fatalf("adding the user's hook: %v", err)
 	}
@@ -159,5 +159,50 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	run(project, []string{"CODEX_HOME=" + fresh}, hooksBin, "--agent", "codex", "uninstall")
 	if b, err := os.ReadFile(filepath.Join(fresh, "hooks.json")); err == nil {
 		t.Errorf("uninstall left the hooks.json install created: %q", b)
+	}
+}
+
+// With --long-running, Codex's Stop runs the long-running checks: a stop
+// that leaves a required file missing is blocked once (Codex trusts the
+// Stop entry as it does the others), and the reason reaches the model in
+// the next request.
+func TestCodexStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
+	codex := requireCodex(t)
+	srv := fakeresponses.New(
+		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "Done."}}},
+		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "Done, really."}}},
+	)
+	defer srv.Close()
+	root := t.TempDir()
+	home, project := filepath.Join(root, "codex-home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	os.MkdirAll(project, 0o755)
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "FAKE_API_KEY=x",
+			"PATH="+filepath.Dir(codex)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	run("git", "add", ".")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Start")
+	config := fmt.Sprintf("model_provider = \"fake\"\nmodel = \"gpt-5\"\n\n[model_providers.fake]\nname = \"fake\"\n"+
+		"base_url = \"%s/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n", srv.URL)
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
+	if out := run(hooksBin, "install", "--agent", "codex", "--long-running"); !strings.Contains(out, "Codex trusts the 5 hooks of session-hooks") {
+		t.Fatalf("install:\n%s", out)
+	}
+	run(codex, "exec", "--skip-git-repo-check", "--json", "build the next feature")
+	reqs := srv.Requests()
+	const reason = "Before you stop (long-running agent checks)"
+	if len(reqs) != 2 || strings.Contains(string(reqs[0]), reason) || !strings.Contains(string(reqs[1]), reason) || !strings.Contains(string(reqs[1]), "claude-progress.txt") {
+		t.Fatalf("%d requests; want the stop blocked once, its reason in the second", len(reqs))
 	}
 }

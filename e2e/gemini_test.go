@@ -163,3 +163,28 @@ func TestGeminiCompressionIsRecoveredOnceOnTheNextPrompt(t *testing.T) {
 		t.Errorf("the next prompt's request holds the recovery %d times, want the one already in the history", strings.Count(strings.Join(main, ""), recovered))
 	}
 }
+
+// With --long-running, Gemini CLI's AfterAgent runs the long-running
+// checks: an answer that leaves a required file missing is rejected once,
+// and the reason is the next prompt.
+func TestGeminiAfterAgentIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
+	gemini := requireGemini(t)
+	srv := fakegemini.New(fakegemini.Reply{Text: "Done."}, fakegemini.Reply{Text: "Done, really."})
+	defer srv.Close()
+	project, run := geminiProject(t, srv, `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`, "")
+	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	run("git", "add", "feature_list.json")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+	run(hooksBin, "install", "--agent", "gemini", "--long-running")
+	run(gemini, "-p", "build the next feature", "--yolo", "-o", "json")
+	var main []string
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, ":streamGenerateContent") {
+			main = append(main, string(r.Body))
+		}
+	}
+	const reason = "Before you stop (long-running agent checks)"
+	if len(main) != 2 || strings.Contains(main[0], reason) || !strings.Contains(main[1], reason) || !strings.Contains(main[1], "claude-progress.txt") {
+		t.Fatalf("%d requests; want the answer rejected once, the reason in the second", len(main))
+	}
+}

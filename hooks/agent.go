@@ -76,8 +76,9 @@ var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read:
 // ledger says what its context holds.
 var Codex = Agent{Name: "codex", Label: "Codex CLI",
 	Versions: "0.169.0–0.171.0",
-	Gets:     "the brief (with the branch, commits and status Codex does not give); the recovery after a compaction, from Codex's rollout; the handoff",
-	NotYet:   "the long-running checks",
+	Gets: "the brief (with the branch, commits and status Codex does not give); the recovery after a compaction, from Codex's rollout; " +
+		"the handoff; the long-running checks on Stop (`--long-running`)",
+	NotYet: "a fork (SessionStart `fork`) gets the brief as a new session does, though its parent's context may hold it",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := codex.Read(ctx, path, opt)
 		if err != nil {
@@ -92,8 +93,9 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 // place, and it reads a hook's context only as JSON.
 var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.AdditionalContext, LateRecovery: true,
 	Versions: "0.61.0",
-	Gets:     "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one)",
-	NotYet:   "the long-running checks; a project's hooks run only in a folder Gemini trusts",
+	Gets: "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one); " +
+		"the long-running checks on AfterAgent (`--long-running`)",
+	NotYet: "—",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		c, err := gemini.Read(ctx, path, opt)
 		if err != nil {
@@ -113,7 +115,7 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 	Versions: "1.0.102",
 	Gets: "the brief at a new or resumed session; after a compaction, the recovery with the next prompt (Copilot has no event right after one); " +
 		"the handoff; the long-running checks on agentStop (`--long-running`)",
-	NotYet: "a repository's hooks run only in a folder Copilot trusts",
+	NotYet: "—",
 	ParseInput: func(b []byte, getenv func(string) string) (claude.Input, []string) {
 		p, notes := copilot.ParsePayload(b, copilot.Home(getenv))
 		source := p.Source

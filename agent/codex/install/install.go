@@ -14,22 +14,33 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
-// Entries are the hooks session-hooks wires into Codex: the brief at
-// startup, resume and clear, the recovery after a compaction, the snapshot
-// before it, and the end (Codex gives SessionEnd 3 seconds at most).
-func Entries(program string) []settings.Entry {
-	cmd := program + " --agent codex "
-	return []settings.Entry{
-		{Event: "SessionStart", Matcher: "startup|resume|clear|fork", Command: cmd + "init", Timeout: 30},
-		{Event: "SessionStart", Matcher: "compact", Command: cmd + "init --compact-recovery", Timeout: 30},
-		{Event: "PreCompact", Command: cmd + "pre-compact", Timeout: 30},
-		{Event: "SessionEnd", Command: cmd + "end", Timeout: 3},
+// Entries are the hooks session-hooks wires into Codex, from the event
+// table by Codex's names: the brief at startup, resume, clear and fork,
+// the recovery after a compaction, the snapshot before it, the end (Codex
+// gives SessionEnd 3 seconds at most), and with longRunning the checks on
+// Stop.
+func Entries(program string, longRunning bool) []settings.Entry {
+	var out []settings.Entry
+	for _, e := range eventtable.Table {
+		args := strings.Join(e.Args(), " ")
+		event, ok := codex.Events[args]
+		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
+			continue
+		}
+		timeout := e.Timeout
+		if m, ok := codex.MaxTimeout[event]; ok {
+			timeout = min(timeout, m)
+		}
+		out = append(out, settings.Entry{Event: event, Matcher: e.Matcher, Command: program + " --agent codex " + args, Timeout: timeout})
 	}
+	return out
 }
 
 // Options are install's and uninstall's for Codex.
@@ -40,6 +51,9 @@ type Options struct {
 	Dir     string // where codex is asked from
 	Out     io.Writer
 	DryRun  bool // install prints the change to hooks.json as a diff; writes nothing, asks Codex nothing
+	// LongRunning, when set, adds (true) or removes (false) the checks on
+	// Stop; unset, what is wired stays.
+	LongRunning *bool
 }
 
 // Home is $CODEX_HOME, else ~/.codex.
@@ -64,7 +78,8 @@ func Install(ctx context.Context, opt Options) error {
 	if err != nil {
 		return err
 	}
-	res, err := settings.Install(doc, Entries(opt.Program), "")
+	want := Entries(opt.Program, longRunning(opt.LongRunning, doc))
+	res, err := settings.Install(doc, want, "")
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", hooksPath, err)
 	}
@@ -111,12 +126,30 @@ func Install(ctx context.Context, opt Options) error {
 			return err
 		}
 	}
-	return verifyTrusted(ctx, opt, hooksPath)
+	return verifyTrusted(ctx, opt, hooksPath, len(want))
+}
+
+// longRunning is whether the checks are wired: as asked, else as the file
+// has them.
+func longRunning(asked *bool, doc []byte) bool {
+	if asked != nil {
+		return *asked
+	}
+	js, err := settings.Parse(doc)
+	if err != nil {
+		return false
+	}
+	for _, h := range settings.Wired(js) {
+		if h.Event == codex.Events["stop"] && settings.IsOurs(h.Event, h.Command, "") {
+			return true
+		}
+	}
+	return false
 }
 
 // verifyTrusted asks Codex again: "trusted" is what Codex says, not what
 // was written.
-func verifyTrusted(ctx context.Context, opt Options, hooksPath string) error {
+func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want int) error {
 	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
 	if err != nil {
 		return err
@@ -131,8 +164,8 @@ func verifyTrusted(ctx context.Context, opt Options, hooksPath string) error {
 			return fmt.Errorf("Codex still reports %s as %s after it was trusted in config.toml", h.Key, h.TrustStatus)
 		}
 	}
-	if ours != len(Entries(opt.Program)) {
-		return fmt.Errorf("Codex lists %d of the %d hooks written to %s", ours, len(Entries(opt.Program)), hooksPath)
+	if ours != want {
+		return fmt.Errorf("Codex lists %d of the %d hooks written to %s", ours, want, hooksPath)
 	}
 	fmt.Fprintf(opt.Out, "Codex trusts the %d hooks of session-hooks (%s).\n", ours, filepath.Join(opt.Home, "config.toml"))
 	return nil

@@ -71,7 +71,7 @@ func ReadStatus(ctx context.Context, opt Options) (Status, error) {
 		st.Hooks = append(st.Hooks, h)
 		wired[w.Event+" "+w.Matcher+" "+lastWords(w.Command)] = true
 	}
-	for _, e := range Entries("") {
+	for _, e := range Entries("", false) {
 		if !wired[e.Event+" "+e.Matcher+" "+lastWords(e.Command)] {
 			st.Warnings = append(st.Warnings, "not wired: "+describe(HookStatus{Event: e.Event, Matcher: e.Matcher, Command: "session-hooks" + e.Command}))
 		}

@@ -15,7 +15,7 @@ import (
 // unknown, says what is not wired, and says that Codex was not asked.
 func TestStatusWithoutCodexSaysWhatItCouldNotAsk(t *testing.T) {
 	home := t.TempDir()
-	res, err := settings.Install(nil, Entries("/bin/session-hooks")[:3], "")
+	res, err := settings.Install(nil, Entries("/bin/session-hooks", false)[:3], "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,13 +57,13 @@ func TestTOMLStringsEscapeWhatTOMLNeeds(t *testing.T) {
 func TestUninstallMovesTheTrustOfTheHooksAfterOurs(t *testing.T) {
 	home := t.TempDir()
 	path := filepath.Join(home, "hooks.json")
-	res, err := settings.Install(nil, Entries("/bin/session-hooks"), "")
+	res, err := settings.Install(nil, Entries("/bin/session-hooks", false), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Theirs: alone on Stop, and on SessionStart after ours (group 2).
 	doc := strings.Replace(string(res.JSON), `"SessionStart": [`, `"Stop": [{"hooks": [{"type": "command", "command": "stop.sh"}]}], "SessionStart": [`, 1)
-	withTheirs, err := settings.Install([]byte(doc), append(Entries("/bin/session-hooks"), settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "mine.sh", Timeout: 5}), "")
+	withTheirs, err := settings.Install([]byte(doc), append(Entries("/bin/session-hooks", false), settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "mine.sh", Timeout: 5}), "")
 	if err != nil || !strings.Contains(string(withTheirs.JSON), "stop.sh") {
 		t.Fatalf("%v:\n%s", err, withTheirs.JSON)
 	}
@@ -105,7 +105,7 @@ func TestATableOnTheFirstLine(t *testing.T) {
 
 func TestUninstallSaysWhatItRemoved(t *testing.T) {
 	home := t.TempDir()
-	res, _ := settings.Install(nil, Entries("/bin/session-hooks"), "")
+	res, _ := settings.Install(nil, Entries("/bin/session-hooks", false), "")
 	path := filepath.Join(home, "hooks.json")
 	os.WriteFile(path, res.JSON, 0o600)
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = \"m\"\n\n"+header(Key(path, "SessionEnd", 0, 0))+"\ntrusted_hash = \"h\"\n"), 0o600)
@@ -121,7 +121,7 @@ func TestUninstallSaysWhatItRemoved(t *testing.T) {
 // Codex's SessionStart source can be fork (its hook schema, 0.169 to
 // 0.171): a forked session gets the brief too, and never the recovery.
 func TestTheBriefIsWiredForEverySourceCodexStartsASessionWith(t *testing.T) {
-	for _, e := range Entries("session-hooks") {
+	for _, e := range Entries("session-hooks", false) {
 		if e.Event == "SessionStart" && strings.HasSuffix(e.Command, " init") {
 			if e.Matcher != "startup|resume|clear|fork" {
 				t.Errorf("SessionStart init matcher %q", e.Matcher)

@@ -12,25 +12,31 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
-// Entries are the hooks session-hooks wires into Gemini CLI: the brief at
-// a session's start, the snapshot before a compression (PreCompress runs
-// before every request: the snapshot is taken only when the chat
-// changed), the recovery on the first prompt after a compression
-// (BeforeAgent: there is no event after one), and the handoff at the
-// session's end. Timeouts are milliseconds.
-func Entries(program string) []settings.Entry {
-	cmd := program + " --agent gemini "
-	return []settings.Entry{
-		{Event: "SessionStart", Command: cmd + "init", Timeout: 30000},
-		{Event: "BeforeAgent", Command: cmd + "init --compact-recovery", Timeout: 30000},
-		{Event: "PreCompress", Command: cmd + "pre-compact", Timeout: 30000},
-		{Event: "SessionEnd", Command: cmd + "end", Timeout: 5000},
+// Entries are the hooks session-hooks wires into Gemini CLI, from the
+// event table by Gemini's names: the brief at a session's start, the
+// snapshot before a compression (PreCompress runs before every request:
+// the snapshot is taken only when the chat changed), the recovery on the
+// first prompt after a compression (BeforeAgent: there is no event after
+// one), the handoff at the session's end, and with longRunning the checks
+// after the agent's answer (AfterAgent). Timeouts are milliseconds.
+func Entries(program string, longRunning bool) []settings.Entry {
+	var out []settings.Entry
+	for _, e := range eventtable.Table {
+		args := strings.Join(e.Args(), " ")
+		event, ok := gemini.Events[args]
+		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
+			continue
+		}
+		out = append(out, settings.Entry{Event: event, Command: program + " --agent gemini " + args, Timeout: e.Timeout * 1000})
 	}
+	return out
 }
 
 // Path is the settings file of a scope: project (dir's .gemini) or user.
@@ -51,8 +57,20 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 
 // Install writes the entries into the settings file at path; every other
 // byte stays. With dryRun it prints the change as a diff and writes nothing.
-func Install(path, program string, out io.Writer, dryRun bool) error {
-	return edit(path, out, dryRun, func(doc []byte) (settings.Result, error) { return settings.Install(doc, Entries(program), "") })
+// longRunning, when set, adds (true) or removes (false) the checks on
+// AfterAgent; unset, what is wired stays.
+func Install(path, program string, longRunning *bool, out io.Writer, dryRun bool) error {
+	return edit(path, out, dryRun, func(doc []byte) (settings.Result, error) {
+		lr := longRunning != nil && *longRunning
+		if longRunning == nil {
+			if js, err := settings.Parse(doc); err == nil {
+				for _, h := range settings.Wired(js) {
+					lr = lr || (h.Event == gemini.Events["stop"] && settings.IsOurs(h.Event, h.Command, ""))
+				}
+			}
+		}
+		return settings.Install(doc, Entries(program, lr), "")
+	})
 }
 
 // Uninstall removes our entries from the settings file at path, and the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/backup"
 )
 
@@ -31,7 +32,7 @@ func TestUninstallLeavesNothingInstallCreated(t *testing.T) {
 				os.MkdirAll(filepath.Dir(path), 0o755)
 				os.WriteFile(path, []byte(tt.before), 0o644)
 			}
-			if err := Install(path, "session-hooks", io.Discard, false); err != nil {
+			if err := Install(path, "session-hooks", nil, io.Discard, false); err != nil {
 				t.Fatal(err)
 			}
 			var out strings.Builder
@@ -64,7 +65,7 @@ func TestADryRunWritesNothing(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
 	var out strings.Builder
-	if err := Install(path, "session-hooks", &out, true); err != nil {
+	if err := Install(path, "session-hooks", nil, &out, true); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "Would change "+path+" (nothing written):\n") || !strings.Contains(out.String(), `+`) {
@@ -75,5 +76,39 @@ func TestADryRunWritesNothing(t *testing.T) {
 	}
 	if backup.CreatedByInstall(path) || backup.CreatedByInstall(filepath.Dir(path)) {
 		t.Error("the dry run recorded that it created what it did not")
+	}
+}
+
+// The entries come from the event table by Gemini's names, timeouts in
+// milliseconds; AfterAgent's long-running checks are added when asked,
+// kept when already wired, and removed when asked off.
+func TestLongRunningChecksOnAfterAgent(t *testing.T) {
+	got := Entries("sh", true)
+	if len(got) != 5 || got[0] != (settings.Entry{Event: "SessionStart", Command: "sh --agent gemini init", Timeout: 30000}) ||
+		got[1].Event != "BeforeAgent" || got[2].Event != "PreCompress" || got[3] != (settings.Entry{Event: "SessionEnd", Command: "sh --agent gemini end", Timeout: 5000}) ||
+		got[4] != (settings.Entry{Event: "AfterAgent", Command: "sh --agent gemini stop", Timeout: 30000}) {
+		t.Fatalf("Entries = %+v", got)
+	}
+	if n := len(Entries("sh", false)); n != 4 {
+		t.Errorf("%d entries without the long-running checks", n)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+	yes, no := true, false
+	has := func() bool {
+		b, _ := os.ReadFile(path)
+		return strings.Contains(string(b), "--agent gemini stop")
+	}
+	steps := []struct {
+		asked *bool
+		want  bool
+	}{{&yes, true}, {nil, true}, {&no, false}, {nil, false}}
+	for i, s := range steps {
+		if err := Install(path, "session-hooks", s.asked, io.Discard, false); err != nil {
+			t.Fatal(err)
+		}
+		if has() != s.want {
+			t.Errorf("step %d: AfterAgent wired %v, want %v", i, has(), s.want)
+		}
 	}
 }

@@ -80,7 +80,7 @@ func ReadStatus(w Where) Status {
 		}
 	}
 	var missing []string
-	for _, e := range Entries("") {
+	for _, e := range Entries("", false) {
 		scopes := wired[e.Event+" "+lastWords(e.Command)]
 		switch {
 		case len(scopes) == 0:
@@ -89,7 +89,7 @@ func ReadStatus(w Where) Status {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("%s → session-hooks%s is wired in the %s settings: Gemini CLI runs each", e.Event, e.Command, strings.Join(scopes, " and ")))
 		}
 	}
-	if len(missing) == len(Entries("")) {
+	if len(missing) == len(Entries("", false)) {
 		st.Warnings = append(st.Warnings, "session-hooks is not wired for Gemini CLI: run session-hooks --agent gemini install")
 	} else {
 		for _, m := range missing {

@@ -31,7 +31,7 @@ func tree(t *testing.T, project, user, trustedFolders string) Where {
 func installed(t *testing.T, w Where, scope string) {
 	t.Helper()
 	path, _ := Path(scope, w.Dir, func() (string, error) { return w.Home, nil })
-	if err := Install(path, "session-hooks", io.Discard, false); err != nil {
+	if err := Install(path, "session-hooks", nil, io.Discard, false); err != nil {
 		t.Fatal(err)
 	}
 }

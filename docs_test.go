@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -265,4 +267,37 @@ func inOrder(want, words []string) bool {
 		}
 	}
 	return len(want) == 0
+}
+
+// The imports docs/architecture.md promises: no agent's package imports
+// another agent's, and none imports hooks (the one import that ran back
+// up the layers).
+func TestNoAgentImportsAnotherOrTheHooks(t *testing.T) {
+	const module = "github.com/session-hooks/session-hooks/"
+	files, _ := filepath.Glob("agent/*/*.go")
+	more, _ := filepath.Glob("agent/*/*/*.go")
+	files = append(files, more...)
+	if len(files) < 20 {
+		t.Fatalf("found %d files under agent/", len(files))
+	}
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := strings.Split(filepath.ToSlash(name), "/")[1]
+		for _, imp := range f.Imports {
+			path := strings.Trim(imp.Path.Value, `"`)
+			rest, ours := strings.CutPrefix(path, module)
+			if !ours {
+				continue
+			}
+			if other, ok := strings.CutPrefix(rest, "agent/"); ok && strings.Split(other, "/")[0] != own {
+				t.Errorf("%s imports another agent's package %s", name, path)
+			}
+			if rest == "hooks" {
+				t.Errorf("%s imports hooks", name)
+			}
+		}
+	}
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/sanitize"
@@ -457,7 +458,7 @@ func fail(err error) error {
 	if err == nil {
 		return nil
 	}
-	var usage settings.UsageError
+	var usage hookfile.UsageError
 	if errors.As(err, &usage) {
 		return cli.Exit("session-hooks: "+err.Error(), 2)
 	}
@@ -556,9 +557,9 @@ func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
 	if err != nil {
 		return fail(err)
 	}
-	project, _ := settings.ProjectRoot(dir)
+	project, _ := hookfile.ProjectRoot(dir)
 	var wiring []string
-	var rehearsals []settings.Rehearsal
+	var rehearsals []hookfile.Rehearsal
 	label := hooks.Agents[agent].Label
 	if agent == hooks.Codex.Name {
 		opt, err := codexOptions(io.Discard)
@@ -578,7 +579,7 @@ func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
 		st := copilotinstall.ReadStatus(w)
 		wiring = st.Warnings
 		for _, r := range copilotinstall.Rehearsals(st, project) {
-			rehearsals = append(rehearsals, settings.Rehearsal(r))
+			rehearsals = append(rehearsals, hookfile.Rehearsal(r))
 		}
 	} else {
 		w, err := geminiWhere()
@@ -609,7 +610,7 @@ func agentOf(c *cli.Context) string {
 func onlyFlags(c *cli.Context, allowed ...string) error {
 	for _, f := range c.FlagNames() {
 		if f != "agent" && !slices.Contains(allowed, f) {
-			return settings.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, agentOf(c), f)}
+			return hookfile.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, agentOf(c), f)}
 		}
 	}
 	return nil
@@ -713,7 +714,7 @@ func copilotWhere() (copilotinstall.Where, error) {
 	if err != nil {
 		return copilotinstall.Where{}, err
 	}
-	root, _ := settings.ProjectRoot(dir)
+	root, _ := hookfile.ProjectRoot(dir)
 	return copilotinstall.Where{Root: root, Home: copilot.Home(os.Getenv)}, nil
 }
 
@@ -741,7 +742,7 @@ func copilotInstall(c *cli.Context, stdout io.Writer, remove bool) error {
 		return err
 	}
 	if strings.Contains(program, "$CLAUDE_PROJECT_DIR") {
-		return settings.UsageError{Msg: "Copilot CLI sets no $CLAUDE_PROJECT_DIR for a binary inside the project: put session-hooks on PATH, or give --command"}
+		return hookfile.UsageError{Msg: "Copilot CLI sets no $CLAUDE_PROJECT_DIR for a binary inside the project: put session-hooks on PATH, or give --command"}
 	}
 	opt := copilotinstall.Options{Path: path, Program: program, LongRunning: c.Bool("long-running"), DryRun: c.Bool("dry-run"), Out: stdout}
 	if err := copilotinstall.Install(opt); err != nil {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/e2e/fakeresponses"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // codexVersion is the Codex CLI release the suite pins; the fixtures in
@@ -109,8 +109,8 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 	// The user adds a hook of their own after ours, and trusts it.
 	hooksJSON := filepath.Join(home, "hooks.json")
 	doc, _ := os.ReadFile(hooksJSON)
-	mine := settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "echo mine", Timeout: 5}
-	res, err := settings.Install(doc, append(codexinstall.Entries(hooksBin, false), mine), "")
+	mine := hookfile.Entry{Event: "SessionStart", Matcher: "startup", Command: "echo mine", Timeout: 5}
+	res, err := hookfile.Install(doc, append(codexinstall.Entries(hooksBin, false), mine), "")
 	if err != nil || !res.Changed {
 		t.Fatalf("adding the user's hook: %v", err)
 	}
@@ -139,7 +139,7 @@ func TestCodexSessionWiredByInstallGetsTheRecovery(t *testing.T) {
 
 	run(project, nil, hooksBin, "--agent", "codex", "uninstall")
 	left, _ := os.ReadFile(hooksJSON)
-	wantDoc, _ := settings.Uninstall(res.JSON, "")
+	wantDoc, _ := hookfile.Uninstall(res.JSON, "")
 	if string(left) != string(wantDoc.JSON) || !strings.Contains(string(left), "echo mine") || !strings.Contains(string(left), `"Stop"`) {
 		t.Errorf("uninstall left hooks.json as:\n%s", left)
 	}

@@ -66,24 +66,3 @@ func TranscriptsDir(configDir, project string) string {
 func TasksDir(configDir, sessionID string) string {
 	return filepath.Join(configDir, "tasks", sessionID)
 }
-
-// Group is one matcher group of a settings.json hook event, holding one
-// command, as Claude Code reads it.
-func Group(matcher, command string, timeout int) MatcherGroup {
-	return MatcherGroup{Matcher: matcher, Hooks: []HookCommand{{Type: "command", Command: command, Timeout: timeout}}}
-}
-
-// MatcherGroup is one entry of an event's list in settings.json, its keys
-// in the order Claude Code's documentation writes them.
-type MatcherGroup struct {
-	Matcher string        `json:"matcher"`
-	Hooks   []HookCommand `json:"hooks"`
-}
-
-// HookCommand is one command of a matcher group.
-type HookCommand struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Args    []string `json:"args,omitempty"` // the exec form: Command is the program, run without a shell
-	Timeout int      `json:"timeout,omitempty"`
-}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -27,7 +28,7 @@ type AgentDoctor struct {
 
 // RunAgentDoctor rehearses each entry with this binary and checks that
 // the logs can be written; wiring are the status's warnings.
-func RunAgentDoctor(agent, project string, wiring []string, rehearsals []Rehearsal) AgentDoctor {
+func RunAgentDoctor(agent, project string, wiring []string, rehearsals []hookfile.Rehearsal) AgentDoctor {
 	d := AgentDoctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []DoctorRun{}, Wiring: append([]string{}, wiring...)}
 	self, selfErr := os.Executable()
 	for _, h := range rehearsals {

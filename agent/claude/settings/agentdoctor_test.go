@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // Each entry that fails and each wiring problem counts; the text says FAIL
 // for both, and an entry that runs more than session-hooks is never run.
 func TestAgentDoctorCountsFailedRunsAndWiring(t *testing.T) {
 	project := t.TempDir()
-	d := RunAgentDoctor("Gemini CLI", project, []string{"hooksConfig.enabled is false"}, []Rehearsal{
+	d := RunAgentDoctor("Gemini CLI", project, []string{"hooksConfig.enabled is false"}, []hookfile.Rehearsal{
 		{Event: "SessionStart", Command: "session-hooks --agent gemini init; touch " + project + "/ran", Limit: time.Second},
 	})
 	if d.Problems != 2 || len(d.Runs) != 1 || d.Runs[0].Result != "fail" || !strings.Contains(d.Runs[0].Problem, "more than session-hooks") {

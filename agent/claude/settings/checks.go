@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // wiringProblems are what doctor finds wrong with the wiring itself,
@@ -16,7 +17,7 @@ func wiringProblems(all []WiredHook, custom string) []string {
 	covered := map[string]bool{}
 	ours := false
 	for _, h := range all {
-		if !IsOurs(h.Event, h.Command, custom) {
+		if !hookfile.IsOurs(h.Event, h.Command, custom) {
 			continue
 		}
 		ours = true

@@ -3,6 +3,8 @@ package settings
 import (
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 func TestDoctorFindsWhatIsWrongWithTheWiring(t *testing.T) {
@@ -53,8 +55,8 @@ func TestDoctorFindsWhatIsWrongWithTheWiring(t *testing.T) {
 // entry it runs: status does not say the event is not wired.
 func TestStatusCountsEntriesRunThroughAWrapper(t *testing.T) {
 	var all []wired
-	for _, e := range Desired("env A=1 session-hooks", false) {
-		all = append(all, wired{Hook: Hook{Event: e.Event, Matcher: e.Matcher, Command: e.Command, Timeout: e.Timeout, HasTimeout: true}, scope: "project"})
+	for _, e := range hookfile.Desired("env A=1 session-hooks", false) {
+		all = append(all, wired{Hook: hookfile.Hook{Event: e.Event, Matcher: e.Matcher, Command: e.Command, Timeout: e.Timeout, HasTimeout: true}, scope: "project"})
 	}
 	for _, w := range checkWired(all, "") {
 		if strings.Contains(w, "no scope wires") {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
@@ -25,12 +25,6 @@ import (
 
 // These commands are run by a person, not by Claude Code: they fail, with
 // a message saying what to do, and the caller exits non-zero.
-
-// UsageError is a mistake in the command line (exit status 2); any other
-// error is a failure (exit status 1).
-type UsageError struct{ Msg string }
-
-func (e UsageError) Error() string { return e.Msg }
 
 // Env is what the commands take from the process: the directory they run
 // in, the environment and the home directory, so tests can set each.
@@ -44,7 +38,7 @@ type Env struct {
 func (e Env) settingsPath(scope string) (string, error) {
 	path, err := claude.SettingsPath(scope, e.Dir, e.Getenv, e.Home)
 	if err != nil {
-		return "", UsageError{err.Error()}
+		return "", hookfile.UsageError{Msg: err.Error()}
 	}
 	return path, nil
 }
@@ -77,7 +71,7 @@ type InstallOptions struct {
 
 // RunInstall wires session-hooks into the scope's settings file.
 func RunInstall(env Env, opt InstallOptions) error {
-	project, moved := ProjectRoot(env.Dir)
+	project, moved := hookfile.ProjectRoot(env.Dir)
 	if moved && opt.Scope != "user" {
 		fmt.Fprintf(env.Out, "Installing at the top of the repository, %s (you are in a subdirectory).\n", project)
 	}
@@ -90,12 +84,12 @@ func RunInstall(env Env, opt InstallOptions) error {
 	if err != nil {
 		return err
 	}
-	old, existed, err := readSettings(path)
+	old, existed, err := hookfile.Read(path)
 	if err != nil {
 		return err
 	}
 	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
-	longRunning, flags := Keep(old, opt.Command)
+	longRunning, flags := hookfile.Keep(old, opt.Command)
 	if opt.LongRunning != nil {
 		longRunning = *opt.LongRunning
 	}
@@ -105,13 +99,13 @@ func RunInstall(env Env, opt InstallOptions) error {
 			flags = append(flags, f)
 		}
 	}
-	want := Desired(cmd, longRunning, flags...)
+	want := hookfile.Desired(cmd, longRunning, flags...)
 	if useExec(opt) {
-		want = ExecForm(want)
+		want = hookfile.ExecForm(want)
 	}
 	base := old
 	// A file that is not even JSON with comments is Install's to refuse.
-	if _, perr := Parse(old); perr == nil && NotLoaded(old) != "" {
+	if _, perr := hookfile.Parse(old); perr == nil && NotLoaded(old) != "" {
 		why := NotLoaded(old)
 		if !opt.RewriteStrict {
 			return fmt.Errorf("%s is not loaded by Claude Code (%s). Entries added to it would never run: "+
@@ -121,7 +115,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 			return fmt.Errorf("cannot rewrite %s as strict JSON: %v. The file is left untouched.", path, err)
 		}
 	}
-	res, err := Install(base, want, opt.Command)
+	res, err := hookfile.Install(base, want, opt.Command)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", path, err)
 	}
@@ -180,19 +174,6 @@ func claudeVersion() (string, error) {
 	return string(out), err
 }
 
-// ProjectRoot is the top of the git work tree holding dir, where Claude
-// Code looks for .claude/settings.json when started anywhere in it, and
-// whether that is not dir itself. Outside a repository it is dir.
-func ProjectRoot(dir string) (string, bool) {
-	r, err := gitdiag.Open(dir)
-	if err != nil || r.Bare || r.Root == "" {
-		return dir, false
-	}
-	defer r.Close()
-	abs, _ := filepath.Abs(dir)
-	return r.Root, filepath.Clean(r.Root) != filepath.Clean(abs)
-}
-
 // UninstallOptions are uninstall's flags.
 type UninstallOptions struct {
 	Scope          string
@@ -204,12 +185,12 @@ type UninstallOptions struct {
 // nothing else.
 func RunUninstall(env Env, opt UninstallOptions) error {
 	// From a subdirectory, the settings install wrote: at the top.
-	env.Dir, _ = ProjectRoot(env.Dir)
+	env.Dir, _ = hookfile.ProjectRoot(env.Dir)
 	path, err := env.settingsPath(opt.Scope)
 	if err != nil {
 		return err
 	}
-	old, existed, err := readSettings(path)
+	old, existed, err := hookfile.Read(path)
 	if err != nil {
 		return err
 	}
@@ -217,7 +198,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		fmt.Fprintf(env.Out, "%s does not exist; nothing to uninstall.\n", path)
 		return nil
 	}
-	res, err := Uninstall(old, opt.Command)
+	res, err := hookfile.Uninstall(old, opt.Command)
 	if err != nil {
 		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", path, err)
 	}
@@ -289,15 +270,15 @@ func OurCommand(opt InstallOptions, project string) (string, error) {
 		// A package manager's link (Homebrew's bin/session-hooks into its
 		// versioned Cellar) survives an upgrade; the path it leads to does not.
 		if onPath == exe && link != exe && filepath.IsAbs(link) {
-			return ShellQuote(link), nil
+			return hookfile.ShellQuote(link), nil
 		}
-		return ShellQuote(exe), nil
+		return hookfile.ShellQuote(exe), nil
 	}
 	if onPath != "" && (onPath == exe || npmRuns(onPath, exe)) {
 		return "session-hooks", nil
 	}
 	if rel, err := filepath.Rel(project, exe); err == nil && !strings.HasPrefix(rel, "..") {
-		return `"$CLAUDE_PROJECT_DIR"/` + ShellQuote(filepath.ToSlash(rel)), nil
+		return `"$CLAUDE_PROJECT_DIR"/` + hookfile.ShellQuote(filepath.ToSlash(rel)), nil
 	}
 	return "", fmt.Errorf("the project's settings are shared, and %s is neither on PATH nor inside the project: "+
 		"put session-hooks on PATH, pass --command, or install with --scope local", exe)
@@ -336,27 +317,6 @@ func inBuildCache(exe string) bool {
 	return false
 }
 
-// maxSettings bounds a settings file read: Claude Code's are kilobytes.
-const maxSettings = 16 << 20
-
-// ReadFile reads a settings file (Claude Code's, or another agent's of the
-// same shape) as install reads one: a regular file of bounded size; nil
-// when there is none.
-func ReadFile(path string) ([]byte, error) {
-	b, _, err := readSettings(path)
-	return b, err
-}
-
-func readSettings(path string) ([]byte, bool, error) {
-	b, err := safefile.Read(path, maxSettings)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	} else if err != nil {
-		return nil, false, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	return b, true, nil
-}
-
 // fence is the directory a settings write stays in unless the person
 // said otherwise: the project for project and local scope, Claude Code's
 // configuration directory for user scope.
@@ -370,7 +330,7 @@ func (e Env) fenceFor(scope string, follow bool) fence {
 		dir, _ := claude.ConfigDir(e.Getenv, e.Home)
 		return fence{root: dir, follow: follow}
 	}
-	root, _ := ProjectRoot(e.Dir)
+	root, _ := hookfile.ProjectRoot(e.Dir)
 	return fence{root: root, follow: follow}
 }
 
@@ -469,7 +429,7 @@ func writeTarget(path string) (string, error) {
 // log left out of it shows in git status as the user's work. Outside a
 // work tree it does nothing.
 func IgnoreLogs(dir string, out io.Writer) {
-	project, _ := ProjectRoot(dir)
+	project, _ := hookfile.ProjectRoot(dir)
 	if _, err := os.Stat(filepath.Join(project, ".git")); err != nil {
 		return
 	}
@@ -494,7 +454,7 @@ func ignoreLogs(project string) (bool, error) {
 	if real, ok := (fence{root: project}).allows(path); !ok {
 		return false, fmt.Errorf("%s leads to %s, outside the project; not writing there", path, real)
 	}
-	b, err := safefile.Read(path, maxSettings)
+	b, err := safefile.Read(path, hookfile.MaxSettings)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/hookfile"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
@@ -88,12 +89,12 @@ func RunDoctor(env Env, custom string) Doctor {
 		}
 		all = append(all, sc.Hooks...)
 		for _, h := range sc.Hooks {
-			ours := IsOurs(h.Event, h.Command, custom)
+			ours := hookfile.IsOurs(h.Event, h.Command, custom)
 			startup := h.Event == claude.SessionStart && matches(h.Matcher, claude.SourceStartup)
 			if !ours && startup && !slices.Contains(d.NotRun, h.Command) {
 				d.NotRun = append(d.NotRun, h.Command)
 			}
-			row, _ := rowFor(h.Event, h.Command)
+			row, _ := hookfile.RowFor(h.Event, h.Command)
 			rowKey := row.Claude + " " + strings.Join(row.Args(), " ")
 			if !ours || ran[h.Command] || isPlugin(sc.Scope) && bySettings[rowKey] {
 				continue
@@ -167,32 +168,22 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 		limit = time.Duration(*h.Timeout) * time.Second
 	}
 	matcher := h.Matcher
-	if e, ok := rowFor(h.Event, h.Command); ok && e.Matcher != "" {
+	if e, ok := hookfile.RowFor(h.Event, h.Command); ok && e.Matcher != "" {
 		matcher = e.Matcher
 	}
 	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
-	return Rehearse(project, Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
-}
-
-// Rehearsal is an entry of ours to run as its client runs it: the payload
-// on stdin, the client's time limit, and what its output must be (Check
-// says what is wrong with it, "" when nothing).
-type Rehearsal struct {
-	Event, Command string
-	Limit          time.Duration
-	Payload        []byte
-	Check          func(stdout []byte) string
+	return Rehearse(project, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
 }
 
 // Rehearse runs an entry of ours with this binary (self) and without a
 // shell, and says how it went. It runs only a hook subcommand with hook
 // flags (ParseHookCall): an entry holding anything else is reported and
 // not run, whoever wrote it.
-func Rehearse(project string, h Rehearsal, self string, selfErr error, custom string) DoctorRun {
+func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, custom string) DoctorRun {
 	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
-	call, err := ParseHookCall(h.Command, custom)
+	call, err := hookfile.ParseHookCall(h.Command, custom)
 	switch {
-	case err != nil && Compound(h.Command):
+	case err != nil && hookfile.Compound(h.Command):
 		run.Result, run.Problem = "fail", err.Error()+"; doctor does not run it, and install will not replace it"
 		return run
 	case err != nil:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/safefile"
 	"github.com/tidwall/gjson"
 )
@@ -75,7 +76,7 @@ func pluginScopes(env Env, byScope map[string][]byte) []ScopeStatus {
 			s.State, s.Error = "unreadable", "not valid JSON"
 		default:
 			s.State = "present"
-			for _, h := range Wired(b) {
+			for _, h := range hookfile.Wired(b) {
 				h.Command = strings.ReplaceAll(h.Command, "${CLAUDE_PLUGIN_ROOT}", root)
 				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec}
 				if h.HasTimeout {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hookfile"
 
 	"github.com/session-hooks/session-hooks/facts"
 )
@@ -42,7 +43,7 @@ type WiredHook struct {
 
 // wired is a hook of ours found in a scope.
 type wired struct {
-	Hook
+	hookfile.Hook
 	scope string
 }
 
@@ -67,13 +68,13 @@ func readScopes(env Env) (Status, []wired) {
 		s := ScopeStatus{Scope: scope, State: "absent"}
 		path, err := env.settingsPath(scope)
 		s.Path = path
-		b, existed, err2 := readSettings(path)
+		b, existed, err2 := hookfile.Read(path)
 		if err == nil {
 			err = err2
 		}
 		var js []byte
 		if err == nil && existed {
-			js, err = Parse(b)
+			js, err = hookfile.Parse(b)
 		}
 		why := ""
 		if err == nil && existed {
@@ -86,13 +87,13 @@ func readScopes(env Env) (Status, []wired) {
 			// Its hooks are listed, but none counts as wired: Claude Code
 			// runs none of them.
 			s.State, s.Error = "not-loaded", why
-			for _, h := range Wired(js) {
+			for _, h := range hookfile.Wired(js) {
 				s.Hooks = append(s.Hooks, WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec})
 			}
 		case existed:
 			byScope[scope] = js
 			s.State = "present"
-			for _, h := range Wired(js) {
+			for _, h := range hookfile.Wired(js) {
 				wh := WiredHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec}
 				if h.HasTimeout {
 					t := h.Timeout
@@ -107,7 +108,7 @@ func readScopes(env Env) (Status, []wired) {
 	for _, s := range pluginScopes(env, byScope) {
 		st.Scopes = append(st.Scopes, s)
 		for _, h := range s.Hooks {
-			hook := Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec, HasTimeout: h.Timeout != nil}
+			hook := hookfile.Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Exec: h.Exec, HasTimeout: h.Timeout != nil}
 			if h.Timeout != nil {
 				hook.Timeout = *h.Timeout
 			}
@@ -124,7 +125,7 @@ func readScopes(env Env) (Status, []wired) {
 func markStandingDown(scopes []ScopeStatus, all []wired) {
 	bySettings := map[string]string{}
 	for _, w := range all {
-		if e, ok := rowFor(w.Event, w.Command); ok && !isPlugin(w.scope) && IsOurs(w.Event, w.Command, "") {
+		if e, ok := hookfile.RowFor(w.Event, w.Command); ok && !isPlugin(w.scope) && hookfile.IsOurs(w.Event, w.Command, "") {
 			if _, seen := bySettings[rowKey(e)]; !seen {
 				bySettings[rowKey(e)] = w.scope
 			}
@@ -135,7 +136,7 @@ func markStandingDown(scopes []ScopeStatus, all []wired) {
 			continue
 		}
 		for j, h := range scopes[i].Hooks {
-			if e, ok := rowFor(h.Event, h.Command); ok {
+			if e, ok := hookfile.RowFor(h.Event, h.Command); ok {
 				scopes[i].Hooks[j].StandsDown = bySettings[rowKey(e)]
 			}
 		}
@@ -153,23 +154,23 @@ func checkWired(all []wired, custom string) []string {
 	have := map[string]bool{}
 	for _, h := range all {
 		switch {
-		case IsNode(h.Command):
+		case hookfile.IsNode(h.Command):
 			warnings = append(warnings, fmt.Sprintf("%s still runs the Node script (%s): run session-hooks install --scope %s to replace it", h.scope, h.Command, h.scope))
-		case IsOurs(h.Event, h.Command, custom):
+		case hookfile.IsOurs(h.Event, h.Command, custom):
 			key := h.Event + " " + h.Command
 			// A plugin stands down for what a settings file wires: not twice.
 			if where, dup := seen[key]; dup && !isPlugin(where) && !isPlugin(h.scope) {
 				warnings = append(warnings, fmt.Sprintf("%s → %s is wired twice (%s and %s)", h.Event, h.Command, where, h.scope))
 			}
 			seen[key] = h.scope
-			if e, ok := rowFor(h.Event, h.Command); ok {
+			if e, ok := hookfile.RowFor(h.Event, h.Command); ok {
 				have[e.Claude+" "+strings.Join(e.Args(), " ")] = true
 			}
 			if h.Event == "SessionEnd" && !h.HasTimeout {
 				warnings = append(warnings, h.scope+": SessionEnd has no timeout: Claude Code cancels it after about 1.5 s; set one (install does)")
 			}
-			if _, err := exec.LookPath(Program(h.Command)); err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s: %s does not exist or is not executable", h.scope, Program(h.Command)))
+			if _, err := exec.LookPath(hookfile.Program(h.Command)); err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: %s does not exist or is not executable", h.scope, hookfile.Program(h.Command)))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // statusOf is ReadStatus of a project whose settings files are given by
@@ -44,7 +46,7 @@ func installed(t *testing.T) string {
 	if err := os.Symlink(sh, bin); err != nil {
 		t.Fatal(err)
 	}
-	return docOf(Desired(bin, false))
+	return wiredDoc(hookfile.Desired(bin, false))
 }
 
 func scopeNamed(st Status, name string) ScopeStatus {
@@ -72,10 +74,10 @@ func TestStatusSaysWhatEachScopeHoldsAndWhatIsWrong(t *testing.T) {
 		{"unreadable JSON", map[string]string{"user": `{"hooks": [`}, "user", "unreadable", []string{"no scope wires SessionStart"}},
 		{"no file", nil, "local", "absent", []string{"no scope wires SessionStart"}},
 		{"a directory where the file should be", map[string]string{"project": full, "local": "dir"}, "local", "unreadable", nil},
-		{"SessionEnd without a timeout", map[string]string{"project": strings.Replace(full, `"timeout":5`, `"x":5`, 1)},
+		{"SessionEnd without a timeout", map[string]string{"project": strings.Replace(full, `"timeout": 5`, `"x": 5`, 1)},
 			"project", "present", []string{"project: SessionEnd has no timeout"}},
 		{"wired twice", map[string]string{"project": full, "local": full}, "local", "present", []string{"is wired twice (project and local)"}},
-		{"a program that does not exist", map[string]string{"project": docOf(Desired("/nonexistent/session-hooks", false))},
+		{"a program that does not exist", map[string]string{"project": wiredDoc(hookfile.Desired("/nonexistent/session-hooks", false))},
 			"project", "present", []string{"project: /nonexistent/session-hooks does not exist or is not executable"}},
 	}
 	for _, tt := range tests {
@@ -117,4 +119,10 @@ func TestStatusListsTheHooksOfAFileClaudeCodeDoesNotLoadWithoutTimeouts(t *testi
 			t.Errorf("%s: timeout %v", h.Event, h.Timeout)
 		}
 	}
+}
+
+// wiredDoc is settings holding the entries, as install writes them.
+func wiredDoc(entries []hookfile.Entry) string {
+	res, _ := hookfile.Install(nil, entries, "")
+	return string(res.JSON)
 }

@@ -3,14 +3,14 @@ package install
 import (
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // The entries come from the event table by Codex's names and matchers,
 // SessionEnd within Codex's 3 seconds; the long-running checks on Stop
 // only when asked.
 func TestEntriesComeFromTheEventTable(t *testing.T) {
-	want := []settings.Entry{
+	want := []hookfile.Entry{
 		{Event: "SessionStart", Matcher: "startup|resume|clear|fork", Command: "sh --agent codex init", Timeout: 30},
 		{Event: "SessionStart", Matcher: "compact", Command: "sh --agent codex init --compact-recovery", Timeout: 30},
 		{Event: "PreCompact", Command: "sh --agent codex pre-compact", Timeout: 30},
@@ -26,15 +26,15 @@ func TestEntriesComeFromTheEventTable(t *testing.T) {
 		}
 	}
 	lr := Entries("sh", true)
-	if len(lr) != 5 || lr[4] != (settings.Entry{Event: "Stop", Command: "sh --agent codex stop", Timeout: 30}) {
+	if len(lr) != 5 || lr[4] != (hookfile.Entry{Event: "Stop", Command: "sh --agent codex stop", Timeout: 30}) {
 		t.Errorf("with the long-running checks: %+v", lr)
 	}
 }
 
 func TestLongRunningIsAsAskedElseAsWired(t *testing.T) {
 	yes, no := true, false
-	with, _ := settings.Install(nil, Entries("session-hooks", true), "")
-	without, _ := settings.Install(nil, Entries("session-hooks", false), "")
+	with, _ := hookfile.Install(nil, Entries("session-hooks", true), "")
+	without, _ := hookfile.Install(nil, Entries("session-hooks", false), "")
 	for _, tc := range []struct {
 		name  string
 		asked *bool

@@ -13,11 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
@@ -26,8 +26,8 @@ import (
 // the recovery after a compaction, the snapshot before it, the end (Codex
 // gives SessionEnd 3 seconds at most), and with longRunning the checks on
 // Stop.
-func Entries(program string, longRunning bool) []settings.Entry {
-	var out []settings.Entry
+func Entries(program string, longRunning bool) []hookfile.Entry {
+	var out []hookfile.Entry
 	for _, e := range eventtable.Table {
 		args := strings.Join(e.Args(), " ")
 		event, ok := codex.Events[args]
@@ -38,7 +38,7 @@ func Entries(program string, longRunning bool) []settings.Entry {
 		if m, ok := codex.MaxTimeout[event]; ok {
 			timeout = min(timeout, m)
 		}
-		out = append(out, settings.Entry{Event: event, Matcher: e.Matcher, Command: program + " --agent codex " + args, Timeout: timeout})
+		out = append(out, hookfile.Entry{Event: event, Matcher: e.Matcher, Command: program + " --agent codex " + args, Timeout: timeout})
 	}
 	return out
 }
@@ -74,12 +74,12 @@ func Home(getenv func(string) string, home func() (string, error)) (string, erro
 // files stays.
 func Install(ctx context.Context, opt Options) error {
 	hooksPath := filepath.Join(opt.Home, "hooks.json")
-	doc, err := settings.ReadFile(hooksPath)
+	doc, err := hookfile.ReadFile(hooksPath)
 	if err != nil {
 		return err
 	}
 	want := Entries(opt.Program, longRunning(opt.LongRunning, doc))
-	res, err := settings.Install(doc, want, "")
+	res, err := hookfile.Install(doc, want, "")
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", hooksPath, err)
 	}
@@ -111,13 +111,13 @@ func Install(ctx context.Context, opt Options) error {
 	}
 	hashes, keys := map[string]string{}, []string(nil)
 	for _, h := range handlers {
-		if strings.HasPrefix(h.Key, hooksPath+":") && settings.IsOurs("", h.Command, "") && h.TrustStatus != "trusted" {
+		if strings.HasPrefix(h.Key, hooksPath+":") && hookfile.IsOurs("", h.Command, "") && h.TrustStatus != "trusted" {
 			hashes[h.Key] = h.CurrentHash
 			keys = append(keys, h.Key)
 		}
 	}
 	configPath := filepath.Join(opt.Home, "config.toml")
-	config, err := settings.ReadFile(configPath)
+	config, err := hookfile.ReadFile(configPath)
 	if err != nil {
 		return err
 	}
@@ -135,12 +135,12 @@ func longRunning(asked *bool, doc []byte) bool {
 	if asked != nil {
 		return *asked
 	}
-	js, err := settings.Parse(doc)
+	js, err := hookfile.Parse(doc)
 	if err != nil {
 		return false
 	}
-	for _, h := range settings.Wired(js) {
-		if h.Event == codex.Events["stop"] && settings.IsOurs(h.Event, h.Command, "") {
+	for _, h := range hookfile.Wired(js) {
+		if h.Event == codex.Events["stop"] && hookfile.IsOurs(h.Event, h.Command, "") {
 			return true
 		}
 	}
@@ -156,7 +156,7 @@ func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want int)
 	}
 	ours := 0
 	for _, h := range handlers {
-		if !strings.HasPrefix(h.Key, hooksPath+":") || !settings.IsOurs("", h.Command, "") {
+		if !strings.HasPrefix(h.Key, hooksPath+":") || !hookfile.IsOurs("", h.Command, "") {
 			continue
 		}
 		ours++
@@ -175,29 +175,29 @@ func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want int)
 // config.toml; every other byte stays.
 func Uninstall(opt Options) error {
 	hooksPath := filepath.Join(opt.Home, "hooks.json")
-	doc, err := settings.ReadFile(hooksPath)
+	doc, err := hookfile.ReadFile(hooksPath)
 	if err != nil || doc == nil {
 		if err == nil {
 			fmt.Fprintf(opt.Out, "%s does not exist; nothing to remove.\n", hooksPath)
 		}
 		return err
 	}
-	js, err := settings.Parse(doc)
+	js, err := hookfile.Parse(doc)
 	if err != nil {
 		return fmt.Errorf("cannot read %s: %v. The file is left untouched.", hooksPath, err)
 	}
 	var keys []string
 	theirsBefore := theirKeys(hooksPath, js)
-	for _, w := range settings.Wired(js) {
-		if settings.IsOurs(w.Event, w.Command, "") {
+	for _, w := range hookfile.Wired(js) {
+		if hookfile.IsOurs(w.Event, w.Command, "") {
 			keys = append(keys, Key(hooksPath, w.Event, w.Group, w.Index))
 		}
 	}
-	res, err := settings.Uninstall(doc, "")
+	res, err := hookfile.Uninstall(doc, "")
 	if err != nil {
 		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", hooksPath, err)
 	}
-	after, err := settings.Parse(res.JSON)
+	after, err := hookfile.Parse(res.JSON)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func Uninstall(opt Options) error {
 		return fmt.Errorf("uninstall would lose hooks of %s that are not ours. The file is left untouched.", hooksPath)
 	}
 	configPath := filepath.Join(opt.Home, "config.toml")
-	config, err := settings.ReadFile(configPath)
+	config, err := hookfile.ReadFile(configPath)
 	if err != nil {
 		return err
 	}
@@ -236,8 +236,8 @@ func Uninstall(opt Options) error {
 // order of the file.
 func theirKeys(path string, js []byte) []string {
 	var out []string
-	for _, w := range settings.Wired(js) {
-		if !settings.IsOurs(w.Event, w.Command, "") {
+	for _, w := range hookfile.Wired(js) {
+		if !hookfile.IsOurs(w.Event, w.Command, "") {
 			out = append(out, Key(path, w.Event, w.Group, w.Index))
 		}
 	}

@@ -7,12 +7,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // Status is what Codex's wiring of session-hooks is: each entry of ours in
@@ -40,11 +40,11 @@ type HookStatus struct {
 func ReadStatus(ctx context.Context, opt Options) (Status, error) {
 	path := filepath.Join(opt.Home, "hooks.json")
 	st := Status{SchemaVersion: facts.SchemaVersion, HooksFile: path, Hooks: []HookStatus{}, Warnings: []string{}}
-	doc, err := settings.ReadFile(path)
+	doc, err := hookfile.ReadFile(path)
 	if err != nil {
 		return st, err
 	}
-	js, err := settings.Parse(doc)
+	js, err := hookfile.Parse(doc)
 	if err != nil {
 		return st, fmt.Errorf("cannot read %s: %v", path, err)
 	}
@@ -54,8 +54,8 @@ func ReadStatus(ctx context.Context, opt Options) (Status, error) {
 		trust[h.Key] = h.TrustStatus
 	}
 	wired := map[string]bool{}
-	for _, w := range settings.Wired(js) {
-		if !settings.IsOurs(w.Event, w.Command, "") {
+	for _, w := range hookfile.Wired(js) {
+		if !hookfile.IsOurs(w.Event, w.Command, "") {
 			continue
 		}
 		h := HookStatus{Event: w.Event, Matcher: w.Matcher, Command: w.Command, Trust: "unknown", Timeout: w.Timeout}
@@ -126,18 +126,18 @@ const (
 // Rehearsals are the entries of ours as doctor runs them: Codex's payload
 // (Claude Code's shape), the entry's timeout (SessionEnd's 3 s at most),
 // and an output Codex passes on whole.
-func Rehearsals(st Status, project string) []settings.Rehearsal {
-	var out []settings.Rehearsal
+func Rehearsals(st Status, project string) []hookfile.Rehearsal {
+	var out []hookfile.Rehearsal
 	for _, h := range st.Hooks {
 		limit := defaultTimeout
 		if h.Timeout > 0 {
 			limit = time.Duration(h.Timeout) * time.Second
 		}
-		if h.Event == claude.SessionEnd {
+		if h.Event == codex.Events["end"] {
 			limit = min(limit, sessionEndLimit)
 		}
-		b, _ := json.Marshal(claude.SamplePayload(h.Event, h.Matcher, "session-hooks-doctor", project))
-		out = append(out, settings.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b,
+		b, _ := json.Marshal(samplePayload(h.Event, h.Matcher, project))
+		out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b,
 			Check: func(stdout []byte) string {
 				if n := utf8.RuneCount(stdout); n > outputLimit {
 					return fmt.Sprintf("it printed %d characters; Codex cuts a hook's output past %d", n, outputLimit)
@@ -146,4 +146,22 @@ func Rehearsals(st Status, project string) []settings.Rehearsal {
 			}})
 	}
 	return out
+}
+
+// samplePayload is what Codex gives a hook of event (docs/agents.md:
+// Claude Code's fields, a turn id for turn events), for a session with no
+// rollout yet.
+func samplePayload(event, matcher, project string) map[string]any {
+	p := map[string]any{"session_id": "session-hooks-doctor", "cwd": project, "hook_event_name": event, "transcript_path": nil, "model": "gpt-5"}
+	switch event {
+	case "SessionStart":
+		p["source"], _, _ = strings.Cut(matcher, "|")
+	case "PreCompact":
+		p["trigger"], p["turn_id"] = "manual", "doctor"
+	case "SessionEnd":
+		p["reason"] = "other"
+	case "Stop":
+		p["stop_hook_active"], p["turn_id"], p["last_assistant_message"] = true, "doctor", ""
+	}
+	return p
 }

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // Without a codex to ask, status lists what is wired with its trust
 // unknown, says what is not wired, and says that Codex was not asked.
 func TestStatusWithoutCodexSaysWhatItCouldNotAsk(t *testing.T) {
 	home := t.TempDir()
-	res, err := settings.Install(nil, Entries("/bin/session-hooks", false)[:3], "")
+	res, err := hookfile.Install(nil, Entries("/bin/session-hooks", false)[:3], "")
 	if err != nil {
 		t.Fatal(err)
 	}

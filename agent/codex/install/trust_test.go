@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 func TestKeysAreCodexs(t *testing.T) {
@@ -57,13 +57,13 @@ func TestTOMLStringsEscapeWhatTOMLNeeds(t *testing.T) {
 func TestUninstallMovesTheTrustOfTheHooksAfterOurs(t *testing.T) {
 	home := t.TempDir()
 	path := filepath.Join(home, "hooks.json")
-	res, err := settings.Install(nil, Entries("/bin/session-hooks", false), "")
+	res, err := hookfile.Install(nil, Entries("/bin/session-hooks", false), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Theirs: alone on Stop, and on SessionStart after ours (group 2).
 	doc := strings.Replace(string(res.JSON), `"SessionStart": [`, `"Stop": [{"hooks": [{"type": "command", "command": "stop.sh"}]}], "SessionStart": [`, 1)
-	withTheirs, err := settings.Install([]byte(doc), append(Entries("/bin/session-hooks", false), settings.Entry{Event: "SessionStart", Matcher: "startup", Command: "mine.sh", Timeout: 5}), "")
+	withTheirs, err := hookfile.Install([]byte(doc), append(Entries("/bin/session-hooks", false), hookfile.Entry{Event: "SessionStart", Matcher: "startup", Command: "mine.sh", Timeout: 5}), "")
 	if err != nil || !strings.Contains(string(withTheirs.JSON), "stop.sh") {
 		t.Fatalf("%v:\n%s", err, withTheirs.JSON)
 	}
@@ -105,7 +105,7 @@ func TestATableOnTheFirstLine(t *testing.T) {
 
 func TestUninstallSaysWhatItRemoved(t *testing.T) {
 	home := t.TempDir()
-	res, _ := settings.Install(nil, Entries("/bin/session-hooks", false), "")
+	res, _ := hookfile.Install(nil, Entries("/bin/session-hooks", false), "")
 	path := filepath.Join(home, "hooks.json")
 	os.WriteFile(path, res.JSON, 0o600)
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = \"m\"\n\n"+header(Key(path, "SessionEnd", 0, 0))+"\ntrusted_hash = \"h\"\n"), 0o600)

@@ -23,6 +23,7 @@ import (
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsondepth"
 	"github.com/session-hooks/session-hooks/jsonedit"
 	"github.com/tailscale/hujson"
@@ -73,13 +74,8 @@ func Path(scope, root, home string) (string, error) {
 		}
 		return filepath.Join(home, "settings.json"), nil
 	}
-	return "", UsageError{fmt.Sprintf("--scope %q: Copilot CLI's scopes are project and user", scope)}
+	return "", hookfile.UsageError{Msg: fmt.Sprintf("--scope %q: Copilot CLI's scopes are project and user", scope)}
 }
-
-// UsageError is a mistake in what the person asked for.
-type UsageError struct{ Msg string }
-
-func (e UsageError) Error() string { return e.Msg }
 
 // projectFile says whether path is a hooks file of our own (the project
 // scope's), which holds "version" and which uninstall may remove.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -276,7 +277,7 @@ func TestRehearsalsRunEachEntryOnceWithCopilotsPayload(t *testing.T) {
 		t.Errorf("sessionStart's payload: %s", rs[0].Payload)
 	}
 	for _, tc := range []struct {
-		r       Rehearsal
+		r       hookfile.Rehearsal
 		out     string
 		problem string
 	}{

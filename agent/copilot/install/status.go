@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -146,23 +147,14 @@ func (s Status) Text() string {
 	return b.String()
 }
 
-// Rehearsal is an entry of ours as doctor runs it: Copilot CLI's payload,
-// its timeout, and a check of the output as Copilot CLI reads it.
-type Rehearsal struct {
-	Event, Command string
-	Limit          time.Duration
-	Payload        []byte
-	Check          func(stdout []byte) string
-}
-
 // defaultTimeout is Copilot CLI's timeout for an entry without one.
 const defaultTimeout = 30 * time.Second
 
-// Rehearsals are our entries, each once, with the payload Copilot CLI
+// Rehearsals are our entries as doctor runs them, each once, with the payload Copilot CLI
 // gives them (testdata/copilot-1.0.102/payloads) for a session with no
 // events yet.
-func Rehearsals(st Status, project string) []Rehearsal {
-	var out []Rehearsal
+func Rehearsals(st Status, project string) []hookfile.Rehearsal {
+	var out []hookfile.Rehearsal
 	seen := map[string]bool{}
 	for _, sc := range st.Scopes {
 		for _, h := range sc.Hooks {
@@ -174,7 +166,7 @@ func Rehearsals(st Status, project string) []Rehearsal {
 			if h.TimeoutSec > 0 {
 				limit = time.Duration(h.TimeoutSec) * time.Second
 			}
-			out = append(out, Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: samplePayload(h.Event, project), Check: checkReply(h.Event)})
+			out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: samplePayload(h.Event, project), Check: checkReply(h.Event)})
 		}
 	}
 	return out

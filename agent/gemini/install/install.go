@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
 
@@ -26,15 +26,15 @@ import (
 // first prompt after a compression (BeforeAgent: there is no event after
 // one), the handoff at the session's end, and with longRunning the checks
 // after the agent's answer (AfterAgent). Timeouts are milliseconds.
-func Entries(program string, longRunning bool) []settings.Entry {
-	var out []settings.Entry
+func Entries(program string, longRunning bool) []hookfile.Entry {
+	var out []hookfile.Entry
 	for _, e := range eventtable.Table {
 		args := strings.Join(e.Args(), " ")
 		event, ok := gemini.Events[args]
 		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
 			continue
 		}
-		out = append(out, settings.Entry{Event: event, Command: program + " --agent gemini " + args, Timeout: e.Timeout * 1000})
+		out = append(out, hookfile.Entry{Event: event, Command: program + " --agent gemini " + args, Timeout: e.Timeout * 1000})
 	}
 	return out
 }
@@ -43,7 +43,7 @@ func Entries(program string, longRunning bool) []settings.Entry {
 func Path(scope, dir string, home func() (string, error)) (string, error) {
 	switch scope {
 	case "project", "":
-		root, _ := settings.ProjectRoot(dir)
+		root, _ := hookfile.ProjectRoot(dir)
 		return filepath.Join(root, ".gemini", "settings.json"), nil
 	case "user":
 		h, err := home()
@@ -52,7 +52,7 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 		}
 		return filepath.Join(h, ".gemini", "settings.json"), nil
 	}
-	return "", settings.UsageError{Msg: fmt.Sprintf("--scope %q: Gemini CLI's scopes are project and user", scope)}
+	return "", hookfile.UsageError{Msg: fmt.Sprintf("--scope %q: Gemini CLI's scopes are project and user", scope)}
 }
 
 // Install writes the entries into the settings file at path; every other
@@ -60,27 +60,27 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 // longRunning, when set, adds (true) or removes (false) the checks on
 // AfterAgent; unset, what is wired stays.
 func Install(path, program string, longRunning *bool, out io.Writer, dryRun bool) error {
-	return edit(path, out, dryRun, func(doc []byte) (settings.Result, error) {
+	return edit(path, out, dryRun, func(doc []byte) (hookfile.Result, error) {
 		lr := longRunning != nil && *longRunning
 		if longRunning == nil {
-			if js, err := settings.Parse(doc); err == nil {
-				for _, h := range settings.Wired(js) {
-					lr = lr || (h.Event == gemini.Events["stop"] && settings.IsOurs(h.Event, h.Command, ""))
+			if js, err := hookfile.Parse(doc); err == nil {
+				for _, h := range hookfile.Wired(js) {
+					lr = lr || (h.Event == gemini.Events["stop"] && hookfile.IsOurs(h.Event, h.Command, ""))
 				}
 			}
 		}
-		return settings.Install(doc, Entries(program, lr), "")
+		return hookfile.Install(doc, Entries(program, lr), "")
 	})
 }
 
 // Uninstall removes our entries from the settings file at path, and the
 // file (and its folder) when install created them and nothing else is left.
 func Uninstall(path string, out io.Writer) error {
-	return edit(path, out, false, func(doc []byte) (settings.Result, error) { return settings.Uninstall(doc, "") })
+	return edit(path, out, false, func(doc []byte) (hookfile.Result, error) { return hookfile.Uninstall(doc, "") })
 }
 
-func edit(path string, out io.Writer, dryRun bool, change func([]byte) (settings.Result, error)) error {
-	doc, err := settings.ReadFile(path)
+func edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile.Result, error)) error {
+	doc, err := hookfile.ReadFile(path)
 	if err != nil {
 		return err
 	}

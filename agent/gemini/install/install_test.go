@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/hookfile"
 )
 
 // Uninstall leaves no file and no folder install made: a project that had
@@ -84,9 +84,9 @@ func TestADryRunWritesNothing(t *testing.T) {
 // kept when already wired, and removed when asked off.
 func TestLongRunningChecksOnAfterAgent(t *testing.T) {
 	got := Entries("sh", true)
-	if len(got) != 5 || got[0] != (settings.Entry{Event: "SessionStart", Command: "sh --agent gemini init", Timeout: 30000}) ||
-		got[1].Event != "BeforeAgent" || got[2].Event != "PreCompress" || got[3] != (settings.Entry{Event: "SessionEnd", Command: "sh --agent gemini end", Timeout: 5000}) ||
-		got[4] != (settings.Entry{Event: "AfterAgent", Command: "sh --agent gemini stop", Timeout: 30000}) {
+	if len(got) != 5 || got[0] != (hookfile.Entry{Event: "SessionStart", Command: "sh --agent gemini init", Timeout: 30000}) ||
+		got[1].Event != "BeforeAgent" || got[2].Event != "PreCompress" || got[3] != (hookfile.Entry{Event: "SessionEnd", Command: "sh --agent gemini end", Timeout: 5000}) ||
+		got[4] != (hookfile.Entry{Event: "AfterAgent", Command: "sh --agent gemini stop", Timeout: 30000}) {
 		t.Fatalf("Entries = %+v", got)
 	}
 	if n := len(Entries("sh", false)); n != 4 {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -101,19 +101,19 @@ func ReadStatus(w Where) Status {
 
 func readScope(scope, path string) (ScopeStatus, []byte) {
 	sc := ScopeStatus{Scope: scope, Path: path, Hooks: []HookStatus{}}
-	doc, err := settings.ReadFile(path)
+	doc, err := hookfile.ReadFile(path)
 	if err != nil {
 		sc.Error = err.Error()
 		return sc, nil
 	}
 	sc.Found = doc != nil
-	js, err := settings.Parse(doc)
+	js, err := hookfile.Parse(doc)
 	if err != nil {
 		sc.Error = err.Error()
 		return sc, nil
 	}
-	for _, h := range settings.Wired(js) {
-		if settings.IsOurs(h.Event, h.Command, "") {
+	for _, h := range hookfile.Wired(js) {
+		if hookfile.IsOurs(h.Event, h.Command, "") {
 			sc.Hooks = append(sc.Hooks, HookStatus{Event: h.Event, Command: h.Command, TimeoutMS: h.Timeout})
 		}
 	}
@@ -152,11 +152,11 @@ func lastWords(cmd string) string {
 // from ~/.gemini/trustedFolders.json: the longest rule that holds dir
 // wins; TRUST_PARENT trusts the rule's parent.
 func trusted(dir, home string) bool {
-	b, err := settings.ReadFile(filepath.Join(home, ".gemini", "trustedFolders.json"))
+	b, err := hookfile.ReadFile(filepath.Join(home, ".gemini", "trustedFolders.json"))
 	if err != nil || b == nil {
 		return false
 	}
-	js, err := settings.Parse(b)
+	js, err := hookfile.Parse(b)
 	if err != nil {
 		return false
 	}
@@ -223,8 +223,8 @@ func samplePayload(event, project string) []byte {
 // payload and timeout, and an output it reads (nothing, or JSON with
 // hookSpecificOutput.additionalContext: Gemini CLI shows plain text to the
 // person only).
-func Rehearsals(st Status, project string) []settings.Rehearsal {
-	var out []settings.Rehearsal
+func Rehearsals(st Status, project string) []hookfile.Rehearsal {
+	var out []hookfile.Rehearsal
 	seen := map[string]bool{}
 	for _, sc := range st.Scopes {
 		for _, h := range sc.Hooks {
@@ -236,7 +236,7 @@ func Rehearsals(st Status, project string) []settings.Rehearsal {
 			if h.TimeoutMS > 0 {
 				limit = time.Duration(h.TimeoutMS) * time.Millisecond
 			}
-			out = append(out, settings.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit,
+			out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit,
 				Payload: samplePayload(h.Event, project), Check: checkReply})
 		}
 	}

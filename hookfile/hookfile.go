@@ -1,11 +1,12 @@
-// Package settings is Claude Code's settings.json as session-hooks edits it
-// and checks it. It wires session-hooks into a Claude Code settings.json
-// without disturbing anything else in it: every other key, hook and matcher
-// group stays as it was, in order (edits go through sjson, in place), our
-// own entries are recognised by their command, and entries of the Node
-// script we replace are migrated. The editing works on bytes; the commands
-// people run (install, uninstall, status, doctor) read and write the files.
-package settings
+// Package hookfile is a settings file's hooks in Claude Code's nesting
+// (hooks → event → matcher groups → commands), which Codex CLI's hooks.json
+// and Gemini CLI's settings.json share: session-hooks' entries are wired in
+// without disturbing anything else (every other key, hook and matcher group
+// stays as it was, in order, edited through jsonedit in place), recognised
+// by their command, and entries of the Node script it replaced are
+// migrated. It works on bytes; each agent's install reads and writes the
+// files.
+package hookfile
 
 import (
 	"bytes"
@@ -13,13 +14,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/jsondepth"
 	"github.com/session-hooks/session-hooks/jsonedit"
-
-	"github.com/session-hooks/session-hooks/agent/claude"
 
 	"github.com/tidwall/gjson"
 )
@@ -135,14 +133,14 @@ func IsOurs(event, cmd, custom string) bool {
 // of --command replaces the old entries instead of wiring every event
 // twice.
 func looksInstalled(w Hook) bool {
-	e, ok := rowFor(w.Event, w.Command)
+	e, ok := RowFor(w.Event, w.Command)
 	return ok && w.GroupSize == 1 && w.HasTimeout && w.Matcher == e.Matcher
 }
 
-// rowFor is the event table's row for event whose arguments end the
+// RowFor is the event table's row for event whose arguments end the
 // command, after a program: "… session-hooks init --compact-recovery" on
 // SessionStart is the recovery row, whatever runs it.
-func rowFor(event, cmd string) (eventtable.Event, bool) {
+func RowFor(event, cmd string) (eventtable.Event, bool) {
 	words := shellWords(cmd)
 	for _, e := range eventtable.Table {
 		args := e.Args()
@@ -322,7 +320,7 @@ func Install(doc []byte, want []Entry, custom string) (Result, error) {
 	}
 	for k, e := range want {
 		if !kept[k] {
-			if err := addGroup(d, e); err != nil {
+			if err := AddEntry(d, e); err != nil {
 				return Result{}, err
 			}
 			res.Added++
@@ -367,7 +365,7 @@ func Keep(doc []byte, custom string) (longRunning bool, flags []string) {
 		return false, nil
 	}
 	for _, w := range Wired(js) {
-		e, ok := rowFor(w.Event, w.Command)
+		e, ok := RowFor(w.Event, w.Command)
 		if !ok || !IsOurs(w.Event, w.Command, custom) && !looksInstalled(w) {
 			continue
 		}
@@ -468,19 +466,21 @@ func removeHook(d *jsonedit.Doc, w Hook) error {
 
 // addGroup appends a matcher group holding e to its event, adding the
 // event list and the hooks object when missing.
-func addGroup(d *jsonedit.Doc, e Entry) error {
-	group := claude.Group(e.Matcher, e.Command, e.Timeout)
+// AddEntry adds e to d in its own matcher group, laid out as install
+// lays out a new entry.
+func AddEntry(d *jsonedit.Doc, e Entry) error {
+	group := Group(e.Matcher, e.Command, e.Timeout)
 	if words := shellWords(e.Command); e.Exec && len(words) > 0 {
 		group.Hooks[0].Command, group.Hooks[0].Args = words[0], words[1:]
 	}
 	hooks := jsonedit.Member(d.Root(), "hooks")
 	if hooks == nil {
-		return d.Add(d.Root(), "hooks", map[string][]claude.MatcherGroup{e.Event: {group}})
+		return d.Add(d.Root(), "hooks", map[string][]MatcherGroup{e.Event: {group}})
 	}
 	if event := jsonedit.Member(hooks, e.Event); event != nil {
 		return d.Add(event, "", group)
 	}
-	return d.Add(hooks, e.Event, []claude.MatcherGroup{group})
+	return d.Add(hooks, e.Event, []MatcherGroup{group})
 }
 
 // checkShape refuses settings whose hooks are not as Claude Code reads
@@ -569,53 +569,23 @@ func Wired(js []byte) []Hook {
 	return out
 }
 
-// PluginHooks is the plugin's hooks/hooks.json: the entries install writes
-// by default, each running bridge (the plugin's script) with our
-// arguments, laid out as install lays out a new file.
-func PluginHooks(bridge string) ([]byte, error) {
-	d, err := jsonedit.Parse(nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range Desired(bridge, false) {
-		if err := addGroup(d, e); err != nil {
-			return nil, err
-		}
-	}
-	return d.Bytes(), nil
+// Group is one matcher group of a settings.json hook event, holding one
+// command, as Claude Code reads it.
+func Group(matcher, command string, timeout int) MatcherGroup {
+	return MatcherGroup{Matcher: matcher, Hooks: []HookCommand{{Type: "command", Command: command, Timeout: timeout}}}
 }
 
-// Wires says whether a settings file of any scope wires the entry of ours
-// for event with args, as the plugin's bridge asks before running: the
-// plugin stands down where settings.json already does the work. A plugin's
-// own entries (this plugin's above all) are no settings file: counted,
-// the plugin stood down for every event, everywhere.
-func Wires(env Env, event string, args []string) bool {
-	st, _ := readScopes(env) // no checks: this runs before every plugin hook
-	for _, sc := range st.Scopes {
-		if isPlugin(sc.Scope) || sc.State != "present" {
-			continue
-		}
-		for _, h := range sc.Hooks {
-			if e, ok := rowFor(h.Event, h.Command); ok && h.Event == event && slices.Equal(e.Args(), args) &&
-				IsOurs(h.Event, h.Command, "") {
-				return true
-			}
-		}
-	}
-	return false
+// MatcherGroup is one entry of an event's list, its keys in the order
+// Claude Code's documentation writes them.
+type MatcherGroup struct {
+	Matcher string        `json:"matcher"`
+	Hooks   []HookCommand `json:"hooks"`
 }
 
-// WiresWithin is Wires given at most d: it runs before the hook's own
-// deadline starts, so a settings file on a dead file system must not hold
-// it. Past d the plugin's hook runs (a rare double run beats none).
-func WiresWithin(env Env, event string, args []string, d time.Duration) bool {
-	ch := make(chan bool, 1)
-	go func() { ch <- Wires(env, event, args) }()
-	select {
-	case w := <-ch:
-		return w
-	case <-time.After(d):
-		return false
-	}
+// HookCommand is one command of a matcher group.
+type HookCommand struct {
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"` // the exec form: Command is the program, run without a shell
+	Timeout int      `json:"timeout,omitempty"`
 }

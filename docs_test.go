@@ -16,6 +16,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/events"
+	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
 )
 
@@ -298,6 +299,21 @@ func TestNoAgentImportsAnotherOrTheHooks(t *testing.T) {
 			if rest == "hooks" {
 				t.Errorf("%s imports hooks", name)
 			}
+		}
+	}
+}
+
+// main.go is wiring: the agents are picked from agents.All, so no agent
+// but the default's package (the plugin's stand-down reads Claude Code's
+// settings) is named in it.
+func TestMainNamesNoAgent(t *testing.T) {
+	b, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(slices.Clone(eventtable.Agents[1:]), "hooks.Claude") {
+		if i := strings.Index(strings.ToLower(string(b)), strings.ToLower(name)); i >= 0 {
+			t.Errorf("main.go names %s at byte %d", name, i)
 		}
 	}
 }

@@ -13,11 +13,9 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -28,10 +26,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
-	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
-	"github.com/session-hooks/session-hooks/agent/copilot"
-	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
-	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
+	"github.com/session-hooks/session-hooks/agents"
 	"github.com/session-hooks/session-hooks/completion"
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/eventtable"
@@ -146,8 +141,8 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 			return nil
 		},
 		OnUsageError: personUsageError,
-		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Value: hooks.Claude.Name,
-			Usage: "the agent CLI that runs the hooks, whose transcript they read: claude, codex (Codex CLI) or gemini (Gemini CLI); see docs/agents.md"}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Value: agents.Default,
+			Usage: "the agent CLI that runs the hooks, whose transcript they read: " + agents.Names("or") + "; see docs/agents.md"}},
 	}
 	// The commit and date are read from the build information only when
 	// asked for, not on every hook's start.
@@ -157,7 +152,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 	}
 	app.Commands = append(app.Commands, personCommands(term)...)
 	// --agent is the app's flag; each command takes it after its name too
-	// (session-hooks status --agent codex), as people write it.
+	// (session-hooks status --agent X), as people write it.
 	for _, c := range app.Commands {
 		c.Flags = append(c.Flags, &cli.StringFlag{Name: "agent", Hidden: true})
 	}
@@ -256,10 +251,10 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 				}
 				deadline -= time.Since(began) // the check was part of the hook's time
 			}
-			agent, ok := hooks.Agents[agentOf(c)]
+			agent, ok := agents.All[agentOf(c)]
 			if !ok {
-				agent = hooks.Claude
-				notes = append(notes, fmt.Sprintf("--agent %q is not claude, codex or gemini; the transcript is read as Claude Code's", agentOf(c)))
+				agent = agents.All[agents.Default]
+				notes = append(notes, fmt.Sprintf("--agent %q is not %s; the transcript is read as %s's", agentOf(c), agents.Names("or"), agent.Hooks.Label))
 			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
@@ -267,7 +262,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 			}
 			hooks.Execute(stdin, stdout, e, hooks.Options{Deadline: deadline, Notes: notes, ConfigPath: c.String("config"),
 				DryRun: c.Bool("dry-run"), NoLog: c.Bool("no-log") || os.Getenv("SESSION_HOOKS_NO_LOG") == "1", JSON: format == "json", Version: version(),
-				Agent: agent, Now: time.Now, Getenv: os.Getenv})
+				Agent: agent.Hooks, Now: time.Now, Getenv: os.Getenv})
 			return nil
 		},
 	}
@@ -295,40 +290,24 @@ func personCommands(stdout io.Writer) []*cli.Command {
 		{
 			Name:         "install",
 			OnUsageError: personUsageError,
-			Usage:        "wire session-hooks into Claude Code's settings.json",
-			UsageText:    "session-hooks install [--agent claude|codex|gemini|copilot] [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
+			Usage:        "wire session-hooks into an agent's settings (" + agents.All[agents.Default].Hooks.Label + "'s by default)",
+			UsageText:    "session-hooks install [--agent " + strings.Join(eventtable.Agents, "|") + "] [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
 			Description: "Adds an entry per event of the event table (the README's \"What it writes\"), each with a\n" +
-				"timeout, to Claude Code's settings.json (--agent codex: $CODEX_HOME/hooks.json, each entry trusted in\n" +
-				"config.toml; --agent gemini: .gemini/settings.json; --agent copilot: .github/hooks/session-hooks.json,\n" +
-				"or Copilot CLI's settings.json with --scope user). Every other byte of the file stays as it was;\n" +
-				"a file Claude Code would ignore (a comment, a trailing comma) is refused unless --rewrite-strict.\n" +
-				"Entries of the Node script are replaced, and what is wired already (--long-running, --post-compact)\n" +
-				"stays unless told otherwise. At project scope the command is one a teammate's machine runs too\n" +
-				"(session-hooks on PATH, or a path from $CLAUDE_PROJECT_DIR); local and user scope write this binary's\n" +
-				"absolute path. The previous file is kept in session-hooks/backups in your cache directory. Adds\n" +
-				".claude/logs/ to .gitignore unless --no-gitignore.",
+				"timeout, to the agent's hooks:\n" + agents.InstallHelp() +
+				"Every other byte of the file stays as it was; a settings.json Claude Code would ignore (a comment,\n" +
+				"a trailing comma) is refused unless --rewrite-strict. Entries of the Node script are replaced, and\n" +
+				"what is wired already (--long-running, --post-compact) stays unless told otherwise. At project scope\n" +
+				"the command is one a teammate's machine runs too (session-hooks on PATH, or a path from\n" +
+				"$CLAUDE_PROJECT_DIR); local and user scope write this binary's absolute path. The previous file is\n" +
+				"kept in session-hooks/backups in your cache directory. Adds .claude/logs/ to .gitignore unless\n" +
+				"--no-gitignore. A flag an agent's install does not take is refused.",
 			Flags: installFlags,
 			Action: func(c *cli.Context) error {
-				if done, err := otherAgentInstall(c, stdout, false); done {
+				a, err := agentFor(c)
+				if err != nil {
 					return err
 				}
-				opt := settings.InstallOptions{Scope: c.String("scope"), Command: c.String("command"),
-					Flags: map[string]bool{}, NoGitignore: c.Bool("no-gitignore"), DryRun: c.Bool("dry-run"),
-					Executable: os.Executable, FollowSymlinks: c.Bool("follow-symlinks"), RewriteStrict: c.Bool("rewrite-strict")}
-				if c.IsSet("exec") {
-					on := c.Bool("exec")
-					opt.Exec = &on
-				}
-				if c.IsSet("long-running") {
-					on := c.Bool("long-running")
-					opt.LongRunning = &on
-				}
-				for _, e := range eventtable.Table {
-					if e.InstallFlag != "" && c.IsSet(e.InstallFlag) {
-						opt.Flags[e.InstallFlag] = c.Bool(e.InstallFlag)
-					}
-				}
-				return fail(settings.RunInstall(personEnv(stdout), opt))
+				return fail(a.Install(request(c, stdout)))
 			},
 		},
 		{
@@ -338,11 +317,11 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			UsageText:    "session-hooks uninstall [--scope project|local|user] [--command CMD]",
 			Flags:        []cli.Flag{scope, command, followSymlinks},
 			Action: func(c *cli.Context) error {
-				if done, err := otherAgentInstall(c, stdout, true); done {
+				a, err := agentFor(c)
+				if err != nil {
 					return err
 				}
-				return fail(settings.RunUninstall(personEnv(stdout), settings.UninstallOptions{Scope: c.String("scope"), Command: c.String("command"),
-					FollowSymlinks: c.Bool("follow-symlinks")}))
+				return fail(a.Uninstall(request(c, stdout)))
 			},
 		},
 		{
@@ -351,19 +330,11 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "show which events each settings scope wires, and what is wrong with it",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c); err != nil {
+				a, err := agentFor(c)
+				if err != nil {
 					return err
 				}
-				switch agentOf(c) {
-				case hooks.Codex.Name:
-					return codexStatus(c, stdout)
-				case hooks.Gemini.Name:
-					return geminiStatus(c, stdout)
-				case hooks.Copilot.Name:
-					return copilotStatus(c, stdout)
-				}
-				st := settings.ReadStatus(personEnv(stdout), c.String("command"))
-				return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
+				return result(c, stdout, a.Status)
 			},
 		},
 		{
@@ -391,14 +362,11 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			Usage:        "run every wired event on this project and check its timeout, the logs, the transcripts and git",
 			Flags:        []cli.Flag{command, format},
 			Action: func(c *cli.Context) error {
-				if err := knownAgent(c); err != nil {
+				a, err := agentFor(c)
+				if err != nil {
 					return err
 				}
-				if a := agentOf(c); a != hooks.Claude.Name {
-					return agentDoctor(c, stdout, a)
-				}
-				d := settings.RunDoctor(personEnv(stdout), c.String("command"))
-				return report(stdout, c.String("format"), d, d.Text(), d.Problems)
+				return result(c, stdout, a.Doctor)
 			},
 		},
 	}
@@ -424,19 +392,42 @@ const hookMemoryLimit = 32 << 20
 // pluginEnv is where Claude Code reads the settings the plugin defers to:
 // the directory it was started in.
 func pluginEnv() settings.Env {
-	env := personEnv(io.Discard)
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		env.Dir = d
-	}
-	return env
-}
-
-func personEnv(stdout io.Writer) settings.Env {
 	dir, err := os.Getwd()
 	if err != nil {
 		dir = "."
 	}
-	return settings.Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: stdout}
+	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		dir = d
+	}
+	return settings.Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: io.Discard}
+}
+
+// request is a person command's line for its agent.
+func request(c *cli.Context, stdout io.Writer) agents.Request {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return agents.Request{Ctx: c.Context, Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Executable: os.Executable, Out: stdout,
+		IsSet: c.IsSet, String: c.String, Bool: c.Bool}
+}
+
+// agentFor is the agent a person command names, refusing an agent that
+// does not exist and a flag that agent's command does not take: a
+// --dry-run that wrote anyway, or a --scope that was not heeded, would be
+// worse than a refusal.
+func agentFor(c *cli.Context) (agents.Agent, error) {
+	if err := knownAgent(c); err != nil {
+		return agents.Agent{}, err
+	}
+	a := agents.All[agentOf(c)]
+	allowed := a.Flags[c.Command.Name]
+	for _, f := range c.FlagNames() {
+		if f != "agent" && !slices.Contains(allowed, f) {
+			return agents.Agent{}, fail(hookfile.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, agentOf(c), f)})
+		}
+	}
+	return a, nil
 }
 
 // printAs prints the JSON of v or its text.
@@ -479,31 +470,13 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 	}
 }
 
-// codexOptions are where Codex keeps its configuration, and how it is asked.
-func codexOptions(stdout io.Writer) (codexinstall.Options, error) {
-	home, err := codexinstall.Home(os.Getenv, os.UserHomeDir)
-	if err != nil {
-		return codexinstall.Options{}, err
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return codexinstall.Options{}, err
-	}
-	return codexinstall.Options{Home: home, Codex: "codex", Dir: dir, Out: stdout}, nil
-}
-
-// codexStatus is status with --agent codex: our entries in hooks.json and
-// whether Codex trusts each.
-func codexStatus(c *cli.Context, stdout io.Writer) error {
-	opt, err := codexOptions(stdout)
+// result runs status or doctor and reports what it found.
+func result(c *cli.Context, stdout io.Writer, run func(agents.Request) (agents.Result, error)) error {
+	res, err := run(request(c, stdout))
 	if err != nil {
 		return fail(err)
 	}
-	st, err := codexinstall.ReadStatus(c.Context, opt)
-	if err != nil {
-		return fail(err)
-	}
-	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
+	return report(stdout, c.String("format"), res.Data, res.Text, res.Problems)
 }
 
 // report prints a person command's result as text or JSON, and fails with
@@ -518,81 +491,6 @@ func report(stdout io.Writer, format string, data any, text string, problems int
 	return nil
 }
 
-// geminiWhere is where Gemini CLI's settings are for this directory and
-// user.
-func geminiWhere() (geminiinstall.Where, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return geminiinstall.Where{}, err
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return geminiinstall.Where{}, err
-	}
-	return geminiinstall.Where{Dir: dir, Home: home, TrustWorkspace: os.Getenv("GEMINI_CLI_TRUST_WORKSPACE")}, nil
-}
-
-// geminiStatus is status with --agent gemini: our entries in the project's
-// and the user's settings, and what would keep Gemini CLI from running
-// them.
-func geminiStatus(c *cli.Context, stdout io.Writer) error {
-	if err := onlyFlags(c, "format"); err != nil {
-		return fail(err)
-	}
-	w, err := geminiWhere()
-	if err != nil {
-		return fail(err)
-	}
-	st := geminiinstall.ReadStatus(w)
-	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
-}
-
-// agentDoctor is doctor with --agent codex or gemini: the status's
-// problems, and each entry of ours run as that client runs it.
-func agentDoctor(c *cli.Context, stdout io.Writer, agent string) error {
-	if err := onlyFlags(c, "format"); err != nil {
-		return fail(err)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return fail(err)
-	}
-	project, _ := hookfile.ProjectRoot(dir)
-	var wiring []string
-	var rehearsals []hookfile.Rehearsal
-	label := hooks.Agents[agent].Label
-	if agent == hooks.Codex.Name {
-		opt, err := codexOptions(io.Discard)
-		if err != nil {
-			return fail(err)
-		}
-		st, err := codexinstall.ReadStatus(c.Context, opt)
-		if err != nil {
-			return fail(err)
-		}
-		wiring, rehearsals = st.Warnings, codexinstall.Rehearsals(st, project)
-	} else if agent == hooks.Copilot.Name {
-		w, err := copilotWhere()
-		if err != nil {
-			return fail(err)
-		}
-		st := copilotinstall.ReadStatus(w)
-		wiring = st.Warnings
-		for _, r := range copilotinstall.Rehearsals(st, project) {
-			rehearsals = append(rehearsals, hookfile.Rehearsal(r))
-		}
-	} else {
-		w, err := geminiWhere()
-		if err != nil {
-			return fail(err)
-		}
-		st := geminiinstall.ReadStatus(w)
-		wiring, rehearsals = st.Warnings, geminiinstall.Rehearsals(st, project)
-	}
-	d := settings.RunAgentDoctor(label, project, wiring, rehearsals)
-	return report(stdout, c.String("format"), d, d.Text(), d.Problems)
-}
-
 // agentOf is the agent --agent names, after the command's name or before
 // it; Claude Code's when neither does.
 func agentOf(c *cli.Context) string {
@@ -601,182 +499,15 @@ func agentOf(c *cli.Context) string {
 			return ctx.String("agent")
 		}
 	}
-	return hooks.Claude.Name
-}
-
-// onlyFlags fails a command given a flag that --agent's install does not
-// take: a --dry-run that wrote anyway, or a --scope that was not heeded,
-// would be worse than a refusal.
-func onlyFlags(c *cli.Context, allowed ...string) error {
-	for _, f := range c.FlagNames() {
-		if f != "agent" && !slices.Contains(allowed, f) {
-			return hookfile.UsageError{Msg: fmt.Sprintf("%s --agent %s does not take --%s", c.Command.Name, agentOf(c), f)}
-		}
-	}
-	return nil
-}
-
-// otherAgentInstall is install (remove: uninstall) for the agent --agent
-// names when it is not Claude Code; done says it answered the command.
-func otherAgentInstall(c *cli.Context, stdout io.Writer, remove bool) (done bool, err error) {
-	if err := knownAgent(c); err != nil {
-		return true, err
-	}
-	switch agentOf(c) {
-	case hooks.Codex.Name:
-		return true, fail(codexInstall(c, stdout, remove))
-	case hooks.Gemini.Name:
-		return true, fail(geminiInstall(c, stdout, remove))
-	case hooks.Copilot.Name:
-		return true, fail(copilotInstall(c, stdout, remove))
-	}
-	return false, nil
-}
-
-// codexInstall is install (or uninstall) with --agent codex: the hooks go
-// into $CODEX_HOME/hooks.json, trusted in its config.toml.
-func codexInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "long-running", "no-gitignore", "dry-run"); err != nil {
-		return err
-	}
-	opt, err := codexOptions(stdout)
-	if err != nil {
-		return err
-	}
-	opt.DryRun = c.Bool("dry-run")
-	if c.IsSet("long-running") {
-		on := c.Bool("long-running")
-		opt.LongRunning = &on
-	}
-	if remove {
-		return codexinstall.Uninstall(opt)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	// $CODEX_HOME/hooks.json is the user's: the command is the user scope's.
-	opt.Program, err = settings.OurCommand(settings.InstallOptions{Scope: "user", Command: c.String("command"), Executable: os.Executable}, dir)
-	if err != nil {
-		return err
-	}
-	if err := codexinstall.Install(c.Context, opt); err != nil {
-		return err
-	}
-	if !c.Bool("no-gitignore") && !opt.DryRun {
-		settings.IgnoreLogs(dir, stdout) // the project it was run in
-	}
-	return nil
-}
-
-// geminiInstall is install (or uninstall) with --agent gemini: the hooks
-// go into the scope's .gemini/settings.json.
-func geminiInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "scope", "long-running", "no-gitignore", "dry-run"); err != nil {
-		return err
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	path, err := geminiinstall.Path(c.String("scope"), dir, os.UserHomeDir)
-	if err != nil {
-		return err
-	}
-	if remove {
-		return geminiinstall.Uninstall(path, stdout)
-	}
-	// Gemini CLI sets $CLAUDE_PROJECT_DIR too: the project's command is
-	// chosen as Claude Code's is, one a teammate's machine runs.
-	program, err := settings.OurCommand(settings.InstallOptions{Scope: cmp.Or(c.String("scope"), "project"),
-		Command: c.String("command"), Executable: os.Executable}, dir)
-	if err != nil {
-		return err
-	}
-	var longRunning *bool
-	if c.IsSet("long-running") {
-		on := c.Bool("long-running")
-		longRunning = &on
-	}
-	if err := geminiinstall.Install(path, program, longRunning, stdout, c.Bool("dry-run")); err != nil {
-		return err
-	}
-	if !c.Bool("no-gitignore") && c.String("scope") != "user" && !c.Bool("dry-run") {
-		settings.IgnoreLogs(dir, stdout)
-	}
-	return nil
-}
-
-// copilotWhere is where Copilot CLI's hooks are for this directory and
-// user.
-func copilotWhere() (copilotinstall.Where, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return copilotinstall.Where{}, err
-	}
-	root, _ := hookfile.ProjectRoot(dir)
-	return copilotinstall.Where{Root: root, Home: copilot.Home(os.Getenv)}, nil
-}
-
-// copilotInstall is install (or uninstall) with --agent copilot: the
-// hooks go into the project's .github/hooks/session-hooks.json, or the
-// user's Copilot CLI settings.
-func copilotInstall(c *cli.Context, stdout io.Writer, remove bool) error {
-	if err := onlyFlags(c, "command", "scope", "long-running", "no-gitignore", "dry-run"); err != nil {
-		return err
-	}
-	w, err := copilotWhere()
-	if err != nil {
-		return err
-	}
-	scope := cmp.Or(c.String("scope"), "project")
-	path, err := copilotinstall.Path(scope, w.Root, w.Home)
-	if err != nil {
-		return err
-	}
-	if remove {
-		return copilotinstall.Uninstall(path, stdout)
-	}
-	program, err := settings.OurCommand(settings.InstallOptions{Scope: scope, Command: c.String("command"), Executable: os.Executable}, w.Root)
-	if err != nil {
-		return err
-	}
-	if strings.Contains(program, "$CLAUDE_PROJECT_DIR") {
-		return hookfile.UsageError{Msg: "Copilot CLI sets no $CLAUDE_PROJECT_DIR for a binary inside the project: put session-hooks on PATH, or give --command"}
-	}
-	opt := copilotinstall.Options{Path: path, Program: program, LongRunning: c.Bool("long-running"), DryRun: c.Bool("dry-run"), Out: stdout}
-	if err := copilotinstall.Install(opt); err != nil {
-		return err
-	}
-	if scope == "project" && !opt.DryRun {
-		fmt.Fprintln(stdout, "Copilot CLI runs a repository's hooks only in a folder you trust: it asks at the first start here.")
-	}
-	if !c.Bool("no-gitignore") && scope != "user" && !opt.DryRun {
-		settings.IgnoreLogs(w.Root, stdout)
-	}
-	return nil
-}
-
-// copilotStatus is status with --agent copilot.
-func copilotStatus(c *cli.Context, stdout io.Writer) error {
-	if err := onlyFlags(c, "format"); err != nil {
-		return fail(err)
-	}
-	w, err := copilotWhere()
-	if err != nil {
-		return fail(err)
-	}
-	st := copilotinstall.ReadStatus(w)
-	return report(stdout, c.String("format"), st, st.Text(), len(st.Warnings))
+	return agents.Default
 }
 
 // knownAgent fails a person's command whose --agent names no agent
 // session-hooks serves.
 func knownAgent(c *cli.Context) error {
 	a := agentOf(c)
-	if _, ok := hooks.Agents[a]; ok {
+	if _, ok := agents.All[a]; ok {
 		return nil
 	}
-	names := slices.Sorted(maps.Keys(hooks.Agents))
-	return cli.Exit(fmt.Sprintf("session-hooks: --agent %q: the agents are %s and %s", a, strings.Join(names[:len(names)-1], ", "), names[len(names)-1]), 2)
+	return cli.Exit(fmt.Sprintf("session-hooks: --agent %q: the agents are %s", a, agents.Names("and")), 2)
 }

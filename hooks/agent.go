@@ -2,14 +2,11 @@ package hooks
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	"github.com/session-hooks/session-hooks/agent/gemini"
-	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 
@@ -22,7 +19,7 @@ type Agent struct {
 	Label string // as a person names it
 	// Versions are the client's releases the end-to-end suite runs; Gets
 	// and NotYet say what its users get and what they do not yet, for the
-	// README's table of agents (AgentsMarkdown).
+	// README's table of agents (agents.Markdown).
 	Versions, Gets, NotYet string
 	// GitContext says that the client itself tells the model the branch,
 	// the short status and the recent commits at every start (Claude
@@ -128,20 +125,6 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 	Read:     copilot.Read,
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
 }
-
-// AgentsMarkdown is the README's table of agents, in --agent's order.
-func AgentsMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| agent | `--agent` | gets | not yet |\n|---|---|---|---|\n")
-	for _, name := range eventtable.Agents {
-		a := Agents[name]
-		fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", a.Label, a.Versions, a.Name, a.Gets, a.NotYet)
-	}
-	return b.String()
-}
-
-// Agents are the agents --agent names.
-var Agents = map[string]Agent{Claude.Name: Claude, Codex.Name: Codex, Gemini.Name: Gemini, Copilot.Name: Copilot}
 
 // agent is the run's agent; Claude Code's for a Run a test built.
 func (r *Run) agent() Agent {

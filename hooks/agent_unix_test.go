@@ -19,7 +19,8 @@ func TestEveryAgentsReaderRefusesAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for name, a := range Agents {
+	for _, a := range []Agent{Claude, Codex, Gemini, Copilot} {
+		name := a.Name
 		done := make(chan error, 1)
 		go func() { _, err := a.Read(context.Background(), path, transcript.DefaultOptions); done <- err }()
 		select {

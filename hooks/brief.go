@@ -49,17 +49,15 @@ func headingFor(a Agent) string {
 	if a.GitContext {
 		return briefHeading
 	}
-	return "## session-hooks: the repository, and what " + a.Label + " does not say of it\n\n"
+	return agentHeadingStart + a.Label + agentHeadingEnd + "\n\n"
 }
+
+const agentHeadingStart, agentHeadingEnd = "## session-hooks: the repository, and what ", " does not say of it"
 
 // isHeading says whether a paragraph is a brief's heading, of any agent.
 func isHeading(p string) bool {
-	for _, a := range Agents {
-		if p == strings.TrimSpace(headingFor(a)) {
-			return true
-		}
-	}
-	return false
+	label, ok := strings.CutPrefix(p, agentHeadingStart)
+	return p == strings.TrimSpace(briefHeading) || ok && strings.HasSuffix(label, agentHeadingEnd) && !strings.Contains(label, "\n")
 }
 
 // statusLines is how many lines of the short status gitContext shows.

@@ -1,0 +1,99 @@
+// Package agents is the one map of the agent CLIs session-hooks serves:
+// for each, the hooks' adapter (how its payload, transcript and replies
+// read) and the commands a person runs for it (install, uninstall, status,
+// doctor), with the flags each takes. main picks an agent here by its
+// --agent name and names none itself; adding an agent is a folder under
+// agent/, a file here and its line in All.
+package agents
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks"
+)
+
+// Request is a person command as typed: where, the environment, and its
+// flags, read through the command line's own accessors.
+type Request struct {
+	Ctx        context.Context
+	Dir        string // where the command was run
+	Getenv     func(string) string
+	Home       func() (string, error)
+	Executable func() (string, error)
+	Out        io.Writer
+	IsSet      func(flag string) bool
+	String     func(flag string) string
+	Bool       func(flag string) bool
+}
+
+// boolFlag is a flag as given: nil when it was not.
+func (r Request) boolFlag(name string) *bool {
+	if !r.IsSet(name) {
+		return nil
+	}
+	on := r.Bool(name)
+	return &on
+}
+
+// Result is what status or doctor found: the data (printed as JSON with
+// --format json), the text for a person, and the number of problems (the
+// command fails when there is one).
+type Result struct {
+	Data     any
+	Text     string
+	Problems int
+}
+
+// Agent is one agent CLI.
+type Agent struct {
+	Hooks hooks.Agent
+	// Wires says where install writes, for install's help.
+	Wires string
+	// Flags are, by command, the flags its install, uninstall, status and
+	// doctor take besides --agent: any other is refused, not ignored.
+	Flags              map[string][]string
+	Install, Uninstall func(Request) error
+	Status, Doctor     func(Request) (Result, error)
+}
+
+// All are the agents, by the name --agent gives them.
+var All = map[string]Agent{
+	hooks.Claude.Name:  Claude,
+	hooks.Codex.Name:   Codex,
+	hooks.Gemini.Name:  Gemini,
+	hooks.Copilot.Name: Copilot,
+}
+
+// Default is the agent of a command that names none.
+var Default = eventtable.Agents[0]
+
+// Names are the agents' names, in --agent's order, for messages: "claude,
+// codex, gemini and copilot" (or "… or copilot").
+func Names(conjunction string) string {
+	n := eventtable.Agents
+	return strings.Join(n[:len(n)-1], ", ") + " " + conjunction + " " + n[len(n)-1]
+}
+
+// Markdown is the README's table of agents, in --agent's order.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| agent | `--agent` | gets | not yet |\n|---|---|---|---|\n")
+	for _, name := range eventtable.Agents {
+		a := All[name].Hooks
+		fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", a.Label, a.Versions, a.Name, a.Gets, a.NotYet)
+	}
+	return b.String()
+}
+
+// InstallHelp is where install writes for each agent, one line each.
+func InstallHelp() string {
+	var b strings.Builder
+	for _, name := range eventtable.Agents {
+		fmt.Fprintf(&b, "  --agent %-8s %s\n", name, All[name].Wires)
+	}
+	return b.String()
+}

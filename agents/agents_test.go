@@ -1,0 +1,73 @@
+package agents
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/session-hooks/session-hooks/eventtable"
+)
+
+// --agent names the same agents everywhere: the table's list (which the
+// installs' entries and doctor's checks read) and this map, each with its
+// hooks' adapter and every person command.
+func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
+	if len(All) != len(eventtable.Agents) {
+		t.Errorf("%d agents for the table's %d", len(All), len(eventtable.Agents))
+	}
+	for _, name := range eventtable.Agents {
+		a, ok := All[name]
+		if !ok || a.Hooks.Name != name || a.Hooks.Read == nil || a.Install == nil || a.Uninstall == nil || a.Status == nil || a.Doctor == nil || a.Wires == "" {
+			t.Errorf("--agent %s is incomplete", name)
+			continue
+		}
+		for _, cmd := range []string{"install", "uninstall", "status", "doctor"} {
+			if len(a.Flags[cmd]) == 0 {
+				t.Errorf("--agent %s %s takes no flag", name, cmd)
+			}
+		}
+		if !slices.Contains(a.Flags["status"], "format") || !slices.Contains(a.Flags["doctor"], "format") {
+			t.Errorf("--agent %s: status and doctor must take --format", name)
+		}
+	}
+	if Default != "claude" || All[Default].Hooks.Label != "Claude Code" {
+		t.Errorf("the default agent is %s", Default)
+	}
+	if Names("and") != "claude, codex, gemini and copilot" || Names("or") != "claude, codex, gemini or copilot" {
+		t.Errorf("Names = %q, %q", Names("and"), Names("or"))
+	}
+}
+
+// The README's table of agents is the adapters' own: an agent added, or
+// what one gets changed, without the README fails here.
+func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "<!-- agent table -->\n", "<!-- end of agent table -->\n"
+	readme := string(b)
+	i, j := strings.Index(readme, start), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q block", start, end)
+	}
+	got, want := readme[i+len(start):j], Markdown()
+	if got != want && os.Getenv("UPDATE_README") != "" {
+		os.WriteFile("../README.md", []byte(readme[:i+len(start)]+want+readme[j:]), 0o644)
+		return
+	}
+	if got != want {
+		t.Errorf("README.md's table of agents differs from the adapters (UPDATE_README=1 go test ./agents rewrites it):\n%s", want)
+	}
+	for _, name := range eventtable.Agents {
+		if a := All[name].Hooks; a.Versions == "" || a.Gets == "" || a.NotYet == "" {
+			t.Errorf("%s's row is incomplete", name)
+		}
+	}
+	for _, name := range eventtable.Agents {
+		if !strings.Contains(InstallHelp(), "--agent "+name) {
+			t.Errorf("install's help does not say where --agent %s writes", name)
+		}
+	}
+}

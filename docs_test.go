@@ -18,12 +18,13 @@ import (
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // jsonRoots are the values every --format json and events.jsonl line
 // marshal; docs/json.md documents them and every type they hold.
 var jsonRoots = []any{facts.Init{}, facts.PreCompact{}, facts.PostCompact{}, facts.End{},
-	events.Summary{}, events.Event{}, settings.Status{}, settings.Doctor{}}
+	events.Summary{}, events.Event{}, wiring.Status{}, wiring.Doctor{}}
 
 // jsonFields maps each struct type reachable from the roots ("facts.Git")
 // to its JSON field names; embedded structs lend their fields to the type

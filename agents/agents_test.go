@@ -1,12 +1,16 @@
 package agents
 
 import (
+	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // --agent names the same agents everywhere: the table's list (which the
@@ -68,6 +72,36 @@ func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
 	for _, name := range eventtable.Agents {
 		if !strings.Contains(InstallHelp(), "--agent "+name) {
 			t.Errorf("install's help does not say where --agent %s writes", name)
+		}
+	}
+}
+
+// status and doctor print one shape for every agent (docs/json.md):
+// wiring.Status and wiring.Doctor, named for the agent.
+func TestStatusAndDoctorAreOneSchemaForEveryAgent(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	env := map[string]string{"HOME": home, "CODEX_HOME": filepath.Join(home, ".codex"), "COPILOT_HOME": filepath.Join(home, ".copilot"),
+		"CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"), "PATH": ""}
+	for _, name := range eventtable.Agents {
+		r := Request{Ctx: context.Background(), Dir: dir, Getenv: func(k string) string { return env[k] },
+			Home: func() (string, error) { return home, nil }, Executable: os.Executable, Out: io.Discard,
+			IsSet: func(string) bool { return false }, String: func(string) string { return "" }, Bool: func(string) bool { return false }}
+		st, err := All[name].Status(r)
+		if err != nil {
+			t.Errorf("%s status: %v", name, err)
+			continue
+		}
+		if s, ok := st.Data.(wiring.Status); !ok || s.Agent != name || st.Problems != len(s.Warnings) || st.Text == "" {
+			t.Errorf("%s status is %T %+v", name, st.Data, st.Data)
+		}
+		d, err := All[name].Doctor(r)
+		if err != nil {
+			t.Errorf("%s doctor: %v", name, err)
+			continue
+		}
+		if doc, ok := d.Data.(wiring.Doctor); !ok || doc.Agent != name || doc.Problems == 0 || d.Problems != doc.Problems {
+			t.Errorf("%s doctor (nothing wired: problems) is %T %+v", name, d.Data, d.Data)
 		}
 	}
 }

@@ -35,11 +35,11 @@ var Claude = Agent{
 	},
 	Status: func(r Request) (Result, error) {
 		st := settings.ReadStatus(claudeEnv(r), r.String("command"))
-		return Result{st, st.Text(), len(st.Warnings)}, nil
+		return Result{st.Wiring(), st.Text(), len(st.Warnings)}, nil
 	},
 	Doctor: func(r Request) (Result, error) {
 		d := settings.RunDoctor(claudeEnv(r), r.String("command"))
-		return Result{d, d.Text(), d.Problems}, nil
+		return Result{d.Doctor, d.Text(), d.Problems}, nil
 	},
 }
 

@@ -53,7 +53,7 @@ var Codex = Agent{
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{st, st.Text(), len(st.Warnings)}, nil
+		return Result{st.Wiring(), st.Text(), len(st.Warnings)}, nil
 	},
 	Doctor: func(r Request) (Result, error) {
 		opt, err := codexOptions(r)
@@ -65,7 +65,7 @@ var Codex = Agent{
 			return Result{}, err
 		}
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		return doctor(hooks.Codex.Label, project, st.Warnings, codexinstall.Rehearsals(st, project)), nil
+		return doctor(hooks.Codex, project, st.Warnings, codexinstall.Rehearsals(st, project)), nil
 	},
 }
 
@@ -79,7 +79,7 @@ func codexOptions(r Request) (codexinstall.Options, error) {
 }
 
 // doctor is the status's problems and each entry run as the client runs it.
-func doctor(label, project string, wiring []string, rehearsals []hookfile.Rehearsal) Result {
-	d := settings.RunAgentDoctor(label, project, wiring, rehearsals)
-	return Result{d, d.Text(), d.Problems}
+func doctor(a hooks.Agent, project string, problems []string, rehearsals []hookfile.Rehearsal) Result {
+	d := settings.RunAgentDoctor(a.Name, a.Label, project, problems, rehearsals)
+	return Result{d.Doctor, d.Text(), d.Problems}
 }

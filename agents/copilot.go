@@ -60,12 +60,12 @@ var Copilot = Agent{
 	},
 	Status: func(r Request) (Result, error) {
 		st := copilotinstall.ReadStatus(copilotWhere(r))
-		return Result{st, st.Text(), len(st.Warnings)}, nil
+		return Result{st.Wiring(), st.Text(), len(st.Warnings)}, nil
 	},
 	Doctor: func(r Request) (Result, error) {
 		w := copilotWhere(r)
 		st := copilotinstall.ReadStatus(w)
-		return doctor(hooks.Copilot.Label, w.Root, st.Warnings, copilotinstall.Rehearsals(st, w.Root)), nil
+		return doctor(hooks.Copilot, w.Root, st.Warnings, copilotinstall.Rehearsals(st, w.Root)), nil
 	},
 }
 

@@ -52,7 +52,7 @@ var Gemini = Agent{
 			return Result{}, err
 		}
 		st := geminiinstall.ReadStatus(w)
-		return Result{st, st.Text(), len(st.Warnings)}, nil
+		return Result{st.Wiring(), st.Text(), len(st.Warnings)}, nil
 	},
 	Doctor: func(r Request) (Result, error) {
 		w, err := geminiWhere(r)
@@ -61,7 +61,7 @@ var Gemini = Agent{
 		}
 		st := geminiinstall.ReadStatus(w)
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		return doctor(hooks.Gemini.Label, project, st.Warnings, geminiinstall.Rehearsals(st, project)), nil
+		return doctor(hooks.Gemini, project, st.Warnings, geminiinstall.Rehearsals(st, project)), nil
 	},
 }
 

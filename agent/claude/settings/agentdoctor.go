@@ -10,26 +10,22 @@ import (
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // AgentDoctor is doctor for an agent CLI other than Claude Code: what its
 // status found wrong with the wiring, and every entry of ours rehearsed as
 // that client runs it.
 type AgentDoctor struct {
-	SchemaVersion int         `json:"schema_version"`
-	Agent         string      `json:"agent"`
-	Project       string      `json:"project"`
-	Runs          []DoctorRun `json:"runs"`
-	Wiring        []string    `json:"wiring"`
-	LogsDir       string      `json:"logs_dir"`
-	LogsError     string      `json:"logs_error"` // "" when writable
-	Problems      int         `json:"problems"`
+	wiring.Doctor
+	label string // the agent as a person names it
 }
 
 // RunAgentDoctor rehearses each entry with this binary and checks that
-// the logs can be written; wiring are the status's warnings.
-func RunAgentDoctor(agent, project string, wiring []string, rehearsals []hookfile.Rehearsal) AgentDoctor {
-	d := AgentDoctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []DoctorRun{}, Wiring: append([]string{}, wiring...)}
+// the logs can be written; problems are the status's warnings.
+func RunAgentDoctor(agent, label, project string, problems []string, rehearsals []hookfile.Rehearsal) AgentDoctor {
+	d := AgentDoctor{wiring.Doctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []wiring.DoctorRun{},
+		Wiring: append([]string{}, problems...), NotRun: []string{}, StandsDown: []string{}}, label}
 	self, selfErr := os.Executable()
 	for _, h := range rehearsals {
 		r := Rehearse(project, h, self, selfErr, "")
@@ -68,7 +64,7 @@ func logsLine(path, problem string) string {
 // Text is the report as people read it.
 func (d AgentDoctor) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Project: %s (%s)\n\n", d.Project, d.Agent)
+	fmt.Fprintf(&b, "Project: %s (%s)\n\n", d.Project, d.label)
 	for _, r := range d.Runs {
 		switch r.Result {
 		case "ok":

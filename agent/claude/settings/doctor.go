@@ -14,6 +14,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/wiring"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/facts"
@@ -21,47 +22,10 @@ import (
 	"github.com/session-hooks/session-hooks/logs"
 )
 
-// Doctor is what doctor found: every wired command of ours run as Claude
-// Code would run it, and the rest of what the hooks need.
-type Doctor struct {
-	SchemaVersion int         `json:"schema_version"`
-	Project       string      `json:"project"`
-	Runs          []DoctorRun `json:"runs"`
-	LogsDir       string      `json:"logs_dir"`
-	LogsError     string      `json:"logs_error"` // "" when writable
-	Transcripts   string      `json:"transcripts_dir"`
-	TranscriptN   int         `json:"transcripts"`
-	GitEngine     string      `json:"git_engine"`
-	GitError      string      `json:"git_error"`
-	// LastRecovery is what became of the latest recovery injected after a
-	// compaction in this project: delivered, cut or missing; "" when none.
-	LastRecovery string `json:"last_recovery"`
-	// Wiring is what is wrong with the entries themselves (matchers,
-	// timeouts); StartOutput the characters our SessionStart hooks print
-	// at a startup.
-	Wiring      []string `json:"wiring"`
-	StartOutput int      `json:"start_output_chars"`
-	// NotRun are the other tools' SessionStart commands: doctor never runs
-	// a command it did not write (a cloned repository's settings are the
-	// repository's), so their share of the output limit is not measured.
-	NotRun []string `json:"not_run"`
-	// StandsDown are the plugin's entries a settings file runs instead:
-	// not rehearsed, as the plugin's hook does nothing for them.
-	StandsDown []string `json:"plugin_stands_down"`
-	Problems   int      `json:"problems"`
-}
-
-// DoctorRun is one wired command, run once.
-type DoctorRun struct {
-	Event      string  `json:"event"`
-	Command    string  `json:"command"`
-	Result     string  `json:"result"` // ok, fail, slow
-	Problem    string  `json:"problem"`
-	Ours       bool    `json:"ours"`
-	OutputLen  int     `json:"output_chars"`
-	DurationMS float64 `json:"duration_ms"`
-	TimeoutMS  float64 `json:"timeout_ms"` // what Claude Code allows it
-}
+// Doctor is what doctor found for Claude Code: every wired command of
+// ours run as Claude Code would run it, and the rest of what the hooks
+// need, in the one shape of every agent's doctor.
+type Doctor struct{ wiring.Doctor }
 
 // RunDoctor rehearses every wired event of ours against the project with
 // a sample payload, and checks the logs, the transcripts and git. It never
@@ -71,7 +35,7 @@ type DoctorRun struct {
 // repository's, and their program a file it ships); another tool's
 // command is never run.
 func RunDoctor(env Env, custom string) Doctor {
-	d := Doctor{SchemaVersion: facts.SchemaVersion, Project: env.Dir, StandsDown: []string{}}
+	d := Doctor{wiring.Doctor{SchemaVersion: facts.SchemaVersion, Agent: "claude", Project: env.Dir, StandsDown: []string{}}}
 	var all []WiredHook
 	ran := map[string]bool{}
 	self, selfErr := os.Executable()
@@ -159,7 +123,7 @@ func RunDoctor(env Env, custom string) Doctor {
 
 // rehearse runs an entry of ours as Claude Code would, but with this
 // binary and without a shell, with a sample payload for its event.
-func rehearse(project string, h WiredHook, self string, selfErr error, custom string) DoctorRun {
+func rehearse(project string, h WiredHook, self string, selfErr error, custom string) wiring.DoctorRun {
 	limit := 600 * time.Second
 	if h.Event == claude.SessionEnd {
 		limit = 1500 * time.Millisecond // Claude Code's own budget without a timeout
@@ -179,8 +143,8 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 // shell, and says how it went. It runs only a hook subcommand with hook
 // flags (ParseHookCall): an entry holding anything else is reported and
 // not run, whoever wrote it.
-func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, custom string) DoctorRun {
-	run := DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
+func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, custom string) wiring.DoctorRun {
+	run := wiring.DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
 	call, err := hookfile.ParseHookCall(h.Command, custom)
 	switch {
 	case err != nil && hookfile.Compound(h.Command):
@@ -242,7 +206,7 @@ func (d Doctor) Text() string {
 			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command, took, limit)
 		}
 	}
-	if !slices.ContainsFunc(d.Runs, func(r DoctorRun) bool { return r.Ours }) {
+	if !slices.ContainsFunc(d.Runs, func(r wiring.DoctorRun) bool { return r.Ours }) {
 		b.WriteString("No event is wired to session-hooks: run session-hooks install.\n")
 	}
 	for _, w := range d.Wiring {

@@ -8,6 +8,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/wiring"
 
 	"github.com/session-hooks/session-hooks/facts"
 )
@@ -252,6 +253,25 @@ func dedupe(s []string) []string {
 			seen[x] = true
 			out = append(out, x)
 		}
+	}
+	return out
+}
+
+// Wiring is the status in the one shape of every agent's (docs/json.md).
+func (s Status) Wiring() wiring.Status {
+	out := wiring.Status{SchemaVersion: s.SchemaVersion, Agent: "claude", Scopes: []wiring.Scope{}, Warnings: s.Warnings}
+	for _, sc := range s.Scopes {
+		w := wiring.Scope{Scope: sc.Scope, Path: sc.Path, State: sc.State, Error: sc.Error, Hooks: []wiring.Hook{}}
+		for _, h := range sc.Hooks {
+			var timeout *float64
+			if h.Timeout != nil {
+				t := float64(*h.Timeout)
+				timeout = &t
+			}
+			w.Hooks = append(w.Hooks, wiring.Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Timeout: timeout,
+				Ours: hookfile.IsOurs(h.Event, h.Command, ""), Exec: h.Exec, StandsDown: h.StandsDown})
+		}
+		out.Scopes = append(out.Scopes, w)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 	"unicode/utf8"
 
@@ -13,27 +14,28 @@ import (
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // Status is what Codex's wiring of session-hooks is: each entry of ours in
 // hooks.json, and whether Codex trusts it (Codex skips an untrusted hook
 // silently).
 type Status struct {
-	SchemaVersion int          `json:"schema_version"`
-	HooksFile     string       `json:"hooks_file"`
-	Hooks         []HookStatus `json:"hooks"`
-	Warnings      []string     `json:"warnings"`
+	SchemaVersion int
+	HooksFile     string
+	Hooks         []HookStatus
+	Warnings      []string
 }
 
 // HookStatus is one entry of ours; Trust is what Codex reports (trusted,
 // untrusted, modified…), or "unknown" when Codex could not be asked.
 type HookStatus struct {
-	Event   string `json:"event"`
-	Matcher string `json:"matcher"`
-	Command string `json:"command"`
-	Trust   string `json:"trust"`
+	Event   string
+	Matcher string
+	Command string
+	Trust   string
 	// Timeout is the entry's, in seconds; 0 when it sets none.
-	Timeout int `json:"timeout"`
+	Timeout int
 }
 
 // ReadStatus reads hooks.json and asks Codex which entries it trusts.
@@ -164,4 +166,18 @@ func samplePayload(event, matcher, project string) map[string]any {
 		p["stop_hook_active"], p["turn_id"], p["last_assistant_message"] = true, "doctor", ""
 	}
 	return p
+}
+
+// Wiring is the status in the one shape of every agent's (docs/json.md):
+// hooks.json is Codex's one scope, user.
+func (s Status) Wiring() wiring.Status {
+	sc := wiring.Scope{Scope: "user", Path: s.HooksFile, State: "present", Hooks: []wiring.Hook{}}
+	for _, h := range s.Hooks {
+		sc.Hooks = append(sc.Hooks, wiring.Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Timeout: wiring.Seconds(h.Timeout),
+			Ours: true, Trust: h.Trust})
+	}
+	if _, err := os.Stat(s.HooksFile); err != nil {
+		sc.State = "absent"
+	}
+	return wiring.Status{SchemaVersion: s.SchemaVersion, Agent: "codex", Scopes: []wiring.Scope{sc}, Warnings: s.Warnings}
 }

@@ -33,9 +33,9 @@ import (
 // Entry is one hook of ours: Copilot CLI's event, the command, its timeout
 // in seconds.
 type Entry struct {
-	Event      string `json:"event"`
-	Command    string `json:"command"`
-	TimeoutSec int    `json:"timeout_sec"`
+	Event      string
+	Command    string
+	TimeoutSec int
 }
 
 // Entries are the table's rows Copilot CLI has an event for, run by

@@ -10,6 +10,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/wiring"
 	"github.com/tidwall/gjson"
 )
 
@@ -17,18 +18,18 @@ import (
 // project's hooks file and in the user's settings, and what would keep
 // Copilot CLI from running them.
 type Status struct {
-	SchemaVersion int           `json:"schema_version"`
-	Scopes        []ScopeStatus `json:"scopes"`
-	Warnings      []string      `json:"warnings"`
+	SchemaVersion int
+	Scopes        []ScopeStatus
+	Warnings      []string
 }
 
 // ScopeStatus is one file and our entries in it.
 type ScopeStatus struct {
-	Scope string  `json:"scope"`
-	Path  string  `json:"path"`
-	Found bool    `json:"found"`
-	Error string  `json:"error,omitempty"`
-	Hooks []Entry `json:"hooks"`
+	Scope string
+	Path  string
+	Found bool
+	Error string
+	Hooks []Entry
 }
 
 // Where says where Copilot CLI keeps what ReadStatus reads.
@@ -214,4 +215,24 @@ func checkReply(event string) func([]byte) string {
 		}
 		return ""
 	}
+}
+
+// Wiring is the status in the one shape of every agent's (docs/json.md).
+func (s Status) Wiring() wiring.Status {
+	out := wiring.Status{SchemaVersion: s.SchemaVersion, Agent: "copilot", Scopes: []wiring.Scope{}, Warnings: s.Warnings}
+	for _, sc := range s.Scopes {
+		state := "absent"
+		switch {
+		case sc.Error != "":
+			state = "unreadable"
+		case sc.Found:
+			state = "present"
+		}
+		w := wiring.Scope{Scope: sc.Scope, Path: sc.Path, State: state, Error: sc.Error, Hooks: []wiring.Hook{}}
+		for _, h := range sc.Hooks {
+			w.Hooks = append(w.Hooks, wiring.Hook{Event: h.Event, Command: h.Command, Timeout: wiring.Seconds(h.TimeoutSec), Ours: true})
+		}
+		out.Scopes = append(out.Scopes, w)
+	}
+	return out
 }

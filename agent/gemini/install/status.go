@@ -11,6 +11,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/wiring"
 	"github.com/tidwall/gjson"
 )
 
@@ -19,26 +20,26 @@ import (
 // them (hooks turned off, a hook disabled by name, a project folder Gemini
 // CLI does not trust, a timeout given in seconds).
 type Status struct {
-	SchemaVersion int           `json:"schema_version"`
-	Scopes        []ScopeStatus `json:"scopes"`
-	Warnings      []string      `json:"warnings"`
+	SchemaVersion int
+	Scopes        []ScopeStatus
+	Warnings      []string
 }
 
 // ScopeStatus is one settings file and our entries in it.
 type ScopeStatus struct {
-	Scope string       `json:"scope"`
-	Path  string       `json:"path"`
-	Found bool         `json:"found"`
-	Error string       `json:"error,omitempty"`
-	Hooks []HookStatus `json:"hooks"`
+	Scope string
+	Path  string
+	Found bool
+	Error string
+	Hooks []HookStatus
 }
 
 // HookStatus is one entry of ours; its timeout is in milliseconds (0 when
 // none is set: Gemini CLI's default, 60 s).
 type HookStatus struct {
-	Event     string `json:"event"`
-	Command   string `json:"command"`
-	TimeoutMS int    `json:"timeout_ms"`
+	Event     string
+	Command   string
+	TimeoutMS int
 }
 
 // Where says where Gemini CLI keeps what ReadStatus reads.
@@ -257,4 +258,34 @@ func checkReply(stdout []byte) string {
 		return "its JSON has no hookSpecificOutput.additionalContext, the one field Gemini CLI gives the model"
 	}
 	return ""
+}
+
+// Wiring is the status in the one shape of every agent's (docs/json.md);
+// timeouts in seconds.
+func (s Status) Wiring() wiring.Status {
+	out := wiring.Status{SchemaVersion: s.SchemaVersion, Agent: "gemini", Scopes: []wiring.Scope{}, Warnings: s.Warnings}
+	for _, sc := range s.Scopes {
+		w := wiring.Scope{Scope: sc.Scope, Path: sc.Path, State: state(sc.Found, sc.Error), Error: sc.Error, Hooks: []wiring.Hook{}}
+		for _, h := range sc.Hooks {
+			var timeout *float64
+			if h.TimeoutMS > 0 {
+				t := float64(h.TimeoutMS) / 1000
+				timeout = &t
+			}
+			w.Hooks = append(w.Hooks, wiring.Hook{Event: h.Event, Command: h.Command, Timeout: timeout, Ours: true})
+		}
+		out.Scopes = append(out.Scopes, w)
+	}
+	return out
+}
+
+// state is a scope's: unreadable with an error, else present or absent.
+func state(found bool, err string) string {
+	switch {
+	case err != "":
+		return "unreadable"
+	case found:
+		return "present"
+	}
+	return "absent"
 }

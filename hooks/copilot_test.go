@@ -134,3 +134,14 @@ func TestWithPromptSeen(t *testing.T) {
 		}
 	}
 }
+
+// Copilot CLI names a fresh session's start "new": it is a startup.
+func TestCopilotsNewSessionIsAStartup(t *testing.T) {
+	env := func(string) string { return "" }
+	for source, want := range map[string]string{"new": "startup", "resume": "resume", "startup": "startup"} {
+		in, _ := Copilot.ParseInput([]byte(`{"sessionId":"s","source":"`+source+`","prompt":"p","stop_hook_active":true}`), env)
+		if in.Source != want || in.Prompt != "p" || !in.StopHookActive || in.SessionID != "s" {
+			t.Errorf("source %q read as %+v", source, in)
+		}
+	}
+}

@@ -100,7 +100,7 @@ func TestEachLineStopsWhenTheContextEnds(t *testing.T) {
 }
 
 func TestTerseRequestsMeanLittleAlone(t *testing.T) {
-	for s, want := range map[string]bool{"go on": true, "yes": true, "3": true, "do it now please": false,
+	for s, want := range map[string]bool{"go on": true, "yes": true, "3": true, "yes go on": true, "do it now please": false,
 		"fix the parser so that the tests pass": false, strings.Repeat("a", 21): false, strings.Repeat("a", 20): true} {
 		if got := Terse(s); got != want {
 			t.Errorf("Terse(%q) = %v, want %v", s, got, want)

@@ -119,7 +119,7 @@ func TestTheLastThreeTextsAreKeptTheNewestLongest(t *testing.T) {
 		lines = append(lines, `{"type":"assistant.message","data":{"content":"`+s+`"}}`)
 	}
 	f := readLines(t, lines)
-	if len(f.Texts) != 3 || f.Texts[0] != "two" || f.Texts[1] != "three" || len([]rune(f.Texts[2])) > transcript.LatestRunes+3 {
+	if len(f.Texts) != 3 || f.Texts[0] != "two" || f.Texts[1] != "three" || len([]rune(f.Texts[2])) > transcript.LatestRunes+3 || len([]rune(f.Texts[2])) < transcript.LatestRunes-3 {
 		t.Errorf("Texts = %q", f.Texts)
 	}
 	long := strings.Repeat("v ", transcript.LatestRunes)
@@ -136,7 +136,17 @@ func TestUsageIsTheLatestCallsWholeInput(t *testing.T) {
 	if u := f.Usage; !u.Known || u.Tokens != 1050 || u.Output != 7 || u.Model != "gpt-5" {
 		t.Errorf("Usage = %+v", u)
 	}
-	for _, bad := range []string{`"inputTokens":-5`, `"inputTokens":0`, `"inputTokens":2000000000`, `"inputTokens":5,"outputTokens":-1`,
+	for _, good := range []struct {
+		usage  string
+		tokens int
+	}{{`"inputTokens":0,"cacheReadTokens":900`, 900}, {`"inputTokens":1000000000`, 1000000000}, {`"inputTokens":5,"outputTokens":1000000000`, 5},
+		{`"inputTokens":999999000,"cacheWriteTokens":1000`, 1000000000}} {
+		f := readLines(t, []string{`{"type":"session.usage_record","data":{"usage":{` + good.usage + `}}}`})
+		if !f.Usage.Known || f.Usage.Tokens != good.tokens {
+			t.Errorf("usage {%s}: %+v, want %d tokens known", good.usage, f.Usage, good.tokens)
+		}
+	}
+	for _, bad := range []string{`"inputTokens":-5`, `"inputTokens":999999000,"cacheWriteTokens":1001`, `"inputTokens":-1,"cacheReadTokens":5`, `"inputTokens":0`, `"inputTokens":2000000000`, `"inputTokens":5,"outputTokens":-1`,
 		`"inputTokens":5,"outputTokens":2000000000`, `"inputTokens":5,"cacheReadTokens":-9`} {
 		f := readLines(t, []string{`{"type":"session.usage_record","data":{"usage":{` + bad + `}}}`})
 		if f.Usage.Known {

@@ -294,3 +294,52 @@ func TestRehearsalsRunEachEntryOnceWithCopilotsPayload(t *testing.T) {
 		}
 	}
 }
+
+// What uninstall leaves of a file install created goes when it holds
+// nothing: empty lists of events, and the hooks file's version (a user's
+// settings.json with a version holds something of the user's).
+func TestAFileInstallCreatedGoesOnlyWhenNothingIsLeft(t *testing.T) {
+	_, path := project(t)
+	home := t.TempDir()
+	user, _ := Path("user", "", home)
+	for _, tc := range []struct {
+		path, added string
+		removed     bool
+	}{
+		{path, `"preToolUse": []`, true},
+		{path, `"preToolUse": [{"type": "command", "bash": "echo mine"}]`, false},
+		{user, `"preToolUse": []`, true},
+	} {
+		if err := Install(Options{Path: tc.path, Program: "session-hooks", Out: new(strings.Builder)}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(tc.path)
+		os.WriteFile(tc.path, []byte(strings.Replace(string(b), `"hooks": {`, `"hooks": {`+tc.added+`, `, 1)), 0o644)
+		if err := Uninstall(tc.path, new(strings.Builder)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := os.Stat(tc.path)
+		if removed := os.IsNotExist(err); removed != tc.removed {
+			t.Errorf("%s with %s: removed %v, want %v", filepath.Base(tc.path), tc.added, removed, tc.removed)
+		}
+		os.Remove(tc.path)
+	}
+	os.WriteFile(user, nil, 0o600)
+	os.Remove(user)
+	Install(Options{Path: user, Program: "session-hooks", Out: new(strings.Builder)})
+	b, _ := os.ReadFile(user)
+	os.WriteFile(user, []byte(strings.Replace(string(b), "{", `{"version": 1, `, 1)), 0o600)
+	Uninstall(user, new(strings.Builder))
+	if _, err := os.Stat(user); err != nil {
+		t.Errorf("a user's settings.json holding a version was removed: %v", err)
+	}
+}
+
+func TestStatusTextSaysCopilotsDefaultTimeout(t *testing.T) {
+	st := Status{Scopes: []ScopeStatus{{Scope: "project", Path: "/p/h.json", Found: true,
+		Hooks: []Entry{{"sessionStart", "session-hooks --agent copilot init", 0}, {"sessionEnd", "session-hooks --agent copilot end", 5}}}}}
+	text := st.Text()
+	if !strings.Contains(text, "sessionStart → session-hooks --agent copilot init [default 30 s]") || !strings.Contains(text, "[5 s]") {
+		t.Errorf("the text:\n%s", text)
+	}
+}

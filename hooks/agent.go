@@ -67,15 +67,16 @@ var Claude = Agent{Name: "claude", Label: "Claude Code", GitContext: true, Read:
 	Gets:     "the brief at startup, resume, clear and fork; the recovery right after a compaction; the handoff; the long-running checks",
 	NotYet:   "—"}
 
-// Codex is Codex CLI's: its transcript is a rollout. Injected serves only
-// a fork (whose parent's transcript holds what its context holds), which
-// Codex does not have: a resume keeps its session id, and the session's
-// ledger says what its context holds.
+// Codex is Codex CLI's: its transcript is a rollout. Injected serves a
+// fork (SessionStart "fork", a new session id): the fork's rollout names
+// its parent's, whose hook texts up to the fork the context holds. A
+// resume keeps its session id, and the session's ledger says what its
+// context holds.
 var Codex = Agent{Name: "codex", Label: "Codex CLI",
 	Versions: "0.169.0–0.171.0",
-	Gets: "the brief (with the branch, commits and status Codex does not give); the recovery after a compaction, from Codex's rollout; " +
-		"the handoff; the long-running checks on Stop (`--long-running`)",
-	NotYet: "a fork (SessionStart `fork`) gets the brief as a new session does, though its parent's context may hold it",
+	Gets: "the brief (with the branch, commits and status Codex does not give), at a fork only what the parent's context lacks; " +
+		"the recovery after a compaction, from Codex's rollout; the handoff; the long-running checks on Stop (`--long-running`)",
+	NotYet: "—",
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := codex.Read(ctx, path, opt)
 		if err != nil {
@@ -83,7 +84,7 @@ var Codex = Agent{Name: "codex", Label: "Codex CLI",
 		}
 		return &r.Facts, nil
 	},
-	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+	Injected: codex.Injected,
 }
 
 // Gemini is Gemini CLI's: its transcript is a chat of messages patched in

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -103,5 +104,41 @@ func TestStatusAndDoctorAreOneSchemaForEveryAgent(t *testing.T) {
 		if doc, ok := d.Data.(wiring.Doctor); !ok || doc.Agent != name || doc.Problems == 0 || d.Problems != doc.Problems {
 			t.Errorf("%s doctor (nothing wired: problems) is %T %+v", name, d.Data, d.Data)
 		}
+	}
+}
+
+// Claude Code's install takes the event table's install flags, each once.
+func TestClaudesInstallTakesTheTablesInstallFlags(t *testing.T) {
+	flags := Claude.Flags["install"]
+	for _, f := range []string{"post-compact", "post-tool-use", "scope", "exec", "rewrite-strict"} {
+		if !slices.Contains(flags, f) {
+			t.Errorf("install does not take --%s", f)
+		}
+	}
+	if slices.Contains(flags, "") {
+		t.Error("install takes a flag with no name")
+	}
+	if got := installFlags(); !slices.Equal(got, []string{"post-compact", "post-tool-use"}) {
+		t.Errorf("installFlags() = %q", got)
+	}
+}
+
+// Where an agent's files are cannot be known without a home: status and
+// doctor say so instead of reading somewhere else.
+func TestStatusWithoutAHomeFails(t *testing.T) {
+	noHome := errors.New("no home")
+	r := Request{Ctx: context.Background(), Dir: t.TempDir(), Getenv: func(string) string { return "" },
+		Home: func() (string, error) { return "", noHome }, Executable: os.Executable, Out: io.Discard,
+		IsSet: func(string) bool { return false }, String: func(string) string { return "" }, Bool: func(string) bool { return false }}
+	for _, name := range []string{"codex", "gemini"} {
+		if _, err := All[name].Status(r); !errors.Is(err, noHome) {
+			t.Errorf("%s status without a home: %v", name, err)
+		}
+		if _, err := All[name].Doctor(r); !errors.Is(err, noHome) {
+			t.Errorf("%s doctor without a home: %v", name, err)
+		}
+	}
+	if err := Codex.Uninstall(r); !errors.Is(err, noHome) {
+		t.Errorf("codex uninstall without a home: %v", err)
 	}
 }

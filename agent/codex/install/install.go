@@ -63,7 +63,7 @@ func Home(getenv func(string) string, home func() (string, error)) (string, erro
 	}
 	dir, err := home()
 	if err != nil {
-		return "", fmt.Errorf("no home directory for ~/.codex (set CODEX_HOME): %v", err)
+		return "", fmt.Errorf("no home directory for ~/.codex (set CODEX_HOME): %w", err)
 	}
 	return filepath.Join(dir, ".codex"), nil
 }

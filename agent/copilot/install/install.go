@@ -345,14 +345,15 @@ func removeOurs(d *jsonedit.Doc) error {
 	}
 }
 
-// lastOurs is the event and index of the last entry of ours in hooks.
+// lastOurs is the event and index of the last entry of ours in hooks;
+// "" when there is none (the index then means nothing).
 func lastOurs(hooks *hujson.Value) (string, int) {
 	if hooks == nil {
-		return "", -1
+		return "", 0
 	}
 	o, _ := hooks.Value.(*hujson.Object)
 	if o == nil {
-		return "", -1
+		return "", 0
 	}
 	for m := len(o.Members) - 1; m >= 0; m-- {
 		list, _ := o.Members[m].Value.Value.(*hujson.Array)
@@ -367,7 +368,7 @@ func lastOurs(hooks *hujson.Value) (string, int) {
 			}
 		}
 	}
-	return "", -1
+	return "", 0
 }
 
 // add appends one entry where Copilot CLI reads it.

@@ -85,3 +85,13 @@ func TestAForkOfAnIDThatIsNoThreadsFindsNoParent(t *testing.T) {
 		t.Errorf("a parent that is nowhere: Injected = %q", got)
 	}
 }
+
+// A fork made before the parent's first item holds none of its texts.
+func TestAForkFromTheStartHoldsNoneOfItsParentsTexts(t *testing.T) {
+	day := filepath.Join(t.TempDir(), "2026", "11", "27")
+	writeRollout(t, day, parentID, hookLine("0", "the brief"))
+	fork := writeRollout(t, day, forkID, `{"ordinal":0,"type":"session_meta","payload":{"forked_from_id":"`+parentID+`","forked_from_ordinal_exclusive":0}}`)
+	if got, _ := Injected(context.Background(), fork, transcript.DefaultOptions); len(got) != 0 {
+		t.Errorf("Injected = %q, want nothing", got)
+	}
+}

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +73,7 @@ func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
 	run(hooksBin, "install", "--agent", "copilot")
 	run("git", "add", ".gitignore", ".github")
 	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Wire session-hooks for Copilot CLI")
-	if out := run(hooksBin, "doctor", "--agent", "copilot"); strings.Count(out, "\nok   ") != 4 || strings.Contains(out, "FAIL") {
+	if out := run(hooksBin, "doctor", "--agent", "copilot"); strings.Count(out, "\nok   ") != 5 || strings.Contains(out, "FAIL") {
 		t.Errorf("doctor after install:\n%s", out)
 	}
 
@@ -188,5 +189,63 @@ func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 	const reason = "Before you stop (long-running agent checks)"
 	if len(main) != 2 || strings.Contains(main[0], reason) || !strings.Contains(main[1], reason) || !strings.Contains(main[1], "claude-progress.txt") {
 		t.Fatalf("%d requests; want the stop blocked once, its reason in the second:\n%.3000s", len(main), strings.Join(main, "\n"))
+	}
+}
+
+// Copilot CLI's automatic compaction comes inside a run, between tool
+// calls: the recovery rides the first tool result after it (postToolUse),
+// quoting the request, once, in that same run.
+func TestCopilotCompactionInsideARunIsRecoveredWithTheNextToolResult(t *testing.T) {
+	copilot := requireCopilot(t)
+	const request = "list the numbers, step by step"
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	os.MkdirAll(project, 0o755)
+	var script []fakeapi.Reply
+	for i := range 6 {
+		script = append(script, fakeapi.Tool("bash", map[string]any{"command": fmt.Sprintf("seq 1 400 # step %d", i), "description": "list"}))
+	}
+	srv := fakeapi.New("The user asked to list numbers.", append(script, fakeapi.Text("Done."))...)
+	defer srv.Close()
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		// A prompt limit this small makes Copilot CLI compact after a few
+		// tool results, inside the run.
+		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
+			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_PROVIDER_MAX_PROMPT_TOKENS=14000", "COPILOT_ALLOW_ALL=true",
+			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run(hooksBin, "install", "--agent", "copilot")
+	run(copilot, "-p", request, "--allow-all-tools")
+	var main []string
+	summaries := 0
+	for _, r := range srv.Requests() {
+		switch r.Kind() {
+		case "main":
+			if summaries > 0 {
+				main = append(main, string(r.Body))
+			}
+		case "summary":
+			summaries++
+		}
+	}
+	const recovered = "Pre-Compaction Context"
+	if summaries == 0 || len(main) == 0 {
+		t.Fatalf("Copilot CLI did not compact inside the run (%d summaries, %d requests after)", summaries, len(main))
+	}
+	last := main[len(main)-1]
+	if n := strings.Count(last, recovered); n != 1 || !strings.Contains(last, request) || !strings.Contains(last, "Additional guidance from postToolUse hooks") {
+		t.Errorf("the last request holds the recovery %d times (want once, after a tool's result, quoting the request):\n%.3000s", n, last)
 	}
 }

@@ -32,9 +32,10 @@ type Agent struct {
 	// ParseInput, when set, reads the client's payload (getenv is the
 	// run's environment) in place of Claude Code's shape.
 	ParseInput func(b []byte, getenv func(string) string) (claude.Input, []string)
-	// Events, when set, are the client's names of the table's rows, by
-	// their arguments: its payload does not say which event it is.
-	Events map[string]string
+	// Events, when set, are the client's events for the table's rows, by
+	// their arguments: its payload does not say which event it is (the
+	// first is the row's, unless ParseInput tells another).
+	Events map[string][]string
 	// StartReplacesStart says that a start's context takes the place of
 	// the previous start's (Copilot CLI keeps only the latest
 	// sessionStart block): what that start gave is no longer held.
@@ -111,7 +112,7 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.Additional
 var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot.Reply, LateRecovery: true,
 	CompactHookCompacts: true, StartReplacesStart: true, Events: copilot.Events,
 	Versions: "1.0.102",
-	Gets: "the brief at a new or resumed session; after a compaction, the recovery with the next prompt (Copilot has no event right after one); " +
+	Gets: "the brief at a new or resumed session; after a compaction, the recovery with the next tool result or prompt (Copilot has no event right after one); " +
 		"the handoff; the long-running checks on agentStop (`--long-running`)",
 	NotYet: "—",
 	ParseInput: func(b []byte, getenv func(string) string) (claude.Input, []string) {
@@ -120,8 +121,12 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 		if source == "new" {
 			source = claude.SourceStartup
 		}
-		return claude.Input{SessionID: p.SessionID, Cwd: p.Cwd, TranscriptPath: p.TranscriptPath, Source: source,
-			Trigger: p.Trigger, Reason: p.Reason, Prompt: p.Prompt, StopHookActive: p.StopHookActive}, notes
+		in := claude.Input{SessionID: p.SessionID, Cwd: p.Cwd, TranscriptPath: p.TranscriptPath, Source: source,
+			Trigger: p.Trigger, Reason: p.Reason, Prompt: p.Prompt, ToolName: p.ToolName, StopHookActive: p.StopHookActive}
+		if p.ToolName != "" {
+			in.Event = "postToolUse" // the recovery's second event: a tool's result
+		}
+		return in, notes
 	},
 	Read:     copilot.Read,
 	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },

@@ -145,3 +145,22 @@ func TestCopilotsNewSessionIsAStartup(t *testing.T) {
 		}
 	}
 }
+
+// A compaction inside a run drops the start's block (seen: Copilot CLI's
+// automatic compaction): the recovery at the next prompt of that run says
+// the brief again; after a resumed start it does not.
+func TestCopilotRecoveryInTheSameRunSaysTheBriefAgain(t *testing.T) {
+	dir, home := project(t), t.TempDir()
+	events := filepath.Join(home, "session-state", "s1", "events.jsonl")
+	os.MkdirAll(filepath.Dir(events), 0o700)
+	os.WriteFile(events, []byte(`{"type":"user.message","timestamp":"2026-01-01T00:00:00Z","data":{"content":"fix the lexer"}}`+"\n"), 0o600)
+	const heading = "what GitHub Copilot CLI does not say of it"
+	copilotRun(t, dir, home, "init", `,"source":"new"`)
+	copilotRun(t, dir, home, "init --compact-recovery", `,"prompt":"fix the lexer"`)
+	time.Sleep(10 * time.Millisecond) // the snapshot after the start, as the compaction is
+	copilotRun(t, dir, home, "pre-compact", `,"transcriptPath":"`+events+`","trigger":"auto"`)
+	out := copilotRun(t, dir, home, "init --compact-recovery", `,"prompt":"go on"`)
+	if !strings.Contains(out, "Pre-Compaction Context") || !strings.Contains(out, heading) {
+		t.Errorf("the recovery in the run the compaction happened in lacks the brief its start gave:\n%s", out)
+	}
+}

@@ -233,9 +233,16 @@ func (r *Run) newContext(out string, held []string) {
 func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 	s := r.session()
 	if r.agent().StartReplacesStart && s != nil {
-		// The latest start's block rides every request, compaction or
-		// not: what it gave is held.
-		return s.LastStartInjected
+		// The latest start's block rides every request until a
+		// compaction drops it (seen: Copilot CLI's automatic compaction
+		// inside a run); a start after the snapshot (a resumed run) put
+		// a block back.
+		if rec != nil && rec.Facts != nil {
+			if snap, err := time.Parse(time.RFC3339Nano, rec.Facts.Time); err == nil && s.LastStart.After(snap) {
+				return s.LastStartInjected
+			}
+		}
+		return nil
 	}
 	if r.agent().Name != Claude.Name || s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
 		return nil // seen of Claude Code only

@@ -212,8 +212,8 @@ func readInput(stdin io.Reader, wait time.Duration, a Agent, e eventtable.Event,
 	} else {
 		in, more = claude.ParseInput(b)
 	}
-	if in.Event == "" {
-		in.Event = a.Events[strings.Join(e.Args(), " ")]
+	if events := a.Events[strings.Join(e.Args(), " ")]; in.Event == "" && len(events) > 0 {
+		in.Event = events[0]
 	}
 	return in, append(notes, more...)
 }

@@ -13,16 +13,19 @@ import (
 )
 
 // Events are Copilot CLI's hooks for the rows of the event table they
-// answer, by the row's arguments: the brief at a session's start (new or
-// resumed), the recovery with the first prompt after a compaction (there
-// is no event after one), the snapshot before a compaction, the handoff
-// at the end, and the long-running checks when the agent stops.
-var Events = map[string]string{
-	"init":                    "sessionStart",
-	"init --compact-recovery": "userPromptSubmitted",
-	"pre-compact":             "preCompact",
-	"end":                     "sessionEnd",
-	"stop":                    "agentStop",
+// answer, by the row's arguments, the first its name for the row: the
+// brief at a session's start (new or resumed); the recovery with the first
+// prompt after a compaction (there is no event after one), or with the
+// first tool result after it when the compaction came inside a run (its
+// automatic one, between tool calls); the snapshot before a compaction;
+// the handoff at the end; and the long-running checks when the agent
+// stops.
+var Events = map[string][]string{
+	"init":                    {"sessionStart"},
+	"init --compact-recovery": {"userPromptSubmitted", "postToolUse"},
+	"pre-compact":             {"preCompact"},
+	"end":                     {"sessionEnd"},
+	"stop":                    {"agentStop"},
 }
 
 // Payload is what Copilot CLI writes on a hook's stdin: camelCase, and
@@ -35,6 +38,7 @@ type Payload struct {
 	Trigger                        string // preCompact: manual, auto
 	Reason                         string // sessionEnd: complete, error, abort, timeout, user_exit
 	Prompt                         string // userPromptSubmitted: what the user typed
+	ToolName                       string // postToolUse: the tool that ran
 	StopHookActive                 bool   // agentStop: a stop hook already blocked once
 }
 
@@ -62,7 +66,7 @@ func ParsePayload(b []byte, home string) (Payload, []string) {
 		return v.Str
 	}
 	p := Payload{SessionID: str("sessionId"), Cwd: str("cwd"), TranscriptPath: str("transcriptPath"),
-		Source: str("source"), Trigger: str("trigger"), Reason: str("reason"), Prompt: str("prompt")}
+		Source: str("source"), Trigger: str("trigger"), Reason: str("reason"), Prompt: str("prompt"), ToolName: str("toolName")}
 	for _, f := range []string{"stop_hook_active", "stopHookActive"} {
 		if v := root.Get(f); v.IsBool() {
 			p.StopHookActive = p.StopHookActive || v.Bool()
@@ -102,12 +106,13 @@ func Home(getenv func(string) string) string {
 	return ""
 }
 
-// Reply is how a hook's context reaches the model: sessionStart's and
-// userPromptSubmitted's {"additionalContext": …} (the first as a block of
-// its own before the conversation, the second inside the prompt's
-// message). The other events read no context: nothing is printed.
+// Reply is how a hook's context reaches the model: {"additionalContext":
+// …} of sessionStart (a block of its own before the conversation),
+// userPromptSubmitted (inside the prompt's message) and postToolUse
+// (after the tool's result, as "Additional guidance from postToolUse
+// hooks"). The other events read no context: nothing is printed.
 func Reply(event, text string) string {
-	if event != "sessionStart" && event != "userPromptSubmitted" {
+	if event != "sessionStart" && event != "userPromptSubmitted" && event != "postToolUse" {
 		return ""
 	}
 	b, _ := json.Marshal(map[string]string{"additionalContext": text})

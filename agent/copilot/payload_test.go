@@ -44,6 +44,9 @@ func TestPayloadFields(t *testing.T) {
 	if p := read("preCompact-0.json"); p.Trigger != "manual" || !strings.HasPrefix(p.TranscriptPath, "/tmp/recordcopilot-") {
 		t.Errorf("preCompact keeps its own transcript path: %+v", p)
 	}
+	if p := read("postToolUse-0.json"); p.ToolName == "" {
+		t.Errorf("postToolUse names no tool: %+v", p)
+	}
 	if p := read("sessionEnd-0.json"); p.Reason != "complete" {
 		t.Errorf("sessionEnd: %+v", p)
 	}
@@ -119,7 +122,10 @@ func TestReplyOnlyWhereTheEventReadsContext(t *testing.T) {
 	if got := Reply("userPromptSubmitted", "x"); got != `{"additionalContext":"x"}` {
 		t.Errorf("userPromptSubmitted: %s", got)
 	}
-	for _, e := range []string{"sessionEnd", "preCompact", "agentStop", ""} {
+	if got := Reply("postToolUse", "x"); got != `{"additionalContext":"x"}` {
+		t.Errorf("postToolUse: %s", got)
+	}
+	for _, e := range []string{"sessionEnd", "preCompact", "agentStop", "preToolUse", ""} {
 		if got := Reply(e, "x"); got != "" {
 			t.Errorf("%s: %q", e, got)
 		}

@@ -44,11 +44,12 @@ func Entries(program string, longRunning bool) []Entry {
 	var out []Entry
 	for _, e := range eventtable.Table {
 		args := strings.Join(e.Args(), " ")
-		event, ok := copilot.Events[args]
-		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
+		if !e.Installed(longRunning, func(string) bool { return false }) {
 			continue
 		}
-		out = append(out, Entry{Event: event, Command: program + " --agent copilot " + args, TimeoutSec: e.Timeout})
+		for _, event := range copilot.Events[args] {
+			out = append(out, Entry{Event: event, Command: program + " --agent copilot " + args, TimeoutSec: e.Timeout})
+		}
 	}
 	return out
 }

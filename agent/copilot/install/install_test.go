@@ -16,6 +16,7 @@ func TestEntriesComeFromTheEventTable(t *testing.T) {
 	want := []Entry{
 		{"sessionStart", "session-hooks --agent copilot init", 30},
 		{"userPromptSubmitted", "session-hooks --agent copilot init --compact-recovery", 30},
+		{"postToolUse", "session-hooks --agent copilot init --compact-recovery", 30},
 		{"preCompact", "session-hooks --agent copilot pre-compact", 30},
 		{"sessionEnd", "session-hooks --agent copilot end", 5},
 	}
@@ -28,7 +29,7 @@ func TestEntriesComeFromTheEventTable(t *testing.T) {
 		}
 	}
 	lr := Entries("session-hooks", true)
-	if len(lr) != 5 || lr[4] != (Entry{"agentStop", "session-hooks --agent copilot stop", 30}) {
+	if len(lr) != 6 || lr[5] != (Entry{"agentStop", "session-hooks --agent copilot stop", 30}) {
 		t.Errorf("with the long-running checks: %+v", lr)
 	}
 }
@@ -134,8 +135,8 @@ func TestUserSettingsAreEditedLosslessly(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(path)
-		if n := strings.Count(string(b), "/opt/bin/session-hooks --agent copilot"); n != 10 {
-			t.Errorf("%d commands of ours (bash and powershell), want 10:\n%s", n, b)
+		if n := strings.Count(string(b), "/opt/bin/session-hooks --agent copilot"); n != 12 {
+			t.Errorf("%d commands of ours (bash and powershell), want 12:\n%s", n, b)
 		}
 		if strings.Contains(theirs, "echo hi") && !strings.Contains(string(b), `{"type": "command", "bash": "echo hi"}`) {
 			t.Errorf("the user's hook was touched:\n%s", b)
@@ -233,10 +234,10 @@ func TestStatusSaysWhatIsWiredAndWhatIsNot(t *testing.T) {
 	}
 	Install(Options{Path: path, Program: "session-hooks", Out: new(strings.Builder)})
 	st = ReadStatus(Where{Root: root, Home: home})
-	if !st.Scopes[0].Found || len(st.Scopes[0].Hooks) != 4 || len(st.Warnings) != 0 {
+	if !st.Scopes[0].Found || len(st.Scopes[0].Hooks) != 5 || len(st.Warnings) != 0 {
 		t.Fatalf("after install: %+v", st)
 	}
-	if text := st.Text(); !strings.Contains(text, "Copilot CLI project hooks: "+path+" (4 entries of session-hooks)") ||
+	if text := st.Text(); !strings.Contains(text, "Copilot CLI project hooks: "+path+" (5 entries of session-hooks)") ||
 		!strings.Contains(text, "sessionEnd → session-hooks --agent copilot end [5 s]") {
 		t.Errorf("the text:\n%s", text)
 	}
@@ -245,7 +246,7 @@ func TestStatusSaysWhatIsWiredAndWhatIsNot(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, ".github", "copilot"), 0o755)
 	os.WriteFile(filepath.Join(root, ".github", "copilot", "settings.json"), []byte(`{"disableAllHooks": true}`), 0o644)
 	st = ReadStatus(Where{Root: root, Home: home})
-	if n := len(st.Warnings); n != 5 || !strings.Contains(st.Warnings[0], "disableAllHooks is true") || !strings.Contains(st.Warnings[1], "wired in the project and user files") {
+	if n := len(st.Warnings); n != 6 || !strings.Contains(st.Warnings[0], "disableAllHooks is true") || !strings.Contains(st.Warnings[1], "wired in the project and user files") {
 		t.Errorf("wired twice and hooks disabled: %q", st.Warnings)
 	}
 	b, _ := os.ReadFile(path)

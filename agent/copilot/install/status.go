@@ -180,6 +180,9 @@ func samplePayload(event, project string) []byte {
 		p["source"], p["initialPrompt"] = "new", "session-hooks doctor"
 	case "userPromptSubmitted":
 		p["prompt"] = "session-hooks doctor"
+	case "postToolUse":
+		p["toolName"], p["toolArgs"] = "bash", map[string]any{"command": "true"}
+		p["toolResult"] = map[string]any{"resultType": "success", "textResultForLlm": ""}
 	case "preCompact":
 		p["trigger"], p["customInstructions"] = "manual", ""
 	case "sessionEnd":
@@ -204,7 +207,7 @@ func checkReply(event string) func([]byte) string {
 			return "its output is not JSON; Copilot CLI gives the model none of it"
 		}
 		switch event {
-		case "sessionStart", "userPromptSubmitted":
+		case "sessionStart", "userPromptSubmitted", "postToolUse":
 			if r.Get("additionalContext").Type != gjson.String {
 				return "its JSON has no additionalContext, the one field Copilot CLI gives the model"
 			}

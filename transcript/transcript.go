@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -192,6 +193,36 @@ func EachLine(ctx context.Context, r io.Reader, max int, fn func([]byte)) (overs
 			return oversized, err
 		}
 	}
+}
+
+// ReadForward calls fn with each line of the file at path, oldest first,
+// from opt.Budget bytes before its end (a first line the budget cuts is
+// skipped), lines over opt.MaxLine skipped unread; notes say what was not
+// read, naming the file what ("rollout"): the readers of transcripts
+// appended line by line (Codex's rollout, Copilot's events) read so.
+func ReadForward(ctx context.Context, path string, opt Options, what string, fn func(line []byte)) (notes []string, err error) {
+	f, start, err := OpenTail(path, opt.Budget)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	first := start > 0 // read from the middle, the first line is a piece of one
+	oversized, err := EachLine(ctx, f, opt.MaxLine, func(line []byte) {
+		if !first {
+			fn(line)
+		}
+		first = false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if start > 0 {
+		notes = append(notes, fmt.Sprintf("only the last %d MiB of the %s were read", opt.Budget>>20, what))
+	}
+	if oversized > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s line(s) over %d MiB were skipped", oversized, what, opt.MaxLine>>20))
+	}
+	return notes, nil
 }
 
 // openRegular opens path for reading only if it is a regular file, so a

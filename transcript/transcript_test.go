@@ -107,3 +107,28 @@ func TestTerseRequestsMeanLittleAlone(t *testing.T) {
 		}
 	}
 }
+
+// ReadForward reads the whole lines within the budget, oldest first, and
+// says what it did not read.
+func TestReadForwardSkipsTheCutLineAndSaysWhatItDidNotRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	os.WriteFile(path, []byte("first line\n"+strings.Repeat("x", 40)+"\nsecond\nthird\n"), 0o600)
+	var got []string
+	notes, err := ReadForward(context.Background(), path, Options{Budget: 3 << 20, MaxLine: 20}, "rollout", func(b []byte) { got = append(got, string(b)) })
+	if err != nil || strings.Join(got, "|") != "first line|second|third" || len(notes) != 1 || notes[0] != "1 rollout line(s) over 0 MiB were skipped" {
+		t.Errorf("whole file: %q, notes %q, %v", got, notes, err)
+	}
+	got = nil
+	notes, err = ReadForward(context.Background(), path, Options{Budget: int64(len("ond\nthird\n")), MaxLine: 20}, "rollout", func(b []byte) { got = append(got, string(b)) })
+	if err != nil || strings.Join(got, "|") != "third" || len(notes) != 1 || !strings.HasPrefix(notes[0], "only the last 0 MiB of the rollout were read") {
+		t.Errorf("the tail: %q, notes %q, %v", got, notes, err)
+	}
+	if _, err := ReadForward(context.Background(), filepath.Join(t.TempDir(), "missing"), DefaultOptions, "rollout", func([]byte) {}); err == nil {
+		t.Error("a missing file read without an error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadForward(ctx, path, DefaultOptions, "rollout", func([]byte) {}); err == nil {
+		t.Error("a read after the context ended did not fail")
+	}
+}

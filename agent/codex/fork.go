@@ -33,17 +33,7 @@ func Injected(ctx context.Context, path string, opt transcript.Options) ([]strin
 // hooks.additional_context) within opt's budget, those of ordinal below
 // bound when bound is not -1, and the fork it came from, when it is one.
 func hookTexts(ctx context.Context, path string, opt transcript.Options, bound int64) (texts []string, parent string, parentBound int64, err error) {
-	f, start, err := transcript.OpenTail(path, opt.Budget)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	defer f.Close()
-	first := start > 0
-	_, err = transcript.EachLine(ctx, f, opt.MaxLine, func(line []byte) {
-		if first {
-			first = false
-			return
-		}
+	_, err = transcript.ReadForward(ctx, path, opt, "rollout", func(line []byte) {
 		v := gjson.ParseBytes(line)
 		p := v.Get("payload")
 		switch v.Get("type").Str {

@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -24,29 +23,12 @@ type Rollout struct {
 // end, forward, line by line: Codex appends, so the newest of each fact
 // wins. Memory is bounded by opt.MaxLine, time by opt.Budget.
 func Read(ctx context.Context, path string, opt transcript.Options) (*Rollout, error) {
-	f, start, err := transcript.OpenTail(path, opt.Budget)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
-	// Read from the middle, the first line is a piece of one.
-	first := start > 0
-	oversized, err := transcript.EachLine(ctx, f, opt.MaxLine, func(line []byte) {
-		if !first {
-			r.line(line)
-		}
-		first = false
-	})
+	notes, err := transcript.ReadForward(ctx, path, opt, "rollout", r.line)
 	if err != nil {
 		return nil, err
 	}
-	if start > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("only the last %d MiB of the rollout were read", opt.Budget>>20))
-	}
-	if oversized > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("%d rollout line(s) over %d MiB were skipped", oversized, opt.MaxLine>>20))
-	}
+	r.out.Notes = append(r.out.Notes, notes...)
 	return r.finish(), nil
 }
 

@@ -7,7 +7,6 @@ package copilot
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,28 +22,12 @@ import (
 // attempt id): Copilot CLI has no event after one, and the hooks deliver
 // its recovery once per name.
 func Read(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
-	f, start, err := transcript.OpenTail(path, opt.Budget)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	r := &reader{seen: map[string]bool{}, calls: map[string]transcript.ToolCall{}}
-	first := start > 0 // read from the middle, the first line is a piece of one
-	oversized, err := transcript.EachLine(ctx, f, opt.MaxLine, func(line []byte) {
-		if !first {
-			r.line(line)
-		}
-		first = false
-	})
+	notes, err := transcript.ReadForward(ctx, path, opt, "event log", r.line)
 	if err != nil {
 		return nil, err
 	}
-	if start > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("only the last %d MiB of the session's events were read", opt.Budget>>20))
-	}
-	if oversized > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("%d event line(s) over %d MiB were skipped", oversized, opt.MaxLine>>20))
-	}
+	r.out.Notes = append(r.out.Notes, notes...)
 	return r.finish(), nil
 }
 

@@ -32,6 +32,29 @@ type Entry struct {
 	Exec                    bool
 }
 
+// AgentEntries are another agent's entries in this nesting (Codex CLI's,
+// Gemini CLI's), from the event table by the agent's names for its rows:
+// each runs program with --agent agent and the row's arguments; the
+// long-running rows only with longRunning; with matchers the table's
+// matchers; timeout gives an entry's timeout from its row's seconds (the
+// agent's unit, or its cap).
+func AgentEntries(agent, program string, events map[string]string, longRunning, matchers bool, timeout func(event string, seconds int) int) []Entry {
+	var out []Entry
+	for _, e := range eventtable.Table {
+		args := strings.Join(e.Args(), " ")
+		event, ok := events[args]
+		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
+			continue
+		}
+		entry := Entry{Event: event, Command: program + " --agent " + agent + " " + args, Timeout: timeout(event, e.Timeout)}
+		if matchers {
+			entry.Matcher = e.Matcher
+		}
+		out = append(out, entry)
+	}
+	return out
+}
+
 // ExecForm writes the entries in the exec form, when their command is a
 // program and its arguments with nothing only a shell understands
 // (variables, pipes, redirections, globs); else it leaves them as they are.

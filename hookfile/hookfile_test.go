@@ -517,3 +517,21 @@ func TestInstallListsItsChangesWithTheirMatchers(t *testing.T) {
 		}
 	}
 }
+
+// Another agent's entries come from the event table: only the rows it has
+// an event for, the long-running ones when asked, the table's matchers
+// when its file takes them, each timeout in its unit.
+func TestAgentEntriesComeFromTheEventTable(t *testing.T) {
+	events := map[string]string{"init": "Start", "end": "End", "stop": "Halt"}
+	double := func(event string, s int) int { return s*2 + len(event) }
+	got := AgentEntries("x", "sh", events, false, true, double)
+	want := []Entry{{Event: "Start", Matcher: "startup|resume|clear|fork", Command: "sh --agent x init", Timeout: 65},
+		{Event: "End", Command: "sh --agent x end", Timeout: 13}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("AgentEntries = %+v, want %+v", got, want)
+	}
+	lr := AgentEntries("x", "sh", events, true, false, double)
+	if len(lr) != 3 || lr[0].Matcher != "" || lr[2] != (Entry{Event: "Halt", Command: "sh --agent x stop", Timeout: 64}) {
+		t.Errorf("with the long-running checks, without matchers: %+v", lr)
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
@@ -27,20 +26,12 @@ import (
 // gives SessionEnd 3 seconds at most), and with longRunning the checks on
 // Stop.
 func Entries(program string, longRunning bool) []hookfile.Entry {
-	var out []hookfile.Entry
-	for _, e := range eventtable.Table {
-		args := strings.Join(e.Args(), " ")
-		event, ok := codex.Events[args]
-		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
-			continue
-		}
-		timeout := e.Timeout
+	return hookfile.AgentEntries("codex", program, codex.Events, longRunning, true, func(event string, seconds int) int {
 		if m, ok := codex.MaxTimeout[event]; ok {
-			timeout = min(timeout, m)
+			return min(seconds, m)
 		}
-		out = append(out, hookfile.Entry{Event: event, Matcher: e.Matcher, Command: program + " --agent codex " + args, Timeout: timeout})
-	}
-	return out
+		return seconds
+	})
 }
 
 // Options are install's and uninstall's for Codex.

@@ -14,7 +14,6 @@ import (
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/atomicfile"
 	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/jsonedit"
 )
@@ -27,16 +26,7 @@ import (
 // one), the handoff at the session's end, and with longRunning the checks
 // after the agent's answer (AfterAgent). Timeouts are milliseconds.
 func Entries(program string, longRunning bool) []hookfile.Entry {
-	var out []hookfile.Entry
-	for _, e := range eventtable.Table {
-		args := strings.Join(e.Args(), " ")
-		event, ok := gemini.Events[args]
-		if !ok || !e.Installed(longRunning, func(string) bool { return false }) {
-			continue
-		}
-		out = append(out, hookfile.Entry{Event: event, Command: program + " --agent gemini " + args, Timeout: e.Timeout * 1000})
-	}
-	return out
+	return hookfile.AgentEntries("gemini", program, gemini.Events, longRunning, false, func(_ string, seconds int) int { return seconds * 1000 })
 }
 
 // Path is the settings file of a scope: project (dir's .gemini) or user.

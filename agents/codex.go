@@ -45,28 +45,29 @@ var Codex = Agent{
 		return codexinstall.Uninstall(opt)
 	},
 	Status: func(r Request) (Result, error) {
-		opt, err := codexOptions(r)
-		if err != nil {
-			return Result{}, err
-		}
-		st, err := codexinstall.ReadStatus(r.Ctx, opt)
+		st, err := codexStatus(r)
 		if err != nil {
 			return Result{}, err
 		}
 		return Result{st.Wiring(), st.Text(), len(st.Warnings)}, nil
 	},
 	Doctor: func(r Request) (Result, error) {
-		opt, err := codexOptions(r)
-		if err != nil {
-			return Result{}, err
-		}
-		st, err := codexinstall.ReadStatus(r.Ctx, opt)
+		st, err := codexStatus(r)
 		if err != nil {
 			return Result{}, err
 		}
 		project, _ := hookfile.ProjectRoot(r.Dir)
 		return doctor(hooks.Codex, project, st.Warnings, codexinstall.Rehearsals(st, project)), nil
 	},
+}
+
+// codexStatus is hooks.json's entries of ours and what Codex says of them.
+func codexStatus(r Request) (codexinstall.Status, error) {
+	opt, err := codexOptions(r)
+	if err != nil {
+		return codexinstall.Status{}, err
+	}
+	return codexinstall.ReadStatus(r.Ctx, opt)
 }
 
 // codexOptions are where Codex keeps its configuration, and how it is asked.

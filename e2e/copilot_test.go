@@ -23,6 +23,37 @@ func requireCopilot(t *testing.T) string {
 	return requireNPM(t, "GitHub Copilot CLI", "@github/copilot", copilotVersion, "copilot")
 }
 
+// copilotIn makes root's home and project (a git repository with one
+// commit) and returns them with a function running a command in the
+// project as Copilot CLI's user does: offline against the fake API at url,
+// session-hooks on PATH (the entries run it by name), the folder trusted
+// (COPILOT_ALLOW_ALL, as a person does when Copilot CLI asks at the first
+// start), env added.
+func copilotIn(t *testing.T, root, url string, env ...string) (project, home string, run func(string, ...string) string) {
+	t.Helper()
+	home, project = filepath.Join(root, "home"), filepath.Join(root, "project")
+	os.MkdirAll(home, 0o700)
+	os.MkdirAll(project, 0o755)
+	run = func(name string, args ...string) string {
+		t.Helper()
+		typeIn(project, args)
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		cmd.Env = append(append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+url, "COPILOT_PROVIDER_API_KEY=x",
+			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
+			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	return project, home, run
+}
+
 // A Copilot CLI session wired by `install --agent copilot` alone gets the
 // brief in its first request; after /compact, the next run's first request
 // holds the recovery quoting the request, with its prompt, and every
@@ -32,9 +63,7 @@ func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
 	copilot := requireCopilot(t)
 	const request = "fix the parser so that the tests pass"
 	root := t.TempDir()
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-	os.MkdirAll(home, 0o700)
-	os.MkdirAll(project, 0o755)
+	project := filepath.Join(root, "project")
 	srv := fakeapi.New("The user asked to fix the parser; the tests were run.",
 		fakeapi.Tool("create", map[string]any{"path": filepath.Join(project, "parser.go"), "file_text": "package parser\n"}),
 		fakeapi.Tool("bash", map[string]any{"command": "echo FAIL parser_test.go:12: want 3, got 4; exit 1", "description": "run the tests"}),
@@ -50,26 +79,7 @@ func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
 		}
 		auditBodies(t, bodies, truths)
 	}()
-	run := func(name string, args ...string) string {
-		t.Helper()
-		typeIn(project, args)
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		// session-hooks on PATH, as installed: the entries run it by name.
-		// COPILOT_ALLOW_ALL trusts the folder, as a person does when
-		// Copilot CLI asks at the first start.
-		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
-			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
-			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	_, _, run := copilotIn(t, root, srv.URL)
 	run(hooksBin, "install", "--agent", "copilot")
 	run("git", "add", ".gitignore", ".github")
 	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Wire session-hooks for Copilot CLI")
@@ -154,30 +164,12 @@ func TestCopilotSessionsGetTheBriefTheRecoveryAndTheHandoff(t *testing.T) {
 // the reason reaches the model as the next request's message.
 func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 	copilot := requireCopilot(t)
-	root := t.TempDir()
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-	os.MkdirAll(home, 0o700)
-	os.MkdirAll(project, 0o755)
 	srv := fakeapi.New("summary", fakeapi.Text("Done."), fakeapi.Text("Done, really."))
 	defer srv.Close()
-	run := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
-			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
-			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
+	project, _, run := copilotIn(t, t.TempDir(), srv.URL)
 	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
 	run("git", "add", ".")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Start")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
 	run(hooksBin, "install", "--agent", "copilot", "--long-running")
 	run(copilot, "-p", "build the next feature", "--allow-all-tools")
 	var main []string
@@ -186,10 +178,7 @@ func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 			main = append(main, string(r.Body))
 		}
 	}
-	const reason = "Before you stop (long-running agent checks)"
-	if len(main) != 2 || strings.Contains(main[0], reason) || !strings.Contains(main[1], reason) || !strings.Contains(main[1], "claude-progress.txt") {
-		t.Fatalf("%d requests; want the stop blocked once, its reason in the second:\n%.3000s", len(main), strings.Join(main, "\n"))
-	}
+	blockedOnce(t, main)
 }
 
 // Copilot CLI's automatic compaction comes inside a run, between tool
@@ -198,34 +187,15 @@ func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 func TestCopilotCompactionInsideARunIsRecoveredWithTheNextToolResult(t *testing.T) {
 	copilot := requireCopilot(t)
 	const request = "list the numbers, step by step"
-	root := t.TempDir()
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-	os.MkdirAll(home, 0o700)
-	os.MkdirAll(project, 0o755)
 	var script []fakeapi.Reply
 	for i := range 6 {
 		script = append(script, fakeapi.Tool("bash", map[string]any{"command": fmt.Sprintf("seq 1 400 # step %d", i), "description": "list"}))
 	}
 	srv := fakeapi.New("The user asked to list numbers.", append(script, fakeapi.Text("Done."))...)
 	defer srv.Close()
-	run := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		// A prompt limit this small makes Copilot CLI compact after a few
-		// tool results, inside the run.
-		cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+srv.URL, "COPILOT_PROVIDER_API_KEY=x",
-			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_PROVIDER_MAX_PROMPT_TOKENS=14000", "COPILOT_ALLOW_ALL=true",
-			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	// A prompt limit this small makes Copilot CLI compact after a few
+	// tool results, inside the run.
+	_, _, run := copilotIn(t, t.TempDir(), srv.URL, "COPILOT_PROVIDER_MAX_PROMPT_TOKENS=14000")
 	run(hooksBin, "install", "--agent", "copilot")
 	run(copilot, "-p", request, "--allow-all-tools")
 	var main []string

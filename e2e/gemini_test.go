@@ -183,8 +183,5 @@ func TestGeminiAfterAgentIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 			main = append(main, string(r.Body))
 		}
 	}
-	const reason = "Before you stop (long-running agent checks)"
-	if len(main) != 2 || strings.Contains(main[0], reason) || !strings.Contains(main[1], reason) || !strings.Contains(main[1], "claude-progress.txt") {
-		t.Fatalf("%d requests; want the answer rejected once, the reason in the second", len(main))
-	}
+	blockedOnce(t, main)
 }

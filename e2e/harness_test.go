@@ -373,3 +373,14 @@ func blocks(body string) []string {
 	})
 	return out
 }
+
+// blockedOnce checks the requests of a session whose stop the long-running
+// checks blocked once (a required file missing): the reason is the second
+// request's, and only its.
+func blockedOnce(t *testing.T, requests []string) {
+	t.Helper()
+	const reason = "Before you stop (long-running agent checks)"
+	if len(requests) != 2 || strings.Contains(requests[0], reason) || !strings.Contains(requests[1], reason) || !strings.Contains(requests[1], "claude-progress.txt") {
+		t.Fatalf("%d requests; want the stop blocked once, its reason in the second:\n%.3000s", len(requests), strings.Join(requests, "\n"))
+	}
+}

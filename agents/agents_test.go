@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/internal/readme"
 	"github.com/session-hooks/session-hooks/wiring"
 )
 
@@ -47,24 +48,7 @@ func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
 // The README's table of agents is the adapters' own: an agent added, or
 // what one gets changed, without the README fails here.
 func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const start, end = "<!-- agent table -->\n", "<!-- end of agent table -->\n"
-	readme := string(b)
-	i, j := strings.Index(readme, start), strings.Index(readme, end)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", start, end)
-	}
-	got, want := readme[i+len(start):j], Markdown()
-	if got != want && os.Getenv("UPDATE_README") != "" {
-		os.WriteFile("../README.md", []byte(readme[:i+len(start)]+want+readme[j:]), 0o644)
-		return
-	}
-	if got != want {
-		t.Errorf("README.md's table of agents differs from the adapters (UPDATE_README=1 go test ./agents rewrites it):\n%s", want)
-	}
+	readme.CheckBlock(t, "../README.md", "agent table", Markdown(), "UPDATE_README=1 go test ./agents")
 	for _, name := range eventtable.Agents {
 		if a := All[name].Hooks; a.Versions == "" || a.Gets == "" || a.NotYet == "" {
 			t.Errorf("%s's row is incomplete", name)

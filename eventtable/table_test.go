@@ -1,36 +1,19 @@
 package eventtable
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/internal/readme"
 )
 
 // The README's table of events is the table's own rendering: a row added
 // to the table without the README fails here.
 func TestREADMEEventTableIsTheTable(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const start, end = "<!-- event table -->\n", "<!-- end of event table -->\n"
-	readme := string(b)
-	i, j := strings.Index(readme, start), strings.Index(readme, end)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", start, end)
-	}
-	got, want := readme[i+len(start):j], Markdown()
-	if got != want && os.Getenv("UPDATE_README") != "" {
-		os.WriteFile("../README.md", []byte(readme[:i+len(start)]+want+readme[j:]), 0o644)
-		return
-	}
-	if got != want {
-		t.Errorf("README.md's event table differs from eventtable.Table (UPDATE_README=1 go test ./eventtable rewrites it):\n%s", want)
-	}
+	readme.CheckBlock(t, "../README.md", "event table", Markdown(), "UPDATE_README=1 go test ./eventtable")
 }
 
 func TestForkStartsLikeAStartupAndCompactRecovers(t *testing.T) {

@@ -173,11 +173,32 @@ func TestCodexStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 		fakeresponses.Reply{Items: []fakeresponses.Item{{Text: "Done, really."}}},
 	)
 	defer srv.Close()
+	project, run := codexIn(t, codex, srv.URL)
+	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	run("git", "add", ".")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+	if out := run(hooksBin, "install", "--agent", "codex", "--long-running"); !strings.Contains(out, "Codex trusts the 5 hooks of session-hooks") {
+		t.Fatalf("install:\n%s", out)
+	}
+	run(codex, "exec", "--skip-git-repo-check", "--json", "build the next feature")
+	reqs := srv.Requests()
+	var bodies []string
+	for _, r := range reqs {
+		bodies = append(bodies, string(r))
+	}
+	blockedOnce(t, bodies)
+}
+
+// codexIn makes a Codex home whose config.toml points at the fake
+// Responses API at url, and a git project with one commit; run runs a
+// command in the project with that home, codex on PATH.
+func codexIn(t *testing.T, codex, url string) (project string, run func(string, ...string) string) {
+	t.Helper()
 	root := t.TempDir()
 	home, project := filepath.Join(root, "codex-home"), filepath.Join(root, "project")
 	os.MkdirAll(home, 0o700)
 	os.MkdirAll(project, 0o755)
-	run := func(name string, args ...string) string {
+	run = func(name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)
 		cmd.Dir = project
@@ -190,20 +211,9 @@ func TestCodexStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 		return string(out)
 	}
 	run("git", "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
-	run("git", "add", ".")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Start")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
 	config := fmt.Sprintf("model_provider = \"fake\"\nmodel = \"gpt-5\"\n\n[model_providers.fake]\nname = \"fake\"\n"+
-		"base_url = \"%s/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n", srv.URL)
+		"base_url = \"%s/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n", url)
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)
-	if out := run(hooksBin, "install", "--agent", "codex", "--long-running"); !strings.Contains(out, "Codex trusts the 5 hooks of session-hooks") {
-		t.Fatalf("install:\n%s", out)
-	}
-	run(codex, "exec", "--skip-git-repo-check", "--json", "build the next feature")
-	reqs := srv.Requests()
-	var bodies []string
-	for _, r := range reqs {
-		bodies = append(bodies, string(r))
-	}
-	blockedOnce(t, bodies)
+	return project, run
 }

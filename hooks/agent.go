@@ -11,9 +11,10 @@ import (
 )
 
 // Agent is the protocol of the agent CLI that runs the hooks, where it
-// differs from Claude Code's: how its transcript is read. The wired
-// command names it (session-hooks --agent codex init), so a hook never
-// guesses from what it is given.
+// differs from Claude Code's: its payload, its transcript, how its context
+// reaches the model, and what it does at a compaction. The wired command
+// names it (session-hooks --agent codex init), so a hook never guesses
+// from what it is given; package agents holds each with its commands.
 type Agent struct {
 	Name  string
 	Label string // as a person names it
@@ -40,12 +41,13 @@ type Agent struct {
 	// the previous start's (Copilot CLI keeps only the latest
 	// sessionStart block): what that start gave is no longer held.
 	StartReplacesStart bool
-	// LateRecovery says that the client has no event after a compaction
-	// and runs its pre-compaction hook before every request, compaction
-	// or not (Gemini CLI's PreCompress): pre-compact then snapshots only
-	// a transcript that changed, and keeps the snapshot taken before a
-	// compaction until its recovery is given; the recovery rides the
-	// first prompt (or start) after the transcript shows the compaction.
+	// LateRecovery says that the client has no event after a compaction:
+	// the recovery rides the first prompt (or start, or tool result)
+	// after it. Unless CompactHookCompacts, its pre-compaction hook runs
+	// before every request, compaction or not (Gemini CLI's PreCompress):
+	// pre-compact then snapshots only a transcript that changed, keeps the
+	// snapshot taken before a compaction until its recovery is given, and
+	// the compaction is the one the transcript shows.
 	LateRecovery bool
 	// CompactHookCompacts says that the client's pre-compaction hook runs
 	// only for a compaction (Copilot CLI's preCompact), and that its

@@ -41,3 +41,14 @@ func TestCheckBlockComparesAndRewritesOnlyWhenAsked(t *testing.T) {
 		t.Errorf("a missing block: %q", r.fatal)
 	}
 }
+
+// A block may open the file.
+func TestCheckBlockAtTheFilesStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
+	os.WriteFile(path, []byte("<!-- t -->\nold\n<!-- end of t -->\n"), 0o644)
+	r := &recorder{TB: t}
+	CheckBlock(r, path, "t", "old\n", "how")
+	if r.failed != "" || r.fatal != "" {
+		t.Errorf("a block at the start: %q %q", r.failed, r.fatal)
+	}
+}

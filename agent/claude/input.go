@@ -60,21 +60,11 @@ func IsTerminal(stdin io.Reader) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// ReadInput reads stdin unless it is a terminal, waiting at most wait for
-// the payload, and parses it as Claude Code's. Empty input is no input,
-// as in the Node script; input that cannot be used gives a note saying so.
-func ReadInput(stdin io.Reader, wait time.Duration) (Input, []string) {
-	b, notes := ReadPayload(stdin, wait)
-	if b == nil {
-		return Input{}, notes
-	}
-	return ParseInput(b)
-}
-
 // ReadPayload reads stdin unless it is a terminal, waiting at most wait
 // for the payload: nil with a note when none can be used. A payload that
 // is whole (one complete JSON value) is used at once, even when stdin
-// stays open after it.
+// stays open after it. Empty input is no input, as in the Node script;
+// each agent parses it (ParseInput for Claude Code's shape).
 func ReadPayload(stdin io.Reader, wait time.Duration) ([]byte, []string) {
 	if IsTerminal(stdin) {
 		return nil, nil

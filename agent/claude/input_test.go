@@ -13,12 +13,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-func TestReadInputDoesNotWaitForAStdinThatStaysOpen(t *testing.T) {
+func TestReadPayloadDoesNotWaitForAStdinThatStaysOpen(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	start := time.Now()
-	in, notes := ReadInput(r, 100*time.Millisecond)
-	if in.SessionID != "" || in.Cwd != "" || len(notes) != 1 || !strings.Contains(notes[0], "no hook input arrived on stdin within 100ms") {
+	b, notes := ReadPayload(r, 100*time.Millisecond)
+	in, _ := ParseInput(b)
+	if b != nil || in.SessionID != "" || len(notes) != 1 || !strings.Contains(notes[0], "no hook input arrived on stdin within 100ms") {
 		t.Errorf("got %+v %q", in, notes)
 	}
 	if took := time.Since(start); took > testenv.Scaled(time.Second) {
@@ -104,7 +105,7 @@ func TestDisabling1MContextHoldsEveryModelAt200k(t *testing.T) {
 }
 
 // A payload that is whole is used at once, even if stdin stays open.
-func TestReadInputUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
+func TestReadPayloadUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	go func() {
@@ -113,8 +114,9 @@ func TestReadInputUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
 		w.Write([]byte(`"cwd":"/p"}` + "\n"))
 	}()
 	start := time.Now()
-	in, notes := ReadInput(r, 5*time.Second)
-	if in.SessionID != "s1" || in.Cwd != "/p" || len(notes) != 0 {
+	b, notes := ReadPayload(r, 5*time.Second)
+	in, more := ParseInput(b)
+	if in.SessionID != "s1" || in.Cwd != "/p" || len(notes)+len(more) != 0 {
 		t.Errorf("got %+v %q", in, notes)
 	}
 	if took := time.Since(start); took > testenv.Scaled(2*time.Second) {

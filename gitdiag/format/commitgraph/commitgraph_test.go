@@ -248,8 +248,6 @@ func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v 
 
 func be64(v uint64) []byte { return append(be32(uint32(v>>32)), be32(uint32(v))...) }
 
-func appendU64(b []byte, v uint64) []byte { return append(b, be64(v)...) }
-
 // A file that fails a check of its structure is refused whole; one at the
 // edge of each check is read.
 func TestACorruptGraphIsRefusedAndOneAtEveryEdgeIsRead(t *testing.T) {

@@ -49,8 +49,8 @@ func handlePreCompact(r *Run) string {
 	notes := r.writeLogs(append(r.snapshotWrites(text, f.Snapshot, true), keep)...)
 	f.HookNotes = append(f.HookNotes, notes...)
 	if s := r.session(); r.agent().CompactHookCompacts && s != nil && len(notes) == 0 {
-		// No event follows the compaction: the next prompt gives this
-		// snapshot back, once.
+		// No event follows the compaction: the next prompt or tool
+		// result gives this snapshot back, once.
 		s.SnapshotCompaction = "preCompact " + r.Start.UTC().Format(time.RFC3339Nano)
 		r.saveState(s)
 	}

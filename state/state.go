@@ -60,7 +60,9 @@ type Session struct {
 	// transcript (size and modification time) the session's snapshot was
 	// taken from, SnapshotCompaction the compaction that transcript
 	// showed then, and Recovered the compaction whose recovery the
-	// session was given.
+	// session was given. For one whose pre-compaction hook runs only for a
+	// compaction (Copilot CLI), SnapshotCompaction names the compaction
+	// the latest snapshot was taken for.
 	SnapshotOf         string `json:"snapshot_of,omitempty"`
 	SnapshotCompaction string `json:"snapshot_compaction,omitempty"`
 	Recovered          string `json:"recovered_compaction,omitempty"`

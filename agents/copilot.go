@@ -37,8 +37,7 @@ var Copilot = Agent{
 		if strings.Contains(program, "$CLAUDE_PROJECT_DIR") {
 			return hookfile.UsageError{Msg: "Copilot CLI sets no $CLAUDE_PROJECT_DIR for a binary inside the project: put session-hooks on PATH, or give --command"}
 		}
-		lr := r.boolFlag("long-running")
-		opt := copilotinstall.Options{Path: path, Program: program, LongRunning: lr != nil && *lr, DryRun: r.Bool("dry-run"), Out: r.Out}
+		opt := copilotinstall.Options{Path: path, Program: program, LongRunning: r.boolFlag("long-running"), DryRun: r.Bool("dry-run"), Out: r.Out}
 		if err := copilotinstall.Install(opt); err != nil {
 			return err
 		}

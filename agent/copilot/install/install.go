@@ -56,9 +56,11 @@ func Entries(program string, longRunning bool) []Entry {
 
 // Options say what to install where.
 type Options struct {
-	Path        string // the file (Path gives it for a scope)
-	Program     string // how the entries run session-hooks
-	LongRunning bool
+	Path    string // the file (Path gives it for a scope)
+	Program string // how the entries run session-hooks
+	// LongRunning, when set, adds (true) or removes (false) the checks on
+	// agentStop; unset, what is wired stays.
+	LongRunning *bool
 	DryRun      bool
 	Out         io.Writer
 }
@@ -87,8 +89,14 @@ func projectFile(path string) bool {
 // Install writes our entries into the file; every other byte stays. With
 // DryRun it prints the change as a diff and writes nothing.
 func Install(opt Options) error {
-	want := Entries(opt.Program, opt.LongRunning)
 	return change(opt.Path, opt.Out, opt.DryRun, func(doc []byte) ([]byte, error) {
+		lr := opt.LongRunning != nil && *opt.LongRunning
+		if opt.LongRunning == nil && doc != nil {
+			if d, err := jsonedit.Parse(doc); err == nil {
+				lr = slices.ContainsFunc(ours(d), func(e Entry) bool { return e.Event == copilot.Events["stop"][0] })
+			}
+		}
+		want := Entries(opt.Program, lr)
 		if doc == nil && projectFile(opt.Path) {
 			return fresh(want), nil
 		}

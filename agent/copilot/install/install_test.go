@@ -131,7 +131,8 @@ func TestUserSettingsAreEditedLosslessly(t *testing.T) {
 	} {
 		os.WriteFile(path, []byte(theirs), 0o600)
 		var out strings.Builder
-		if err := Install(Options{Path: path, Program: "/opt/bin/session-hooks", LongRunning: true, Out: &out}); err != nil {
+		yes := true
+		if err := Install(Options{Path: path, Program: "/opt/bin/session-hooks", LongRunning: &yes, Out: &out}); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(path)
@@ -342,5 +343,27 @@ func TestStatusTextSaysCopilotsDefaultTimeout(t *testing.T) {
 	text := st.Text()
 	if !strings.Contains(text, "sessionStart → session-hooks --agent copilot init [default 30 s]") || !strings.Contains(text, "[5 s]") {
 		t.Errorf("the text:\n%s", text)
+	}
+}
+
+// The long-running checks are added when asked, kept when wired already,
+// and removed when asked off.
+func TestLongRunningChecksOnAgentStopAreAsAskedElseAsWired(t *testing.T) {
+	_, path := project(t)
+	yes, no := true, false
+	has := func() bool {
+		b, _ := os.ReadFile(path)
+		return strings.Contains(string(b), "--agent copilot stop")
+	}
+	for i, s := range []struct {
+		asked *bool
+		want  bool
+	}{{nil, false}, {&yes, true}, {nil, true}, {&no, false}, {nil, false}} {
+		if err := Install(Options{Path: path, Program: "session-hooks", LongRunning: s.asked, Out: new(strings.Builder)}); err != nil {
+			t.Fatal(err)
+		}
+		if has() != s.want {
+			t.Errorf("step %d: agentStop wired %v, want %v", i, has(), s.want)
+		}
 	}
 }

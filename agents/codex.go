@@ -14,8 +14,8 @@ var Codex = Agent{
 	Wires: "Codex CLI's $CODEX_HOME/hooks.json, each entry trusted in its config.toml",
 	Flags: map[string][]string{
 		"install":   {"command", "long-running", "no-gitignore", "dry-run"},
-		"uninstall": {"command"},
-		"status":    {"command", "format"},
+		"uninstall": {},
+		"status":    {"format"},
 		"doctor":    {"format"},
 	},
 	Install: func(r Request) error {

@@ -19,7 +19,7 @@ var Copilot = Agent{
 	Wires: "the repository's .github/hooks/session-hooks.json (--scope user: Copilot CLI's settings.json)",
 	Flags: map[string][]string{
 		"install":   {"command", "scope", "long-running", "no-gitignore", "dry-run"},
-		"uninstall": {"command", "scope"},
+		"uninstall": {"scope"},
 		"status":    {"format"},
 		"doctor":    {"format"},
 	},

@@ -15,7 +15,7 @@ var Gemini = Agent{
 	Wires: "Gemini CLI's .gemini/settings.json (--scope user: ~/.gemini/settings.json)",
 	Flags: map[string][]string{
 		"install":   {"command", "scope", "long-running", "no-gitignore", "dry-run"},
-		"uninstall": {"command", "scope"},
+		"uninstall": {"scope"},
 		"status":    {"format"},
 		"doctor":    {"format"},
 	},

@@ -174,9 +174,7 @@ func TestCodexStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 	)
 	defer srv.Close()
 	project, run := codexIn(t, codex, srv.URL)
-	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
-	run("git", "add", ".")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+	addFeatureList(project, run)
 	if out := run(hooksBin, "install", "--agent", "codex", "--long-running"); !strings.Contains(out, "Codex trusts the 5 hooks of session-hooks") {
 		t.Fatalf("install:\n%s", out)
 	}

@@ -167,9 +167,7 @@ func TestCopilotStopIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 	srv := fakeapi.New("summary", fakeapi.Text("Done."), fakeapi.Text("Done, really."))
 	defer srv.Close()
 	project, _, run := copilotIn(t, t.TempDir(), srv.URL)
-	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
-	run("git", "add", ".")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+	addFeatureList(project, run)
 	run(hooksBin, "install", "--agent", "copilot", "--long-running")
 	run(copilot, "-p", "build the next feature", "--allow-all-tools")
 	var main []string

@@ -172,9 +172,7 @@ func TestGeminiAfterAgentIsBlockedOnceByTheLongRunningChecks(t *testing.T) {
 	srv := fakegemini.New(fakegemini.Reply{Text: "Done."}, fakegemini.Reply{Text: "Done, really."})
 	defer srv.Close()
 	project, run := geminiProject(t, srv, `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`, "")
-	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
-	run("git", "add", "feature_list.json")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+	addFeatureList(project, run)
 	run(hooksBin, "install", "--agent", "gemini", "--long-running")
 	run(gemini, "-p", "build the next feature", "--yolo", "-o", "json")
 	var main []string

@@ -384,3 +384,12 @@ func blockedOnce(t *testing.T, requests []string) {
 		t.Fatalf("%d requests; want the stop blocked once, its reason in the second:\n%.3000s", len(requests), strings.Join(requests, "\n"))
 	}
 }
+
+// addFeatureList commits a feature list with a feature not passing: the
+// long-running checks then apply, and a stop without a progress file is
+// blocked.
+func addFeatureList(project string, run func(string, ...string) string) {
+	os.WriteFile(filepath.Join(project, "feature_list.json"), []byte(`[{"category":"c","description":"d","passes":false}]`), 0o644)
+	run("git", "add", "feature_list.json")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "Features")
+}

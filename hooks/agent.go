@@ -104,8 +104,12 @@ var Gemini = Agent{Name: "gemini", Label: "Gemini CLI", Reply: claude.Additional
 		}
 		return &c.Facts, nil
 	},
-	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+	Injected: noneInjected,
 }
+
+// noneInjected is Injected for a client with no fork, whose context holds
+// nothing of ours the session's ledger does not know.
+func noneInjected(context.Context, string, transcript.Options) ([]string, error) { return nil, nil }
 
 // Copilot is GitHub Copilot CLI's: its transcript is the session's
 // events, written when the process exits; its payloads are camelCase and
@@ -131,7 +135,7 @@ var Copilot = Agent{Name: "copilot", Label: "GitHub Copilot CLI", Reply: copilot
 		return in, notes
 	},
 	Read:     copilot.Read,
-	Injected: func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },
+	Injected: noneInjected,
 }
 
 // agent is the run's agent; Claude Code's for a Run a test built.

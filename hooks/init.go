@@ -30,9 +30,11 @@ const snapshotShare = 6000
 func handleInit(r *Run) string {
 	// A client that keeps only the latest start's block (Copilot CLI)
 	// would drop a recovery given there at the next resume: its prompt
-	// hook gives it, into the conversation's history.
-	if c := r.pendingCompaction(); c != "" && !r.agent().StartReplacesStart {
-		return lateRecovery(r, c)
+	// and tool-result hooks give it, into the conversation's history.
+	if !r.agent().StartReplacesStart {
+		if c := r.pendingCompaction(); c != "" {
+			return lateRecovery(r, c)
+		}
 	}
 	return initStory(r, false)
 }

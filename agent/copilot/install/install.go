@@ -200,11 +200,9 @@ func removeEmpty(path string, js []byte) (bool, error) {
 	return true, nil
 }
 
-// maxFile bounds what is read of a settings file.
-const maxFile = 4 << 20
-
-// readFile is the file's bytes, nil when there is none; a link, a folder
-// or a file too large is refused.
+// readFile is the file's bytes, nil when there is none, read as every
+// settings file is (hookfile.ReadFile: bounded, never blocking); a link
+// or a folder is refused, since the write replaces the file itself.
 func readFile(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	switch {
@@ -214,10 +212,8 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a regular file; session-hooks edits only a file it can read and replace", path)
-	case fi.Size() > maxFile:
-		return nil, fmt.Errorf("%s is over %d MiB; it is not a settings file session-hooks edits", path, maxFile>>20)
 	}
-	return os.ReadFile(path)
+	return hookfile.ReadFile(path)
 }
 
 // hook is an entry as Copilot CLI reads it. powershell is the same
@@ -318,7 +314,8 @@ func IsOurs(cmd string) bool {
 // ours are our entries in d, in the file's order.
 func ours(d *jsonedit.Doc) []Entry {
 	var out []Entry
-	gjson.ParseBytes(standard(d.Bytes())).Get("hooks").ForEach(func(event, list gjson.Result) bool {
+	js, _ := hookfile.Parse(d.Bytes())
+	gjson.GetBytes(js, "hooks").ForEach(func(event, list gjson.Result) bool {
 		for _, h := range list.Array() {
 			if cmd := h.Get("bash").Str; IsOurs(cmd) {
 				out = append(out, Entry{Event: event.Str, Command: cmd, TimeoutSec: int(h.Get("timeoutSec").Int())})
@@ -371,7 +368,7 @@ func lastOurs(hooks *hujson.Value) (string, int) {
 		}
 		for i := len(list.Elements) - 1; i >= 0; i-- {
 			e := list.Elements[i]
-			if IsOurs(gjson.GetBytes(standard(e.Pack()), "bash").Str) {
+			if js, _ := hookfile.Parse(e.Pack()); IsOurs(gjson.GetBytes(js, "bash").Str) {
 				name, _ := o.Members[m].Name.Value.(hujson.Literal)
 				return name.String(), i
 			}
@@ -393,14 +390,4 @@ func add(d *jsonedit.Doc, e Entry) error {
 		return d.Add(list, "", hookOf(e))
 	}
 	return d.Add(hooks, e.Event, []hook{hookOf(e)})
-}
-
-// standard is b as plain JSON (comments and trailing commas taken out),
-// for gjson; nil when it is not JSON.
-func standard(b []byte) []byte {
-	js, err := hujson.Standardize(slices.Clone(b))
-	if err != nil {
-		return nil
-	}
-	return js
 }

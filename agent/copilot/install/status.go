@@ -64,7 +64,8 @@ func ReadStatus(w Where) Status {
 	}
 	for _, repo := range []string{"settings.json", "settings.local.json"} {
 		path := filepath.Join(w.Root, ".github", "copilot", repo)
-		if b, err := readFile(path); err == nil && gjson.GetBytes(standard(b), "disableAllHooks").Type == gjson.True {
+		b, _ := readFile(path)
+		if js, err := hookfile.Parse(b); err == nil && gjson.GetBytes(js, "disableAllHooks").Type == gjson.True {
 			st.Warnings = append(st.Warnings, path+": disableAllHooks is true, so Copilot CLI runs no hook here")
 		}
 	}
@@ -100,9 +101,9 @@ func readScope(scope, path string) (ScopeStatus, []byte) {
 	if doc == nil {
 		return sc, nil
 	}
-	js := standard(doc)
-	if js == nil || !gjson.ParseBytes(js).IsObject() {
-		sc.Error = "it is not a JSON object"
+	js, err := hookfile.Parse(doc)
+	if err != nil {
+		sc.Error = err.Error()
 		return sc, nil
 	}
 	gjson.GetBytes(js, "hooks").ForEach(func(event, list gjson.Result) bool {

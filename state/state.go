@@ -160,8 +160,13 @@ func (s *Session) Announce(level string) bool {
 
 func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json") }
 
-// highest is the largest session number claimed or recorded in the
-// project (state written before claims existed has none).
+// highest is the largest session number given out in the project. Once
+// there is a claim, the claims alone answer: every session since claims
+// began holds one, and the first of them took its number above every
+// state written before. The states are read only where there is no claim
+// (sessions from before claims, a log directory where none could be
+// made): reading every state at every start made a new session's start
+// grow with the project's sessions, 6.8 ms for 80 of them.
 func highest(d logs.Dir) int {
 	n := 0
 	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
@@ -169,6 +174,9 @@ func highest(d logs.Dir) int {
 		if v, err := strconv.Atoi(e.Name()); err == nil {
 			n = max(n, v)
 		}
+	}
+	if n > 0 {
+		return n
 	}
 	entries, err := d.ReadDir(Dir)
 	if err != nil {

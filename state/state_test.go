@@ -164,13 +164,7 @@ func TestTheNextNumberFollowsTheHighestClaimOrState(t *testing.T) {
 	if n := highest(d); n != 0 {
 		t.Errorf("an empty project: %d", n)
 	}
-	os.MkdirAll(filepath.Join(d.Path, Dir, numbersDir), 0o700)
-	for _, name := range []string{"3", "12", "not-a-number"} {
-		os.WriteFile(filepath.Join(d.Path, Dir, numbersDir, name), []byte("x"), 0o600)
-	}
-	if n := highest(d); n != 12 {
-		t.Errorf("claims 3 and 12: %d", n)
-	}
+	// States from before claims: the highest sealed one.
 	s := Start(d, "old", "", time.Now())
 	s.Number = 40
 	if err := s.Save(d); err != nil {
@@ -179,5 +173,35 @@ func TestTheNextNumberFollowsTheHighestClaimOrState(t *testing.T) {
 	os.WriteFile(filepath.Join(d.Path, Dir, "planted.json"), []byte(`{"session_id":"planted","session_number":999}`), 0o600)
 	if n := highest(d); n != 40 {
 		t.Errorf("a state of 40 and an unsealed one of 999: %d, want 40", n)
+	}
+	// Claims: they alone, without reading a state.
+	os.MkdirAll(filepath.Join(d.Path, Dir, numbersDir), 0o700)
+	for _, name := range []string{"3", "41", "not-a-number"} {
+		os.WriteFile(filepath.Join(d.Path, Dir, numbersDir, name), []byte("x"), 0o600)
+	}
+	if n := highest(d); n != 41 {
+		t.Errorf("claims 3 and 41: %d", n)
+	}
+}
+
+// A new session's number must not cost a read of every session's state:
+// with a claim there, no state is read, so the number of one written
+// without a claim is not seen.
+func TestANewSessionsNumberReadsNoState(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	first := Start(d, "first", "", time.Now())
+	if err := first.Claim(d); err != nil {
+		t.Fatal(err)
+	}
+	first.Save(d)
+	second := Start(d, "second", "", time.Now())
+	if second.Number != 2 {
+		t.Fatalf("after one claimed session: number %d, want 2", second.Number)
+	}
+	s := Start(d, "legacy", "", time.Now())
+	s.Number = 70 // a state written after claims began, without one: not read
+	s.Save(d)
+	if n := highest(d); n != 1 {
+		t.Errorf("one claim and an unclaimed state of 70: %d, want 1 (the claims alone)", n)
 	}
 }

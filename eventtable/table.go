@@ -72,7 +72,7 @@ var Table = []Event{
 		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
 			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them."},
 	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
-		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)"},
+		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)", "handoff.json (the latest of them, which a start reads)"},
 		Usage: "SessionEnd: final branch, last commit and status",
 		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
 			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured."},

@@ -39,7 +39,10 @@ func handleEnd(r *Run) string {
 		// one session and starts another at once): keep each session's own.
 		writes = append(writes, r.plainLog(logs.SessionFile(id, logs.EndLog), text))
 		if r.Cfg.Handoff && handsOn(left, read) {
-			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), facts.JSON(left), false))
+			// The session's own, and the worktree's latest, which the next
+			// start reads alone (readPreviousHandoff).
+			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), facts.JSON(left), false),
+				r.sealedLog(HandoffFile, facts.JSON(left), false))
 		}
 	}
 	report.Notes = append(report.Notes, r.writeLogs(writes...)...)

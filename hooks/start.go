@@ -146,10 +146,29 @@ type handoffRead struct {
 }
 
 // readPreviousHandoff reads the newest handoff another session of this
-// worktree left that this user's session-hooks wrote; a newer one that is
-// not sealed is named in the note. Another worktree's sessions worked on
-// another tree: their status compared with this one's would be false.
-func (r *Run) readPreviousHandoff() (out handoffRead) {
+// worktree left that this user's session-hooks wrote. end writes the
+// latest at the log directory's root besides the session's own, and that
+// one read is the answer: looking at every session's handoff made a
+// start grow with the sessions the worktree ever had. The sessions are
+// looked through only when it is missing, not sealed, or this session's.
+// Another worktree's sessions worked on another tree: their status
+// compared with this one's would be false.
+func (r *Run) readPreviousHandoff() handoffRead {
+	b, _, err := r.Logs.Read(HandoffFile, 1<<20)
+	var h facts.Handoff
+	if err == nil && json.Unmarshal(b, &h) == nil && h.Session != r.In.SessionID {
+		return handoffRead{handoff: &h}
+	}
+	out := r.sessionsHandoff()
+	if n := refusedNote("the handoff", HandoffFile, err); n != "" {
+		out.note = n
+	}
+	return out
+}
+
+// sessionsHandoff is the newest handoff in the sessions' own folders; a
+// newer one that is not sealed is named in the note.
+func (r *Run) sessionsHandoff() (out handoffRead) {
 	type found struct {
 		name string
 		at   time.Time

@@ -3,10 +3,14 @@
 # hooks (testdata/claude-2.1.330/payloads) for a session in dir, with the
 # transcript recorded from it ($transcript, copied into the bench
 # directory): init and end then read and write the session's state, and
-# end reads the transcript, as in a real session.
+# end reads the transcript, as in a real session. Each init is a new
+# session (bench/compare gives "{run}" a number of its own per run), as
+# every startup is: it makes its state, claims a number and reads the
+# handoff end left; a second start of one session would find its brief
+# said already and print nothing.
 payloads() {
   local dir=$1 common
-  common='"session_id":"bench-session","transcript_path":"'$transcript'","cwd":"'$dir'"'
-  printf '{%s,"hook_event_name":"SessionStart","source":"startup"}\n' "$common" > "$dir.start.json"
-  printf '{%s,"hook_event_name":"SessionEnd","reason":"other"}\n' "$common" > "$dir.end.json"
+  common='"transcript_path":"'$transcript'","cwd":"'$dir'"'
+  printf '{"session_id":"bench-{run}",%s,"hook_event_name":"SessionStart","source":"startup"}\n' "$common" > "$dir.start.json"
+  printf '{"session_id":"bench-session",%s,"hook_event_name":"SessionEnd","reason":"other"}\n' "$common" > "$dir.end.json"
 }

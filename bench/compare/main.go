@@ -3,8 +3,10 @@
 // Command compare times commands side by side in one run: it alternates
 // them, so machine noise hits all alike, and prints each one's median wall
 // time, its ratio to the first command, and its peak RSS. A word "<FILE"
-// in a command gives it FILE on stdin (a hook's payload); stdin is empty
-// otherwise.
+// in a command gives it FILE on stdin (a hook's payload), with each "{run}"
+// in it replaced by a number of its own to every run (a session id: each
+// run is then a new session, as each SessionStart of a real one is);
+// stdin is empty otherwise.
 //
 //	compare -dir REPO -runs 21 'git status --porcelain' 'session-hooks init <start.json' ...
 package main
@@ -64,7 +66,7 @@ func runOnce(dir, command string) (time.Duration, int64, error) {
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	stdin, err := os.Open(input)
+	stdin, err := openInput(input)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -80,6 +82,32 @@ func runOnce(dir, command string) (time.Duration, int64, error) {
 		return d, 0, nil
 	}
 	return d, ru.Maxrss, nil
+}
+
+// runs numbers the runs for "{run}": one process, so no two runs share a
+// number, and the time makes them differ from a previous compare's.
+var runs = time.Now().UnixNano()
+
+// openInput opens the payload at name, with every "{run}" replaced by
+// the run's own number (the replaced copy is written before the timing
+// starts, and removed once it is open).
+func openInput(name string) (*os.File, error) {
+	b, err := os.ReadFile(name)
+	if err != nil || !strings.Contains(string(b), "{run}") {
+		return os.Open(name)
+	}
+	runs++
+	f, err := os.CreateTemp("", "compare-payload-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	if _, err := f.WriteString(strings.ReplaceAll(string(b), "{run}", fmt.Sprint(runs))); err != nil {
+		f.Close()
+		return nil, err
+	}
+	_, err = f.Seek(0, 0)
+	return f, err
 }
 
 // label is a command as the table names it: without its stdin.

@@ -7,9 +7,12 @@
 package atomicfile
 
 import (
+	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -38,7 +41,7 @@ var WriteData = func(f *os.File, b []byte) error {
 // at path rather than following it: callers that mean to write through a
 // link resolve it first.
 func Write(path string, content []byte, opt Options) error {
-	tmp, err := createTemp(filepath.Dir(path), TempPrefix(filepath.Base(path)))
+	tmp, err := createTemp(filepath.Dir(path), TempPrefix(filepath.Base(path)), time.Now())
 	if err != nil {
 		return err
 	}
@@ -49,46 +52,81 @@ func Write(path string, content []byte, opt Options) error {
 	if err == nil && opt.Durable {
 		err = syncWithin(tmp, SyncBudget)
 	}
+	if err == nil {
+		err = stillNamed(tmp)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	var prev os.FileInfo
-	lerr := err
 	if err == nil {
-		prev, lerr = os.Lstat(path)
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if now := time.Now(); lerr != nil || now.Sub(prev.ModTime()) > StaleAfter {
-		removeStale(path, now)
-	}
 	return nil
 }
 
 // StaleAfter is how old a temporary file must be before a later write
-// removes it: one a run killed mid-write left behind. A parallel writer's
-// own is seconds old at most.
+// takes it back: one a run killed mid-write left behind. Every writer is a
+// hook that exits by its deadline or a command a person runs: a parallel
+// writer's own is seconds old at most.
 const StaleAfter = time.Minute
 
-// removeStale removes the temporary files of path that a killed run left.
-// Write asks only when path was last written more than StaleAfter ago
-// (or is new): a temporary file left by a run killed since then cannot be
-// stale yet, and listing the directory at every write was a third of a
-// small log write's cost. A leftover is removed by the first write that
-// comes StaleAfter after the one before it.
-func removeStale(path string, now time.Time) {
-	names, err := filepath.Glob(filepath.Join(filepath.Dir(path), TempPrefix(filepath.Base(path))+"*"))
-	if err != nil {
-		return
-	}
-	for _, n := range names {
-		if fi, err := os.Lstat(n); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter {
-			os.Remove(n)
+// tempSlots is how many temporary names a file's writes take, each one
+// writer's at a time, before names of chance (more writers of one file at
+// once than that is not seen: a session's hooks rarely run two at once).
+//
+// A slot a killed run left is taken back by a later write of the file
+// once it is StaleAfter old. Names of chance were found only by listing
+// the directory, and .claude/logs/state holds two files for every session
+// the project has had: the listing grew with them, at every write of a
+// session's state.
+const tempSlots = 4
+
+// createTemp creates the temporary file for a write of a file in dir:
+// the first free slot, else a stale one taken back, else a name of
+// chance.
+func createTemp(dir, prefix string, now time.Time) (*os.File, error) {
+	for i := range tempSlots {
+		name := filepath.Join(dir, prefix+strconv.Itoa(i))
+		f, err := openExclusive(name)
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter {
+			os.Remove(name)
+			if f, err := openExclusive(name); err == nil {
+				return f, nil
+			}
 		}
 	}
+	for range 10000 {
+		f, err := openExclusive(filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)))
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, &os.PathError{Op: "createtemp", Path: filepath.Join(dir, prefix+"*"), Err: os.ErrExist}
+}
+
+// stillNamed says whether f's name is still f: a write stalled past
+// StaleAfter may have had its slot taken back and reused, and renaming
+// it then would put another writer's unfinished file in place.
+func stillNamed(f *os.File) error {
+	own, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	named, err := os.Lstat(f.Name())
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(own, named) {
+		return &os.PathError{Op: "rename", Path: f.Name(), Err: errors.New("the temporary file was taken back by another write")}
+	}
+	return nil
 }
 
 // TempPrefix starts the name of the temporary file written for name: a

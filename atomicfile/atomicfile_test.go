@@ -3,16 +3,21 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
 
-func TestWriteRemovesWhatAKilledRunLeftButNotAParallelWritersFile(t *testing.T) {
+// slot is the name of a file's temporary slot i.
+func slot(dir, name string, i int) string {
+	return filepath.Join(dir, TempPrefix(name)+strconv.Itoa(i))
+}
+
+func TestWriteTakesBackTheSlotAKilledRunLeftButNotAParallelWritersOne(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "session-init.md")
-	stale := filepath.Join(dir, TempPrefix("session-init.md")+"123")
-	fresh := filepath.Join(dir, TempPrefix("session-init.md")+"456")
-	other := filepath.Join(dir, TempPrefix("other.md")+"789")
+	fresh, stale := slot(dir, "session-init.md", 0), slot(dir, "session-init.md", 1)
+	other := slot(dir, "other.md", 0)
 	for _, p := range []string{stale, fresh, other} {
 		os.WriteFile(p, []byte("partial"), 0o600)
 	}
@@ -29,9 +34,89 @@ func TestWriteRemovesWhatAKilledRunLeftButNotAParallelWritersFile(t *testing.T) 
 		t.Error("the stale temporary file was left")
 	}
 	for _, keep := range []string{fresh, other} {
-		if _, err := os.Stat(keep); err != nil {
-			t.Errorf("%s was removed", filepath.Base(keep))
+		if b, _ := os.ReadFile(keep); string(b) != "partial" {
+			t.Errorf("%s was taken: %q", filepath.Base(keep), b)
 		}
+	}
+}
+
+// A temporary file exactly StaleAfter old may still be a slow writer's:
+// only older ones are taken back.
+func TestStaleMeansOlderThanStaleAfter(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now().Truncate(time.Second)
+	edge, older := slot(dir, "f", 0), slot(dir, "f", 1)
+	for p, age := range map[string]time.Duration{edge: StaleAfter, older: StaleAfter + time.Second} {
+		os.WriteFile(p, []byte("partial"), 0o600)
+		os.Chtimes(p, now.Add(-age), now.Add(-age))
+	}
+	f, err := createTemp(dir, TempPrefix("f"), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Name() != older {
+		t.Errorf("took %s, want the slot older than StaleAfter", filepath.Base(f.Name()))
+	}
+	if b, _ := os.ReadFile(edge); string(b) != "partial" {
+		t.Error("a file exactly StaleAfter old was taken")
+	}
+}
+
+// With every slot a parallel writer's, a write still goes through, under a
+// name of chance.
+func TestAWriteWithEverySlotTakenStillWrites(t *testing.T) {
+	dir := t.TempDir()
+	for i := range tempSlots {
+		os.WriteFile(slot(dir, "f", i), []byte("partial"), 0o600)
+	}
+	if err := Write(filepath.Join(dir, "f"), []byte("whole"), Options{Perm: 0o600}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "f")); string(b) != "whole" {
+		t.Errorf("content %q", b)
+	}
+	names, _ := os.ReadDir(dir)
+	if len(names) != tempSlots+1 {
+		t.Errorf("the directory holds %d files, want the %d slots and f", len(names), tempSlots)
+	}
+}
+
+// A write does not list its directory: .claude/logs/state holds two files
+// a session, and a listing at every write grew with them. A name of
+// chance an older version left is not looked for.
+func TestAWriteDoesNotListItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	leftover := filepath.Join(dir, TempPrefix("f")+"123456")
+	os.WriteFile(leftover, []byte("partial"), 0o600)
+	old := time.Now().Add(-2 * StaleAfter)
+	os.Chtimes(leftover, old, old)
+	if err := Write(filepath.Join(dir, "f"), []byte("whole"), Options{Perm: 0o600}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(leftover); err != nil {
+		t.Error("a write looked through the directory for temporary files")
+	}
+}
+
+// A writer stalled past StaleAfter whose slot was taken back must not
+// rename the new writer's unfinished file into place.
+func TestAWriteWhoseSlotWasTakenBackDoesNotRenameAnothersFile(t *testing.T) {
+	dir := t.TempDir()
+	f, err := createTemp(dir, TempPrefix("f"), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.Remove(f.Name())
+	os.WriteFile(f.Name(), []byte("another writer's, unfinished"), 0o600)
+	if err := stillNamed(f); err == nil {
+		t.Error("a slot taken back was still taken for the writer's own")
+	}
+	g, _ := os.Open(f.Name())
+	defer g.Close()
+	if err := stillNamed(g); err != nil {
+		t.Errorf("the file a slot names: %v", err)
 	}
 }
 
@@ -44,54 +129,6 @@ func TestWriteGivesTheFileTheModeAsked(t *testing.T) {
 		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != perm {
 			t.Errorf("mode %v, want %v (%v)", fi.Mode().Perm(), perm, err)
 		}
-	}
-}
-
-// A temporary file exactly StaleAfter old may still be a slow writer's:
-// only older ones are removed.
-func TestStaleMeansOlderThanStaleAfter(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f")
-	now := time.Now().Truncate(time.Second)
-	edge := filepath.Join(dir, TempPrefix("f")+"edge")
-	older := filepath.Join(dir, TempPrefix("f")+"older")
-	for p, age := range map[string]time.Duration{edge: StaleAfter, older: StaleAfter + time.Second} {
-		os.WriteFile(p, nil, 0o600)
-		os.Chtimes(p, now.Add(-age), now.Add(-age))
-	}
-	removeStale(path, now)
-	if _, err := os.Stat(edge); err != nil {
-		t.Error("a file exactly StaleAfter old was removed")
-	}
-	if _, err := os.Stat(older); err == nil {
-		t.Error("an older one was left")
-	}
-}
-
-// Listing the directory at every write cost a third of a small log
-// write: a write that comes soon after the last one leaves the sweep to
-// the first write StaleAfter after the one before it.
-func TestWriteSweepsOnlyWhenThePreviousWriteIsOlderThanStaleAfter(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "session-init.md")
-	stale := filepath.Join(dir, TempPrefix("session-init.md")+"123")
-	os.WriteFile(stale, []byte("partial"), 0o600)
-	old := time.Now().Add(-2 * StaleAfter)
-	os.Chtimes(stale, old, old)
-	os.WriteFile(path, []byte("written just now"), 0o600)
-	if err := Write(path, []byte("again"), Options{Perm: 0o600}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stale); err != nil {
-		t.Fatal("a write right after another listed the directory")
-	}
-	lastWrite := time.Now().Add(-StaleAfter - time.Second)
-	os.Chtimes(path, lastWrite, lastWrite)
-	if err := Write(path, []byte("later"), Options{Perm: 0o600}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stale); err == nil {
-		t.Error("the first write StaleAfter after the last left the stale temporary file")
 	}
 }
 

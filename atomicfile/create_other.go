@@ -4,4 +4,7 @@ package atomicfile
 
 import "os"
 
-func createTemp(dir, prefix string) (*os.File, error) { return os.CreateTemp(dir, prefix+"*") }
+// openExclusive creates name, failing if it exists.
+func openExclusive(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+}

@@ -69,9 +69,9 @@ func Write(path string, content []byte, opt Options) error {
 }
 
 // StaleAfter is how old a temporary file must be before a later write
-// takes it back: one a run killed mid-write left behind. Every writer is a
-// hook that exits by its deadline or a command a person runs: a parallel
-// writer's own is seconds old at most.
+// takes it back: one a run killed mid-write left behind. A parallel
+// writer's own is seconds old (a hook's deadline is ten seconds at most
+// unless --timeout says more; stillNamed guards a writer slower still).
 const StaleAfter = time.Minute
 
 // tempSlots is how many temporary names a file's writes take, each one

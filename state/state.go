@@ -160,22 +160,43 @@ func (s *Session) Announce(level string) bool {
 
 func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json") }
 
-// highest is the largest session number given out in the project. Once
-// there is a claim, the claims alone answer: every session since claims
-// began holds one, and the first of them took its number above every
-// state written before. The states are read only where there is no claim
-// (sessions from before claims, a log directory where none could be
-// made): reading every state at every start made a new session's start
-// grow with the project's sessions, 6.8 ms for 80 of them.
+// highest is the largest session number given out in the project.
+//
+// Claims are dense: each session takes the highest number plus one, or
+// the next free after it. So the highest claim is found by probing
+// numbers, doubling the step until one is missing and then halving: a
+// score of lstats for a thousand sessions, where listing the claims grew
+// with them (0.2 ms for 300). Claims start at 1, or above the states of
+// the sessions from before claims: floorFile says where, written once by
+// the listing that found them so.
+//
+// Once there is a claim the claims alone answer: the first took its number
+// above every state written before. The states are read only where there
+// is no claim (sessions from before claims, a log directory where none
+// could be made): reading every state at every start made a new session's
+// start grow with the project's sessions, 6.8 ms for 80 of them.
 func highest(d logs.Dir) int {
+	if claimed(d, 1) {
+		return lastClaim(d, 1)
+	}
+	if f := floor(d); f > 0 && claimed(d, f+1) {
+		return lastClaim(d, f+1)
+	}
 	n := 0
+	low := 0
 	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
 	for _, e := range claims {
-		if v, err := strconv.Atoi(e.Name()); err == nil {
+		if v, err := strconv.Atoi(e.Name()); err == nil && v > 0 {
 			n = max(n, v)
+			if low == 0 || v < low {
+				low = v
+			}
 		}
 	}
 	if n > 0 {
+		if low > 1 {
+			d.Create(floorPath, []byte(strconv.Itoa(low-1)))
+		}
 		return n
 	}
 	entries, err := d.ReadDir(Dir)
@@ -193,4 +214,47 @@ func highest(d logs.Dir) int {
 		}
 	}
 	return n
+}
+
+// floorFile holds the number below the first claim, where claims began
+// above the states of earlier sessions (see highest).
+const floorFile = "floor"
+
+var floorPath = filepath.Join(Dir, numbersDir, floorFile)
+
+func floor(d logs.Dir) int {
+	b, _, err := d.ReadUnsealed(floorPath, 32)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// claimed says whether number n was claimed.
+func claimed(d logs.Dir, n int) bool {
+	_, err := os.Lstat(filepath.Join(d.Path, Dir, numbersDir, strconv.Itoa(n)))
+	return err == nil
+}
+
+// lastClaim is the highest of the dense claims from first, which is
+// claimed.
+func lastClaim(d logs.Dir, first int) int {
+	lo, step := first, 1
+	for step < 1<<30 && claimed(d, lo+step) {
+		lo += step
+		step *= 2
+	}
+	hi := lo + step // not claimed
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; claimed(d, mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

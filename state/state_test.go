@@ -205,3 +205,59 @@ func TestANewSessionsNumberReadsNoState(t *testing.T) {
 		t.Errorf("one claim and an unclaimed state of 70: %d, want 1 (the claims alone)", n)
 	}
 }
+
+// claimAll makes claims of the numbers given, as sessions would.
+func claimAll(t *testing.T, d logs.Dir, numbers ...int) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(d.Path, Dir, numbersDir), 0o700)
+	for _, n := range numbers {
+		if err := os.WriteFile(filepath.Join(d.Path, Dir, numbersDir, fmt.Sprint(n)), []byte(fmt.Sprint("s", n)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func upTo(first, last int) []int {
+	var out []int
+	for n := first; n <= last; n++ {
+		out = append(out, n)
+	}
+	return out
+}
+
+func TestTheHighestOfDenseClaimsIsFoundAtEveryCount(t *testing.T) {
+	for _, last := range []int{1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 127, 128, 129} {
+		d := logs.DirFor(t.TempDir())
+		claimAll(t, d, upTo(1, last)...)
+		if n := highest(d); n != last {
+			t.Errorf("claims 1 to %d: highest %d", last, n)
+		}
+	}
+}
+
+// The claims are not listed: a stray claim far above the dense ones (which
+// no session makes) is not seen, where a listing would have found it.
+func TestTheHighestClaimIsFoundWithoutListingTheClaims(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	claimAll(t, d, append(upTo(1, 300), 5000)...)
+	if n := highest(d); n != 300 {
+		t.Errorf("claims 1 to 300 and a stray 5000: %d, want 300", n)
+	}
+}
+
+// Claims that began above the states of earlier sessions are listed once;
+// the listing leaves where they begin, and later starts probe from there.
+func TestClaimsThatBeganAboveOlderStatesAreListedOnce(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	claimAll(t, d, upTo(41, 60)...)
+	if n := highest(d); n != 60 {
+		t.Fatalf("claims 41 to 60: %d", n)
+	}
+	if f := floor(d); f != 40 {
+		t.Fatalf("the floor left: %d, want 40", f)
+	}
+	claimAll(t, d, 61, 5000)
+	if n := highest(d); n != 61 {
+		t.Errorf("claims 41 to 61 and a stray 5000, after the floor: %d, want 61", n)
+	}
+}

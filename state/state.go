@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -179,18 +180,14 @@ func highest(d logs.Dir) int {
 	if claimed(d, 1) {
 		return lastClaim(d, 1)
 	}
-	if f := floor(d); f > 0 && claimed(d, f+1) {
+	if f := floor(d); claimed(d, f+1) {
 		return lastClaim(d, f+1)
 	}
-	n := 0
-	low := 0
+	n, low := 0, math.MaxInt
 	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
 	for _, e := range claims {
 		if v, err := strconv.Atoi(e.Name()); err == nil && v > 0 {
-			n = max(n, v)
-			if low == 0 || v < low {
-				low = v
-			}
+			n, low = max(n, v), min(low, v)
 		}
 	}
 	if n > 0 {
@@ -223,14 +220,9 @@ const floorFile = "floor"
 var floorPath = filepath.Join(Dir, numbersDir, floorFile)
 
 func floor(d logs.Dir) int {
-	b, _, err := d.ReadUnsealed(floorPath, 32)
-	if err != nil {
-		return 0
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || n < 0 {
-		return 0
-	}
+	// Unreadable or not a number, it is 0: claims from 1, not there.
+	b, _, _ := d.ReadUnsealed(floorPath, 32)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return n
 }
 
@@ -244,6 +236,7 @@ func claimed(d logs.Dir, n int) bool {
 // claimed.
 func lastClaim(d logs.Dir, first int) int {
 	lo, step := first, 1
+	// The bound holds on a file system that says every name exists.
 	for step < 1<<30 && claimed(d, lo+step) {
 		lo += step
 		step *= 2

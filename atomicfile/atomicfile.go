@@ -32,7 +32,9 @@ const SyncBudget = 100 * time.Millisecond
 
 // WriteData is the one write of a file's content; tests replace it to fail
 // as a full disk does.
-var WriteData = func(f *os.File, b []byte) error {
+var WriteData = writeData
+
+func writeData(f *os.File, b []byte) error {
 	_, err := f.Write(b)
 	return err
 }
@@ -52,8 +54,10 @@ func Write(path string, content []byte, opt Options) error {
 	if err == nil && opt.Durable {
 		err = syncWithin(tmp, SyncBudget)
 	}
+	ours := true
 	if err == nil {
 		err = stillNamed(tmp)
+		ours = err == nil
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -61,11 +65,10 @@ func Write(path string, content []byte, opt Options) error {
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err != nil && ours {
+		os.Remove(tmp.Name()) // not when the name is another writer's now
 	}
-	return nil
+	return err
 }
 
 // StaleAfter is how old a temporary file must be before a later write
@@ -92,7 +95,7 @@ func createTemp(dir, prefix string, now time.Time) (*os.File, error) {
 	for i := range tempSlots {
 		name := filepath.Join(dir, prefix+strconv.Itoa(i))
 		f, err := openExclusive(name)
-		if err == nil || !errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
 		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter {
@@ -104,7 +107,7 @@ func createTemp(dir, prefix string, now time.Time) (*os.File, error) {
 	}
 	for range 10000 {
 		f, err := openExclusive(filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)))
-		if err == nil || !errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
 	}

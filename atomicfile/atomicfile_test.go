@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -143,5 +144,49 @@ func TestWriteLeavesNoTemporaryFileBehind(t *testing.T) {
 	names, _ := os.ReadDir(dir)
 	if len(names) != 1 || names[0].Name() != "f" {
 		t.Errorf("directory holds %v, want only f", names)
+	}
+}
+
+// A write that fails (a full disk) leaves the file as it was and no
+// temporary file, and says so.
+func TestAFailedWriteKeepsTheFileAndLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	os.WriteFile(path, []byte("before"), 0o600)
+	full := errors.New("no space left on device")
+	WriteData = func(f *os.File, b []byte) error { f.Write(b[:1]); return full }
+	defer func() { WriteData = writeData }()
+	if err := Write(path, []byte("after"), Options{Perm: 0o600}); !errors.Is(err, full) {
+		t.Errorf("the write's error: %v, want the disk's", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "before" {
+		t.Errorf("after a failed write the file holds %q", b)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("the directory holds %d files, want f alone", len(names))
+	}
+}
+
+// A writer whose slot was taken back while it wrote (it stalled past
+// StaleAfter) fails, and the file it would have replaced keeps the last
+// whole version, not the other writer's unfinished one.
+func TestAWriteWhoseSlotIsTakenBackMidwayFails(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	os.WriteFile(path, []byte("whole"), 0o600)
+	WriteData = func(f *os.File, b []byte) error {
+		os.Remove(f.Name())
+		os.WriteFile(f.Name(), []byte("another writer's, unfinished"), 0o600)
+		return writeData(f, b)
+	}
+	defer func() { WriteData = writeData }()
+	if err := Write(path, []byte("late"), Options{Perm: 0o600}); err == nil {
+		t.Error("a write whose slot was taken back succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "whole" {
+		t.Errorf("the file holds %q, want the last whole version", b)
+	}
+	if b, _ := os.ReadFile(slot(dir, "f", 0)); string(b) != "another writer's, unfinished" {
+		t.Errorf("the other writer's file was removed or changed: %q", b)
 	}
 }

@@ -170,9 +170,14 @@ func apply(src []byte, line, col int, kind string) ([]byte, error) {
 func test(pkg string, opt options) string {
 	ctx, cancel := context.WithTimeout(context.Background(), opt.timeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", opt.run, pkg).CombinedOutput()
+	// The test binary gets the timeout too: the context kills go test,
+	// not the binary it started, and a mutant that loops forever (the
+	// probe for the highest session number, halving no more) went on
+	// taking both cores for go test's default ten minutes.
+	limit := "-timeout=" + opt.timeout.String()
+	out, err := exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", limit, "-run", opt.run, pkg).CombinedOutput()
 	if err == nil && opt.cli {
-		out, err = exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", "-run", "^TestCLI$", ".").CombinedOutput()
+		out, err = exec.CommandContext(ctx, "go", "test", "-short", "-count=1", "-failfast", limit, "-run", "^TestCLI$", ".").CombinedOutput()
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -275,6 +275,21 @@ func (d Dir) ReadDir(sub string) ([]os.DirEntry, error) {
 	return os.ReadDir(p)
 }
 
+// Exists returns a test of whether a name is in the directory sub below
+// the log directory, that directory reached through no link (checked
+// once, here): for many names asked in a row, without listing the
+// directory.
+func (d Dir) Exists(sub string) (func(name string) bool, error) {
+	p := filepath.Join(d.Path, sub)
+	if err := d.realDirs(p); err != nil {
+		return nil, err
+	}
+	return func(name string) bool {
+		_, err := os.Lstat(filepath.Join(p, name))
+		return err == nil
+	}, nil
+}
+
 // realDirs checks that every directory from the project down to dir is a
 // real directory, not a link: a .claude/logs (or .claude, or
 // sessions/<id>) a repository committed as a link would otherwise make a

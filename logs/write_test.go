@@ -308,3 +308,25 @@ func TestTheSealNamesTheProjectByItsRealAbsolutePath(t *testing.T) {
 		t.Errorf("by a relative path: %q, want %q", got, want)
 	}
 }
+
+// Exists looks in a directory reached through no link: a .claude/logs
+// (or a directory below it) a repository committed as a link to another
+// place is not looked in.
+func TestExistsLooksThroughNoLink(t *testing.T) {
+	project := t.TempDir()
+	d := DirFor(project)
+	if err := d.Write("state/numbers/1", []byte("s")); err != nil {
+		t.Fatal(err)
+	}
+	exists, err := d.Exists("state/numbers")
+	if err != nil || !exists("1") || exists("2") {
+		t.Fatalf("a real directory: err %v, 1 found %v, 2 found %v", err, err == nil && exists("1"), err == nil && exists("2"))
+	}
+	elsewhere := t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "1"), []byte("s"), 0o600)
+	os.RemoveAll(filepath.Join(project, ".claude", "logs", "state", "numbers"))
+	os.Symlink(elsewhere, filepath.Join(project, ".claude", "logs", "state", "numbers"))
+	if _, err := d.Exists("state/numbers"); err == nil {
+		t.Error("a directory that is a link was looked in")
+	}
+}

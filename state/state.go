@@ -177,11 +177,14 @@ func file(id string) string { return filepath.Join(Dir, logs.SafeName(id)+".json
 // could be made): reading every state at every start made a new session's
 // start grow with the project's sessions, 6.8 ms for 80 of them.
 func highest(d logs.Dir) int {
-	if claimed(d, 1) {
-		return lastClaim(d, 1)
-	}
-	if f := floor(d); claimed(d, f+1) {
-		return lastClaim(d, f+1)
+	if exists, err := d.Exists(filepath.Join(Dir, numbersDir)); err == nil {
+		claimed := func(n int) bool { return exists(strconv.Itoa(n)) }
+		if claimed(1) {
+			return lastClaim(claimed, 1)
+		}
+		if f := floor(d); claimed(f + 1) {
+			return lastClaim(claimed, f+1)
+		}
 	}
 	n, low := 0, math.MaxInt
 	claims, _ := d.ReadDir(filepath.Join(Dir, numbersDir))
@@ -226,24 +229,18 @@ func floor(d logs.Dir) int {
 	return n
 }
 
-// claimed says whether number n was claimed.
-func claimed(d logs.Dir, n int) bool {
-	_, err := os.Lstat(filepath.Join(d.Path, Dir, numbersDir, strconv.Itoa(n)))
-	return err == nil
-}
-
 // lastClaim is the highest of the dense claims from first, which is
 // claimed.
-func lastClaim(d logs.Dir, first int) int {
+func lastClaim(claimed func(int) bool, first int) int {
 	lo, step := first, 1
 	// The bound holds on a file system that says every name exists.
-	for step < 1<<30 && claimed(d, lo+step) {
+	for step < 1<<30 && claimed(lo+step) {
 		lo += step
 		step *= 2
 	}
 	hi := lo + step // not claimed
 	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; claimed(d, mid) {
+		if mid := lo + (hi-lo)/2; claimed(mid) {
 			lo = mid
 		} else {
 			hi = mid

@@ -262,3 +262,18 @@ func TestClaimsThatBeganAboveOlderStatesAreListedOnce(t *testing.T) {
 		t.Errorf("claims 41 to 61 and a stray 5000, after the floor: %d, want 61", n)
 	}
 }
+
+// Claims reached through a link (a repository's .claude/logs/state/numbers
+// pointing elsewhere) are neither probed nor listed.
+func TestClaimsThroughALinkAreNotRead(t *testing.T) {
+	d := logs.DirFor(t.TempDir())
+	elsewhere := t.TempDir()
+	for n := range 5 {
+		os.WriteFile(filepath.Join(elsewhere, fmt.Sprint(n+1)), nil, 0o600)
+	}
+	os.MkdirAll(filepath.Join(d.Path, Dir), 0o700)
+	os.Symlink(elsewhere, filepath.Join(d.Path, Dir, numbersDir))
+	if n := highest(d); n != 0 {
+		t.Errorf("claims 1 to 5 through a link: highest %d, want 0", n)
+	}
+}

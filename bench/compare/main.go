@@ -1,8 +1,9 @@
 //go:build unix
 
 // Command compare times commands side by side in one run: it alternates
-// them, each round in a rotated order, so machine noise hits all alike, and prints each one's median wall
-// time, its ratio to the first command, and its peak RSS. A word "<FILE"
+// them, each round in a rotated order, so machine noise hits all alike,
+// and prints each one's median wall time, its ratio to the first command,
+// and its peak RSS. A word "<FILE"
 // in a command gives it FILE on stdin (a hook's payload), with each "{run}"
 // in it replaced by a number of its own to every run (a session id: each
 // run is then a new session, as each SessionStart of a real one is);

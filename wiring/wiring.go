@@ -5,6 +5,11 @@
 // everywhere in session-hooks' JSON.
 package wiring
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Status is status --format json.
 type Status struct {
 	SchemaVersion int      `json:"schema_version"`
@@ -91,4 +96,35 @@ type DoctorRun struct {
 	OutputLen  int     `json:"output_chars"`
 	DurationMS float64 `json:"duration_ms"`
 	TimeoutMS  float64 `json:"timeout_ms"` // what the client allows it
+}
+
+// Entry is one hook entry of ours an agent's install writes: Key is what
+// tells it apart in the agent's files (its event and arguments), Name how
+// a warning names it.
+type Entry struct {
+	Key, Name string
+}
+
+// Coverage is what is wrong with how an agent's files wire its entries:
+// those wired in no file, or in more than one (the client then runs each).
+// wired maps an entry's Key to the scopes whose file wires it; client is
+// the agent's name, files what its files are called ("files",
+// "settings"), install the command that wires it.
+func Coverage(entries []Entry, wired map[string][]string, client, files, install string) []string {
+	var out, missing []string
+	for _, e := range entries {
+		switch scopes := wired[e.Key]; {
+		case len(scopes) == 0:
+			missing = append(missing, e.Name)
+		case len(scopes) > 1:
+			out = append(out, fmt.Sprintf("%s is wired in the %s %s: %s runs each", e.Name, strings.Join(scopes, " and "), files, client))
+		}
+	}
+	if len(missing) == len(entries) {
+		return append(out, fmt.Sprintf("session-hooks is not wired for %s: run %s", client, install))
+	}
+	for _, m := range missing {
+		out = append(out, "not wired: "+m+" ("+install+" adds it)")
+	}
+	return out
 }

@@ -69,24 +69,11 @@ func ReadStatus(w Where) Status {
 			st.Warnings = append(st.Warnings, path+": disableAllHooks is true, so Copilot CLI runs no hook here")
 		}
 	}
-	var missing []string
-	all := Entries("", false)
-	for _, e := range all {
-		scopes := wired[e.Event+" "+lastWords(e.Command)]
-		switch {
-		case len(scopes) == 0:
-			missing = append(missing, e.Event+" → session-hooks"+e.Command)
-		case len(scopes) > 1:
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s → session-hooks%s is wired in the %s files: Copilot CLI runs each", e.Event, e.Command, strings.Join(scopes, " and ")))
-		}
+	var entries []wiring.Entry
+	for _, e := range Entries("", false) {
+		entries = append(entries, wiring.Entry{Key: e.Event + " " + lastWords(e.Command), Name: e.Event + " → session-hooks" + e.Command})
 	}
-	if len(missing) == len(all) {
-		st.Warnings = append(st.Warnings, "session-hooks is not wired for Copilot CLI: run session-hooks install --agent copilot")
-	} else {
-		for _, m := range missing {
-			st.Warnings = append(st.Warnings, "not wired: "+m+" (session-hooks install --agent copilot adds it)")
-		}
-	}
+	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, "Copilot CLI", "files", "session-hooks install --agent copilot")...)
 	return st
 }
 

@@ -80,23 +80,11 @@ func ReadStatus(w Where) Status {
 				filepath.Dir(filepath.Dir(path)), filepath.Join(w.Home, ".gemini", "trustedFolders.json")))
 		}
 	}
-	var missing []string
+	var entries []wiring.Entry
 	for _, e := range Entries("", false) {
-		scopes := wired[e.Event+" "+lastWords(e.Command)]
-		switch {
-		case len(scopes) == 0:
-			missing = append(missing, e.Event+" → session-hooks"+e.Command)
-		case len(scopes) > 1:
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s → session-hooks%s is wired in the %s settings: Gemini CLI runs each", e.Event, e.Command, strings.Join(scopes, " and ")))
-		}
+		entries = append(entries, wiring.Entry{Key: e.Event + " " + lastWords(e.Command), Name: e.Event + " → session-hooks" + e.Command})
 	}
-	if len(missing) == len(Entries("", false)) {
-		st.Warnings = append(st.Warnings, "session-hooks is not wired for Gemini CLI: run session-hooks --agent gemini install")
-	} else {
-		for _, m := range missing {
-			st.Warnings = append(st.Warnings, "not wired: "+m+" (session-hooks --agent gemini install adds it)")
-		}
-	}
+	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, "Gemini CLI", "settings", "session-hooks --agent gemini install")...)
 	return st
 }
 

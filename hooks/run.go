@@ -106,11 +106,7 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	defer cancel()
 	hard, cancelHard := context.WithTimeout(context.Background(), ph.write)
 	defer cancelHard()
-	a := opt.Agent
-	if a.Read == nil {
-		a = Claude
-	}
-	in, inputNotes := readInput(stdin, stdinWait(opt.Deadline), a, e, opt.Getenv)
+	in, inputNotes := readInput(stdin, stdinWait(opt.Deadline), opt.Agent, e, opt.Getenv)
 	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
 		Version: opt.Version, Agent: opt.Agent, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)

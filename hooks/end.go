@@ -41,8 +41,8 @@ func handleEnd(r *Run) string {
 		if r.Cfg.Handoff && handsOn(left, read) {
 			// The session's own, and the worktree's latest, which the next
 			// start reads alone (readPreviousHandoff).
-			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), facts.JSON(left), false),
-				r.sealedLog(HandoffFile, facts.JSON(left), false))
+			js := facts.JSON(left)
+			writes = append(writes, r.sealedLog(logs.SessionFile(id, HandoffFile), js, false), r.sealedLog(HandoffFile, js, false))
 		}
 	}
 	report.Notes = append(report.Notes, r.writeLogs(writes...)...)

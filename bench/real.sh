@@ -18,6 +18,13 @@
 #
 #   bash bench/real.sh ~/src/cobra ~/src/rails ...
 #
+# A clean checkout of under 1,000 files also gets the floor under init's
+# target there (1.5x git status): a Go program doing nothing
+# (bench/floor/empty), one reading the status alone (bench/floor/status),
+# this binary doing nothing (version) and init writing nothing (--no-log).
+# Their differences are what starting this binary, walking the status and
+# writing the logs and the state each cost; docs/performance.md adds them up.
+#
 # RUNS sets the timed runs per command (default 15); STATES the states.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +36,8 @@ mkdir -p "$work"
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
 go build -o "$work/compare" ./bench/compare
 CGO_ENABLED=0 go build -o "$work/floor-diffstat" ./bench/floor/diffstat
+CGO_ENABLED=0 go build -o "$work/floor-empty" ./bench/floor/empty
+CGO_ENABLED=0 go build -o "$work/floor-status" ./bench/floor/status
 cp bench/four-commands.sh "$work/four-commands.sh"
 chmod +x "$work/four-commands.sh"
 transcript=$work/transcript.jsonl
@@ -110,6 +119,9 @@ for src in "$@"; do
     extra=()
     if [ "$state" = ahead-30 ]; then
       extra=("git diff --stat @{upstream}...HEAD" "floor-diffstat" "floor-diffstat -nocache")
+    fi
+    if [ "$state" = clean ] && [ "$(git -C "$dir" ls-files | wc -l)" -lt 1000 ]; then
+      extra=("floor-empty" "floor-status" "session-hooks version" "session-hooks init --no-log <$dir.start.json")
     fi
     payloads "$dir"
     "$work/compare" -dir "$dir" -runs "$runs" \

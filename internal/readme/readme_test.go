@@ -17,9 +17,17 @@ func (r *recorder) Errorf(format string, a ...any) { r.failed = format }
 func (r *recorder) Fatalf(format string, a ...any) { r.fatal = format }
 func (r *recorder) Fatal(a ...any)                 { r.fatal = "fatal" }
 
-func TestCheckBlockComparesAndRewritesOnlyWhenAsked(t *testing.T) {
+// readmeWith is a README in a test's own directory holding text.
+func readmeWith(t *testing.T, text string) string {
 	path := filepath.Join(t.TempDir(), "README.md")
-	os.WriteFile(path, []byte("intro\n<!-- t -->\nold\n<!-- end of t -->\nafter\n"), 0o644)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCheckBlockComparesAndRewritesOnlyWhenAsked(t *testing.T) {
+	path := readmeWith(t, "intro\n<!-- t -->\nold\n<!-- end of t -->\nafter\n")
 	r := &recorder{TB: t}
 	CheckBlock(r, path, "t", "old\n", "how")
 	if r.failed != "" || r.fatal != "" {
@@ -44,8 +52,7 @@ func TestCheckBlockComparesAndRewritesOnlyWhenAsked(t *testing.T) {
 
 // A block may open the file.
 func TestCheckBlockAtTheFilesStart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "README.md")
-	os.WriteFile(path, []byte("<!-- t -->\nold\n<!-- end of t -->\n"), 0o644)
+	path := readmeWith(t, "<!-- t -->\nold\n<!-- end of t -->\n")
 	r := &recorder{TB: t}
 	CheckBlock(r, path, "t", "old\n", "how")
 	if r.failed != "" || r.fatal != "" {

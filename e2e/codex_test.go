@@ -196,20 +196,7 @@ func codexIn(t *testing.T, codex, url string) (project string, run func(string, 
 	home, project := filepath.Join(root, "codex-home"), filepath.Join(root, "project")
 	os.MkdirAll(home, 0o700)
 	os.MkdirAll(project, 0o755)
-	run = func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "FAKE_API_KEY=x",
-			"PATH="+filepath.Dir(codex)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run = gitProject(t, project, codex, false, "CODEX_HOME="+home, "FAKE_API_KEY=x")
 	config := fmt.Sprintf("model_provider = \"fake\"\nmodel = \"gpt-5\"\n\n[model_providers.fake]\nname = \"fake\"\n"+
 		"base_url = \"%s/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n", url)
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600)

@@ -5,7 +5,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,23 +33,9 @@ func copilotIn(t *testing.T, root, url string, env ...string) (project, home str
 	home, project = filepath.Join(root, "home"), filepath.Join(root, "project")
 	os.MkdirAll(home, 0o700)
 	os.MkdirAll(project, 0o755)
-	run = func(name string, args ...string) string {
-		t.Helper()
-		typeIn(project, args)
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		cmd.Env = append(append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL="+url, "COPILOT_PROVIDER_API_KEY=x",
-			"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true",
-			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	run = gitProject(t, project, hooksBin, true, append([]string{"HOME=" + home, "COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+		"COPILOT_PROVIDER_TYPE=anthropic", "COPILOT_PROVIDER_BASE_URL=" + url, "COPILOT_PROVIDER_API_KEY=x",
+		"COPILOT_MODEL=claude-sonnet-4", "COPILOT_ALLOW_ALL=true"}, env...)...)
 	return project, home, run
 }
 

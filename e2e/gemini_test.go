@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,22 +43,8 @@ func geminiProject(t *testing.T, srv *fakegemini.Server, user, projectSettings s
 		}
 		auditBodies(t, bodies, truths)
 	})
-	run := func(name string, args ...string) string {
-		t.Helper()
-		typeIn(project, args)
-		cmd := exec.Command(name, args...)
-		cmd.Dir = project
-		// session-hooks on PATH, as installed: the project's entries run it by name.
-		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true",
-			"PATH="+filepath.Dir(hooksBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("git", "init", "-q", "-b", "main")
-	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	// session-hooks on PATH, as installed: the project's entries run it by name.
+	run := gitProject(t, project, hooksBin, true, "HOME="+home, "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	run(hooksBin, "--agent", "gemini", "install")
 	return project, run
 }

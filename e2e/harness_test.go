@@ -195,6 +195,33 @@ func typeIn(project string, args []string) {
 	}
 }
 
+// gitProject makes project a git repository with one commit and returns
+// a function running a command there as the agent's user does: env added
+// to this process's, bin's directory first on PATH (session-hooks, or the
+// client, run by name), and each command's prompt recorded for the
+// claims audit when typed. A command that fails fails the test, with its
+// output.
+func gitProject(t *testing.T, project, bin string, typed bool, env ...string) func(string, ...string) string {
+	t.Helper()
+	run := func(name string, args ...string) string {
+		t.Helper()
+		if typed {
+			typeIn(project, args)
+		}
+		cmd := exec.Command(name, args...)
+		cmd.Dir = project
+		cmd.Env = append(append(os.Environ(), env...), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("git", "init", "-q", "-b", "main")
+	run("git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "Start")
+	return run
+}
+
 // typedIn is what the user typed in project so far.
 func typedIn(project string) []string {
 	typedMu.Lock()

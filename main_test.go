@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -80,6 +81,7 @@ func TestCLI(t *testing.T) {
 			"mkfiles":    cmdMkfiles,
 			"unwritable": cmdUnwritable,
 			"safe":       cmdSafe,
+			"sameminute": cmdSameMinute,
 		},
 	})
 }
@@ -111,6 +113,22 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	b, err := json.Marshal(m)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b, 0o644))
+}
+
+// sameminute N: wait, if the clock's minute turns within N seconds, until
+// it has turned, so that the next N seconds of commands see one minute:
+// the brief's resume line names the minute, and two resumes either side of
+// its turn are two different lines.
+func cmdSameMinute(ts *testscript.TestScript, neg bool, args []string) {
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if n < 1 || n > 30 {
+		ts.Fatalf("sameminute: %d seconds is not 1 to 30", n)
+	}
+	now := time.Now()
+	if left := now.Truncate(time.Minute).Add(time.Minute).Sub(now); left < time.Duration(n)*time.Second {
+		time.Sleep(left + 10*time.Millisecond)
+	}
 }
 
 // maxlen N: the last command's stdout is at most N characters, counted as

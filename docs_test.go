@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/wiring"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 // jsonRoots are the values every --format json and events.jsonl line

@@ -20,8 +20,8 @@ import (
 	"github.com/session-hooks/session-hooks/internal/testenv"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/events"
 	"golang.org/x/sys/unix"
 )
 

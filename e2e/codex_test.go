@@ -13,7 +13,7 @@ import (
 
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/e2e/fakeresponses"
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // codexVersion is the Codex CLI release the suite pins; the fixtures in

@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 // The diff stat against the upstream is the one part of a session start

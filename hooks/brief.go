@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/sanitize"
 )
 
 // The brief is what a session start injects by default: only what Claude

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 

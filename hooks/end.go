@@ -4,10 +4,10 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
 )
 
 // handleEnd is SessionEnd: the state the session leaves behind, for the

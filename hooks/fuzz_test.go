@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 )
 

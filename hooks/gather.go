@@ -10,17 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/config"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
-	"github.com/session-hooks/session-hooks/longrun"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/state"
+	"github.com/session-hooks/session-hooks/logs/events"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 

@@ -8,7 +8,7 @@ package hooks
 import (
 	"strings"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 )
 
 // handlers answer the table's rows, by the arguments of each (a

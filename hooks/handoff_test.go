@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/state"
 )
 
 // gitRepo is a repository with one commit of README.md, in dir.

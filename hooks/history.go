@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 )
 

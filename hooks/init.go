@@ -5,14 +5,14 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
 )
 
 // payloadFieldRunes bounds a payload field shown in a log: an id or a

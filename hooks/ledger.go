@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 

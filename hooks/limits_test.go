@@ -16,12 +16,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/state"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 

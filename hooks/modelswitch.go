@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
 )
 
 // handleModelSwitch is PostModelSwitch: with the long-running checks on,

@@ -10,9 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 // SnapshotFacts is the file, per session, where pre-compact keeps its

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 func TestLostInSummaryNamesWhatTheSummaryDoesNotMention(t *testing.T) {

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
 )
 
 // handlePostTool is PostToolBatch, or PostToolUse (Write, Edit, MultiEdit,

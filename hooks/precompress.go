@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/logs"
 )
 

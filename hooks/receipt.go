@@ -2,8 +2,8 @@ package hooks
 
 import (
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/hooks/state"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 // receiptBudget is how far back the transcript is searched for a

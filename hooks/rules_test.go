@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 var clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)

@@ -13,17 +13,17 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/transcript"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/state"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/sanitize"
-	"github.com/session-hooks/session-hooks/state"
+	"github.com/session-hooks/session-hooks/logs/events"
 	"github.com/tidwall/gjson"
 )
 

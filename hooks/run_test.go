@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {

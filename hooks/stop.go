@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/config"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/longrun"
-	"github.com/session-hooks/session-hooks/safefile"
 )
 
 // StopLog is where the latest stop decision is explained.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/session-hooks/session-hooks/gitdiag"
-	"github.com/session-hooks/session-hooks/seal"
+	"github.com/session-hooks/session-hooks/internal/seal"
 )
 
 // What a run reads back from .claude/logs (the previous session's

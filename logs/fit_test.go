@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 )
 
 // Fit halves the lines per list until the text fits, and takes the first

@@ -10,7 +10,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
+	"github.com/session-hooks/session-hooks/internal/markdown/goldmarktest"
 )
 
 // goldmarkRegions are the regions goldmark's syntax tree gives: each

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/markdown"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/internal/markdown"
 )
 
 // TimeFormat is JavaScript's Date.toISOString, which the Node logs used.

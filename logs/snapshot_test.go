@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 )
 
 var sampleTime = time.Date(2026, 11, 21, 13, 30, 0, 0, time.UTC)

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/sanitize"
-	"github.com/session-hooks/session-hooks/seal"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
+	"github.com/session-hooks/session-hooks/internal/seal"
 )
 
 // Names of the log files, as the Node script wrote them.

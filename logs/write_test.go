@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/seal"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/seal"
 )
 
 func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {

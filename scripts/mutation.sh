@@ -5,7 +5,7 @@
 # stat) on 2 cores.
 #
 #   scripts/mutation.sh                 every core package
-#   scripts/mutation.sh ./sanitize ...  the packages named
+#   scripts/mutation.sh ./internal/sanitize ...  the packages named
 #   scripts/mutation.sh gitdiag         gitdiag's status.go and diffstat.go only
 #   MUTATION_SINCE=REV scripts/mutation.sh ./hooks
 #                                       only the lines changed since REV (gremlins
@@ -42,7 +42,7 @@ export GOFLAGS=-short
 
 packages=("$@")
 if [ ${#packages[@]} -eq 0 ]; then
-  packages=(./jsondepth ./seal ./sanitize ./state ./safefile ./atomicfile ./hookfile ./agent/claude/settings
+  packages=(./internal/jsondepth ./internal/seal ./internal/sanitize ./hooks/state ./internal/safefile ./internal/atomicfile ./install/hookfile ./agent/claude/settings
     ./agent/claude ./hooks ./agent/codex gitdiag)
 fi
 
@@ -60,7 +60,7 @@ if [ -n "${MUTATION_SINCE:-}" ]; then
   (cd "$work" && gremlins unleash --dry-run "${since[@]}" -o "$work/dry.json" >/dev/null 2>&1)
   for pkg in "${packages[@]}"; do
     cli=()
-    case "$pkg" in ./hooks | ./hookfile | ./agent/claude/settings | ./agent/claude) cli=(-cli) ;; esac
+    case "$pkg" in ./hooks | ./install/hookfile | ./agent/claude/settings | ./agent/claude) cli=(-cli) ;; esac
     echo "$pkg: the mutants of the lines changed since $MUTATION_SINCE"
     (cd "$work" && go run ./scripts/mutants -dry "$work/dry.json" -pkg "$pkg" -module -files "${MUTATION_FILES:-*}" \
       -timeout "${MUTATION_TIMEOUT:-5m}" -run "${MUTATION_RUN:-.}" "${cli[@]}")
@@ -81,7 +81,7 @@ for pkg in "${packages[@]}"; do
   echo "$out" | grep -E 'LIVED' || true
   printf '%-26s %s\n' "$pkg" "$(echo "$out" | grep -E '^Test efficacy' || echo 'no result')"
   case "$pkg" in
-  ./hooks | ./hookfile | ./agent/claude/settings | ./agent/claude)
+  ./hooks | ./install/hookfile | ./agent/claude/settings | ./agent/claude)
     # The CLI scripts run these packages as Claude Code runs the hooks:
     # each survivor of the package's own tests meets them too.
     echo "$pkg: the survivors against the CLI scripts"

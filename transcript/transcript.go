@@ -20,8 +20,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/session-hooks/session-hooks/safefile"
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/safefile"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 )
 
 // Facts is what a transcript says about the work in progress.

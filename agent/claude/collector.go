@@ -10,7 +10,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/transcript"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/tidwall/gjson"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 
 	"github.com/tidwall/gjson"
 )

@@ -22,7 +22,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/transcript"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 
 	"github.com/tidwall/gjson"
 )

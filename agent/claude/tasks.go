@@ -8,11 +8,11 @@ import (
 
 	"github.com/session-hooks/session-hooks/transcript"
 
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 
 	"github.com/tidwall/gjson"
 )

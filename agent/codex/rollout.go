@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
 )

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 	"github.com/tidwall/gjson"
 )
 

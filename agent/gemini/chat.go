@@ -13,7 +13,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/sanitize"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
 )

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )

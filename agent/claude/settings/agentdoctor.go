@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // AgentDoctor is doctor for an agent CLI other than Claude Code: what its

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Each entry that fails and each wiring problem counts; the text says FAIL

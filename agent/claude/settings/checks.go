@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // wiringProblems are what doctor finds wrong with the wiring itself,

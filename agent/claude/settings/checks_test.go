@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 func TestDoctorFindsWhatIsWrongWithTheWiring(t *testing.T) {

@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/install/backup"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 // These commands are run by a person, not by Claude Code: they fail, with

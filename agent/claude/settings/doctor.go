@@ -12,13 +12,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/session-hooks/session-hooks/events"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/wiring"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/session-hooks/session-hooks/logs/events"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/facts"
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 )
 

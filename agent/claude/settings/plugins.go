@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 	"github.com/tidwall/gjson"
 )
 

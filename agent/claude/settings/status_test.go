@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // statusOf is ReadStatus of a project whose settings files are given by

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/backup"
+	"github.com/session-hooks/session-hooks/install/backup"
 )
 
 func TestASettingsFileClaudeCodeRefusesIsNamedByItsLine(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
 )
 
 // PluginHooks is the plugin's hooks/hooks.json: the entries install writes

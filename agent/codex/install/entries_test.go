@@ -3,7 +3,7 @@ package install
 import (
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // The entries come from the event table by Codex's names and matchers,

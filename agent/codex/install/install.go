@@ -14,10 +14,10 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/codex"
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/install/backup"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
 // Entries are the hooks session-hooks wires into Codex, from the event

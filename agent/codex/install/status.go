@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/codex"
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/wiring"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 )
 
 // Status is what Codex's wiring of session-hooks is: each entry of ours in

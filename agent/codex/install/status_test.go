@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Without a codex to ask, status lists what is wired with its trust

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 func TestKeysAreCodexs(t *testing.T) {

@@ -20,12 +20,12 @@ import (
 	"strings"
 
 	"github.com/session-hooks/session-hooks/agent/copilot"
-	"github.com/session-hooks/session-hooks/atomicfile"
-	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/jsondepth"
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/install/backup"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )

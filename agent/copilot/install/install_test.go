@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/tidwall/gjson"
 )
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/facts"
-	"github.com/session-hooks/session-hooks/hookfile"
-	"github.com/session-hooks/session-hooks/wiring"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/tidwall/gjson"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/backup"
-	"github.com/session-hooks/session-hooks/hookfile"
+	"github.com/session-hooks/session-hooks/install/backup"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Uninstall leaves no file and no folder install made: a project that had

@@ -17,8 +17,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/session-hooks/session-hooks/internal/seal"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/seal"
 )
 
 // File is the event log, below the log directory.

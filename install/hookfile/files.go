@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/gitdiag"
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 // UsageError is a mistake in the command line (exit status 2); any other

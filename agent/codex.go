@@ -3,8 +3,8 @@ package agents
 import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
-	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Codex is Codex CLI: $CODEX_HOME/hooks.json, each entry trusted in its

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/internal/seal"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/seal"
 )
 
 func TestAppendAndReadBack(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
+	"github.com/session-hooks/session-hooks/internal/markdown/goldmarktest"
 )
 
 // goldmarkLastEntry is the last entry as goldmark's syntax tree gives it:

@@ -13,7 +13,7 @@ import (
 // The README's table of events is the table's own rendering: a row added
 // to the table without the README fails here.
 func TestREADMEEventTableIsTheTable(t *testing.T) {
-	readme.CheckBlock(t, "../README.md", "event table", Markdown(), "UPDATE_README=1 go test ./eventtable")
+	readme.CheckBlock(t, "../../README.md", "event table", Markdown(), "UPDATE_README=1 go test ./hooks/eventtable")
 }
 
 func TestForkStartsLikeAStartupAndCompactRecovers(t *testing.T) {

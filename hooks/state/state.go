@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/events"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 // Dir is the state directory below the log directory.

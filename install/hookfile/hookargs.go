@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 )
 
 // HookCall is an entry of ours read as a hook run: which agent, which

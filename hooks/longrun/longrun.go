@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
-	"github.com/session-hooks/session-hooks/markdown"
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/markdown"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 
 	"github.com/tidwall/gjson"
 )

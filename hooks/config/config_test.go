@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 func load(t *testing.T, file string, env map[string]string) (Config, []string) {

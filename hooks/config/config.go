@@ -14,11 +14,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/suggest"
+	"github.com/session-hooks/session-hooks/internal/suggest"
 
-	"github.com/session-hooks/session-hooks/safefile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 
-	"github.com/session-hooks/session-hooks/jsondepth"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 
 	"github.com/tidwall/gjson"
 )

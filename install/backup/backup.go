@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
 // A settings file's previous version is kept outside any repository: a

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/config"
-	"github.com/session-hooks/session-hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
-	"github.com/session-hooks/session-hooks/sanitize"
 )
 
 // The rendering below reads nothing: what it shows was gathered into a

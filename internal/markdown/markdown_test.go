@@ -11,7 +11,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/session-hooks/session-hooks/markdown/goldmarktest"
+	"github.com/session-hooks/session-hooks/internal/markdown/goldmarktest"
 )
 
 // goldmarkBlocks is goldmark's answer: each top-level block's kind, and

@@ -8,8 +8,8 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
-	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Copilot is GitHub Copilot CLI: the repository's

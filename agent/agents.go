@@ -12,8 +12,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 )
 
 // Request is a person command as typed: where, the environment, and its

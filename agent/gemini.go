@@ -5,8 +5,8 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
-	"github.com/session-hooks/session-hooks/hookfile"
 	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Gemini is Gemini CLI: the scope's .gemini/settings.json.

@@ -15,9 +15,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/eventtable"
-	"github.com/session-hooks/session-hooks/jsondepth"
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 
 	"github.com/tidwall/gjson"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/jsonedit"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
 )
 
 // The dry run's diff is one patch(1) applies: applied to the settings as

@@ -2,8 +2,8 @@ package agents
 
 import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
-	"github.com/session-hooks/session-hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 )
 
 // Claude is Claude Code: its settings.json at project, local or user

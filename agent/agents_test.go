@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/internal/readme"
-	"github.com/session-hooks/session-hooks/wiring"
 )
 
 // --agent names the same agents everywhere: the table's list (which the
@@ -46,7 +46,7 @@ func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
 // The README's table of agents is the adapters' own: an agent added, or
 // what one gets changed, without the README fails here.
 func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
-	readme.CheckBlock(t, "../README.md", "agent table", Markdown(), "UPDATE_README=1 go test ./agents")
+	readme.CheckBlock(t, "../README.md", "agent table", Markdown(), "UPDATE_README=1 go test ./agent")
 	for _, name := range eventtable.Agents {
 		if a := All[name].Hooks; a.Versions == "" || a.Gets == "" || a.NotYet == "" {
 			t.Errorf("%s's row is incomplete", name)

@@ -24,8 +24,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent"
-	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
+
+	"github.com/urfave/cli/v2"
+
+	agents "github.com/session-hooks/session-hooks/agent"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
@@ -36,7 +39,6 @@ import (
 	"github.com/session-hooks/session-hooks/internal/suggest"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/logs/events"
-	"github.com/urfave/cli/v2"
 )
 
 // Set at link time by releases (-ldflags "-X main.buildVersion=v1.2.3
@@ -246,7 +248,7 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 			tuneGC()
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
 			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" {
-				if settings.WiresWithin(pluginEnv(), e.Claude, e.Args(), deadline/20) {
+				if settings.WiresWithin(pluginEnv(), e.Event, e.Args(), deadline/20) {
 					return nil // settings.json runs this entry already; the plugin stands down
 				}
 				deadline -= time.Since(began) // the check was part of the hook's time
@@ -283,7 +285,7 @@ func personCommands(stdout io.Writer) []*cli.Command {
 		&cli.BoolFlag{Name: "rewrite-strict", Usage: "rewrite a settings file Claude Code refuses (comments, trailing commas) as strict JSON before adding to it"}}
 	for _, e := range eventtable.Table {
 		if e.InstallFlag != "" {
-			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Claude + " → " + e.Command + " (=false removes it)"})
+			installFlags = append(installFlags, &cli.BoolFlag{Name: e.InstallFlag, Usage: "also wire " + e.Event + " → " + e.Command + " (=false removes it)"})
 		}
 	}
 	return []*cli.Command{
@@ -462,7 +464,7 @@ func fail(err error) error {
 // does, on stderr with exit 2 and the flag meant.
 func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, sub bool) error {
-		if claude.IsTerminal(stdin) {
+		if protocol.IsTerminal(stdin) {
 			return personUsageError(c, err, sub)
 		}
 		fmt.Fprintf(stdout, "session-hooks: %v\n%s\n", err, eventtable.UsageLine())

@@ -4,7 +4,7 @@
 // doctor), with the flags each takes. main picks an agent here by its
 // --agent name and names none itself; adding an agent is a folder under
 // agent/, a file here and its line in All.
-package agents
+package agent
 
 import (
 	"context"
@@ -12,8 +12,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/agent/codex"
+	"github.com/session-hooks/session-hooks/agent/copilot"
+	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 )
 
 // Request is a person command as typed: where, the environment, and its
@@ -50,7 +54,7 @@ type Result struct {
 
 // Agent is one agent CLI.
 type Agent struct {
-	Hooks hooks.Agent
+	Hooks protocol.Agent
 	// Wires says where install writes, for install's help.
 	Wires string
 	// Flags are, by command, the flags its install, uninstall, status and
@@ -62,10 +66,10 @@ type Agent struct {
 
 // All are the agents, by the name --agent gives them.
 var All = map[string]Agent{
-	hooks.Claude.Name:  Claude,
-	hooks.Codex.Name:   Codex,
-	hooks.Gemini.Name:  Gemini,
-	hooks.Copilot.Name: Copilot,
+	claude.Adapter.Name:  Claude,
+	codex.Adapter.Name:   Codex,
+	gemini.Adapter.Name:  Gemini,
+	copilot.Adapter.Name: Copilot,
 }
 
 // Default is the agent of a command that names none.

@@ -1,15 +1,15 @@
-package agents
+package agent
 
 import (
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
-	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 )
 
 // Claude is Claude Code: its settings.json at project, local or user
 // scope, or its plugin.
 var Claude = Agent{
-	Hooks: hooks.Claude,
+	Hooks: claude.Adapter,
 	Wires: "Claude Code's .claude/settings.json (--scope local: settings.local.json; user: ~/.claude/settings.json)",
 	Flags: map[string][]string{
 		"install":   append([]string{"scope", "command", "long-running", "dry-run", "exec", "no-gitignore", "follow-symlinks", "rewrite-strict"}, installFlags()...),

@@ -1,16 +1,17 @@
-package agents
+package agent
 
 import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/agent/codex"
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
-	"github.com/session-hooks/session-hooks/hooks"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Codex is Codex CLI: $CODEX_HOME/hooks.json, each entry trusted in its
 // config.toml with the hash Codex reports.
 var Codex = Agent{
-	Hooks: hooks.Codex,
+	Hooks: codex.Adapter,
 	Wires: "Codex CLI's $CODEX_HOME/hooks.json, each entry trusted in its config.toml",
 	Flags: map[string][]string{
 		"install":   {"command", "long-running", "no-gitignore", "dry-run"},
@@ -57,7 +58,7 @@ var Codex = Agent{
 			return Result{}, err
 		}
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		return doctor(hooks.Codex, project, st.Warnings, codexinstall.Rehearsals(st, project)), nil
+		return doctor(codex.Adapter, project, st.Warnings, codexinstall.Rehearsals(st, project)), nil
 	},
 }
 
@@ -80,7 +81,7 @@ func codexOptions(r Request) (codexinstall.Options, error) {
 }
 
 // doctor is the status's problems and each entry run as the client runs it.
-func doctor(a hooks.Agent, project string, problems []string, rehearsals []hookfile.Rehearsal) Result {
+func doctor(a protocol.Agent, project string, problems []string, rehearsals []hookfile.Rehearsal) Result {
 	d := settings.RunAgentDoctor(a.Name, a.Label, project, problems, rehearsals)
 	return Result{d.Doctor, d.Text(), d.Problems}
 }

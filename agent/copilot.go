@@ -1,4 +1,4 @@
-package agents
+package agent
 
 import (
 	"cmp"
@@ -8,14 +8,13 @@ import (
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
-	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Copilot is GitHub Copilot CLI: the repository's
 // .github/hooks/session-hooks.json, or the user's Copilot CLI settings.
 var Copilot = Agent{
-	Hooks: hooks.Copilot,
+	Hooks: copilot.Adapter,
 	Wires: "the repository's .github/hooks/session-hooks.json (--scope user: Copilot CLI's settings.json)",
 	Flags: map[string][]string{
 		"install":   {"command", "scope", "long-running", "no-gitignore", "dry-run"},
@@ -64,7 +63,7 @@ var Copilot = Agent{
 	Doctor: func(r Request) (Result, error) {
 		w := copilotWhere(r)
 		st := copilotinstall.ReadStatus(w)
-		return doctor(hooks.Copilot, w.Root, st.Warnings, copilotinstall.Rehearsals(st, w.Root)), nil
+		return doctor(copilot.Adapter, w.Root, st.Warnings, copilotinstall.Rehearsals(st, w.Root)), nil
 	},
 }
 

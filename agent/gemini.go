@@ -1,17 +1,17 @@
-package agents
+package agent
 
 import (
 	"cmp"
 
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
+	"github.com/session-hooks/session-hooks/agent/gemini"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
-	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
 // Gemini is Gemini CLI: the scope's .gemini/settings.json.
 var Gemini = Agent{
-	Hooks: hooks.Gemini,
+	Hooks: gemini.Adapter,
 	Wires: "Gemini CLI's .gemini/settings.json (--scope user: ~/.gemini/settings.json)",
 	Flags: map[string][]string{
 		"install":   {"command", "scope", "long-running", "no-gitignore", "dry-run"},
@@ -61,7 +61,7 @@ var Gemini = Agent{
 		}
 		st := geminiinstall.ReadStatus(w)
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		return doctor(hooks.Gemini, project, st.Warnings, geminiinstall.Rehearsals(st, project)), nil
+		return doctor(gemini.Adapter, project, st.Warnings, geminiinstall.Rehearsals(st, project)), nil
 	},
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
 )
@@ -33,7 +34,7 @@ const briefHeading = "## session-hooks: what Claude Code's git context leaves ou
 // "nothing to report". For an agent that says nothing of the repository
 // itself, it starts with what Claude Code would have said (the branch, the
 // recent commits, the short status).
-func renderBriefFor(f facts.Init, now time.Time, a Agent) string {
+func renderBriefFor(f facts.Init, now time.Time, a protocol.Agent) string {
 	body := briefBody(f, now)
 	if !a.GitContext {
 		body = gitContext(f.Git) + body
@@ -45,7 +46,7 @@ func renderBriefFor(f facts.Init, now time.Time, a Agent) string {
 }
 
 // headingFor is the brief's heading for agent a.
-func headingFor(a Agent) string {
+func headingFor(a protocol.Agent) string {
 	if a.GitContext {
 		return briefHeading
 	}

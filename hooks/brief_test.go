@@ -1,10 +1,7 @@
 package hooks
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -205,33 +202,6 @@ func TestAResumeInjectsOnlyWhatTheContextDoesNotHold(t *testing.T) {
 	}
 	if got, kept := onlyNew(start, held); got != "" || kept != nil {
 		t.Errorf("nothing new still printed %q", got)
-	}
-}
-
-func TestAForksParentIsTheTranscriptWhoseLastReplyHadItsContext(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, input, output int, age time.Duration) string {
-		p := filepath.Join(dir, name)
-		line := fmt.Sprintf(`{"type":"assistant","message":{"model":"m","usage":{"input_tokens":%d,"output_tokens":%d}}}`+"\n", input, output)
-		os.WriteFile(p, []byte(line), 0o600)
-		at := time.Now().Add(-age)
-		os.Chtimes(p, at, at)
-		return p
-	}
-	parent := write("parent.jsonl", 1000, 20, time.Hour)
-	write("newer-other.jsonl", 5000, 10, time.Minute)
-	own := filepath.Join(dir, "fork.jsonl") // not written yet, as at a fork's start
-	if got := forkParent(context.Background(), own, nil, 1020); got != parent {
-		t.Errorf("got %q, want the parent %q", got, parent)
-	}
-	if got := forkParent(context.Background(), own, nil, 777); got != "" {
-		t.Errorf("no transcript had that context, yet %q was taken", got)
-	}
-	// /fork runs the fork in a worktree of its own, whose transcripts are
-	// in another directory: the parent is found in the other worktrees'.
-	elsewhere := filepath.Join(t.TempDir(), "fork-in-a-worktree.jsonl")
-	if got := forkParent(context.Background(), elsewhere, []string{dir}, 1020); got != parent {
-		t.Errorf("from another worktree's directory: got %q, want %q", got, parent)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/transcript"
 )
 
@@ -148,9 +147,14 @@ func (r *Run) startTranscriptRead(path string, opt transcript.Options) *transcri
 	return c
 }
 
-// tasks is Claude Code's task list of the session, within the run's bound.
-func (r *Run) tasks(configDir string) []transcript.Todo {
-	t, _ := within(r, "reading the task list", func() []transcript.Todo { return claude.Tasks(configDir, r.In.SessionID) })
+// tasks is the task list the client keeps beside the session file,
+// within the run's bound; nil for a client that keeps none.
+func (r *Run) tasks() []transcript.Todo {
+	read := r.agent().Tasks
+	if read == nil {
+		return nil
+	}
+	t, _ := within(r, "reading the task list", func() []transcript.Todo { return read(r.In.TranscriptPath, r.In.SessionID, r.Getenv) })
 	return t
 }
 

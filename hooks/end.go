@@ -3,7 +3,6 @@ package hooks
 import (
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
@@ -50,7 +49,7 @@ func handleEnd(r *Run) string {
 		f.Notes = report.Notes
 		return facts.JSON(f)
 	}
-	return logs.Fit(report.Render, claude.Budget)
+	return logs.Fit(report.Render, r.budget())
 }
 
 func renderEnd(f facts.End, meta []logs.Field, r *Run) logs.Report {

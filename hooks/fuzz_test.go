@@ -41,9 +41,9 @@ func FuzzGitFactsReachTheModelOnlySafe(f *testing.F) {
 		snap := facts.Snapshot{Branch: branch, Commits: g.Commits, Uncommitted: []string{path}, LastPrompt: subject,
 			AssistantTexts: []string{stash}, FilesTouched: []string{path}}
 		outputs := map[string]string{
-			"brief":    safeOutput(renderBriefFor(init, time.Unix(0, 0), Claude), false),
-			"snapshot": safeOutput(logs.RenderSnapshot(snap, logs.LogLimits), false),
-			"json":     safeOutput(facts.JSON(init), true),
+			"brief":    safeOutput(renderBriefFor(init, time.Unix(0, 0), Claude)),
+			"snapshot": safeOutput(logs.RenderSnapshot(snap, logs.LogLimits)),
+			"json":     safeOutput(facts.JSON(init)),
 		}
 		for name, out := range outputs {
 			if i := strings.IndexFunc(out, unsafeRune); i >= 0 {

@@ -12,10 +12,11 @@ import (
 
 	"github.com/session-hooks/session-hooks/internal/safefile"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/config"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
@@ -344,10 +345,10 @@ func (r *Run) contextUsage() (int, bool) {
 		// reply, and the boundary may not be on disk yet when SessionStart
 		// "compact" runs: the transcript's last usage is from before it.
 		src := r.In.Source
-		if t := r.In.ContextTokens; t != nil && (src == claude.SourceResume || src == claude.SourceFork) {
+		if t := r.In.ContextTokens; t != nil && (src == protocol.SourceResume || src == protocol.SourceFork) {
 			// What Claude Code says the resumed session holds comes first.
 			r.usage = transcript.Usage{Tokens: *t, Known: true}
-		} else if r.In.TranscriptPath != "" && src != claude.SourceCompact {
+		} else if r.In.TranscriptPath != "" && src != protocol.SourceCompact {
 			if usage := r.agent().ContextUsage; usage != nil {
 				r.usage, _ = within(r, "reading the context size", func() transcript.Usage {
 					u, _ := usage(r.Ctx, r.In.TranscriptPath, transcript.DefaultOptions)
@@ -377,7 +378,10 @@ func (r *Run) context() config.Context {
 	if s := r.sess; model == "" && s != nil && len(s.Models) > 0 {
 		model = s.Models[len(s.Models)-1]
 	}
-	window := claude.ContextWindow(model, r.Getenv)
+	window := transcript.ModelWindow(model)
+	if w := r.agent().ContextWindow; w != nil {
+		window = w(model, r.Getenv)
+	}
 	if r.usage.Window > 0 {
 		window = r.usage.Window // the client said it (Codex)
 	}

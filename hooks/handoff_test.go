@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/hooks/state"
 )
 
@@ -40,7 +40,7 @@ func runHook(t *testing.T, dir, command, session, extra string, flags ...string)
 	t.Helper()
 	e, _ := eventtable.Lookup(command, func(f string) bool { return slices.Contains(flags, f) })
 	var out strings.Builder
-	Execute(payload2(dir, session, e.Claude, extra), &out, e,
+	Execute(payload2(dir, session, e.Event, extra), &out, e,
 		Options{Deadline: 10 * time.Second, Now: time.Now, Getenv: projectEnv(dir), JSON: slices.Contains(flags, "json")})
 	return out.String()
 }
@@ -227,7 +227,7 @@ func TestTheLedgerKeepsTheNewestAndACompactionForgetsTheRest(t *testing.T) {
 	for i := range maxLedger {
 		full = append(full, fmt.Sprintf("old-%d", i))
 	}
-	r := &Run{sessLoaded: true, sess: &state.Session{Injected: append([]string(nil), full...)}, In: claude.Input{Source: claude.SourceResume}, NoLog: false}
+	r := &Run{sessLoaded: true, sess: &state.Session{Injected: append([]string(nil), full...)}, In: protocol.Input{Source: protocol.SourceResume}, NoLog: false}
 	out := r.injectOnlyNew(briefHeading + "Stashes: 1; the newest: `wip`.\n\n")
 	held := r.sess.Injected
 	if !strings.Contains(out, "Stashes: 1") || len(held) != maxLedger || held[len(held)-1] != paragraphHash("Stashes: 1; the newest: `wip`.") || held[0] == "old-0" {

@@ -7,11 +7,11 @@ import (
 
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -71,7 +71,7 @@ func initStory(r *Run, recovery bool) string {
 		return facts.JSON(f)
 	}
 	if r.Cfg.Output == "full" {
-		return logs.Fit(shown.Render, claude.Budget)
+		return logs.Fit(shown.Render, r.budget())
 	}
 	out := renderBriefOutput(f, shown, r.Now(), r.agent())
 	if recovery {
@@ -85,12 +85,12 @@ func initStory(r *Run, recovery bool) string {
 
 // renderBriefOutput is the brief, then the long-running section and the
 // recovery fitted to their shares, then the notes.
-func renderBriefOutput(f facts.Init, shown logs.Report, now time.Time, a Agent) string {
+func renderBriefOutput(f facts.Init, shown logs.Report, now time.Time, a protocol.Agent) string {
 	out := renderBriefFor(f, now, a) + shown.Extra
 	for _, n := range shown.Notes {
 		out += "**Note:** " + n + "\n\n"
 	}
-	return logs.Cut(out, claude.Budget)
+	return logs.Cut(out, a.Limit())
 }
 
 func gatherInit(r *Run, recovery bool) facts.Init {
@@ -171,7 +171,7 @@ func commands(probes []facts.Probe) []logs.Command {
 func (r *Run) meta(engine string) []logs.Field {
 	host, _ := os.Hostname()
 	env := "Local"
-	if r.Getenv(claude.EnvRemote) == "true" {
+	if remote := r.agent().Remote; remote != nil && remote(r.Getenv) {
 		env = "Cloud"
 	}
 	if engine == "" {

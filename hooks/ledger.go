@@ -1,21 +1,18 @@
 package hooks
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/transcript"
 )
@@ -111,7 +108,7 @@ func (r *Run) injectOnlyNew(out string) string {
 		// The client dropped the previous start's block for this one.
 		held = slices.DeleteFunc(slices.Clone(held), func(h string) bool { return slices.Contains(s.LastStartInjected, h) })
 	}
-	if r.In.Source == claude.SourceFork {
+	if r.In.Source == protocol.SourceFork {
 		// A fork keeps its parent's context under a new session id: what
 		// the parent's starts injected is in its transcript.
 		held = append(held, r.heldByTranscript()...)
@@ -140,7 +137,7 @@ func (r *Run) heldByTranscript() []string {
 		if _, err := os.Stat(path); err != nil && r.In.ContextTokens != nil {
 			// At a fork's start its own transcript is not written yet:
 			// the parent's, in the same directory, holds the context.
-			path = forkParent(r.Ctx, path, r.worktreeTranscriptDirs(path), *r.In.ContextTokens)
+			path = r.forkParent(path, *r.In.ContextTokens)
 		}
 		if path == "" {
 			return nil
@@ -156,59 +153,24 @@ func (r *Run) heldByTranscript() []string {
 	return held
 }
 
-// forkParent finds the transcript a fork was made from: among the newest
-// few of the directory, the one whose last reply reported the context
-// size Claude Code gives the fork (its parent's). "" when none does: the
-// fork then injects all, as a new context would.
-//
-// Claude Code keeps transcripts per directory it runs in, and /fork starts
-// the fork in a worktree of its own: the other worktrees' directories
-// (dirs) are looked in too.
-func forkParent(ctx context.Context, own string, dirs []string, tokens int) string {
-	type candidate struct {
-		path string
-		at   time.Time
+// forkParent is the session file a fork at own was made from, as the
+// agent finds it among the repository's worktrees ("" when it cannot).
+func (r *Run) forkParent(own string, tokens int) string {
+	find := r.agent().ForkParent
+	if find == nil {
+		return ""
 	}
-	var all []candidate
-	for _, dir := range append([]string{filepath.Dir(own)}, dirs...) {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			if !strings.HasSuffix(e.Name(), ".jsonl") || filepath.Join(dir, e.Name()) == own {
-				continue
-			}
-			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
-				all = append(all, candidate{filepath.Join(dir, e.Name()), fi.ModTime()})
-			}
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
-	for _, c := range firstN(all, 5) {
-		if u, err := claude.ContextUsage(ctx, c.path, transcript.DefaultOptions); err == nil && u.Known && (u.Tokens+u.Output == tokens || u.Tokens == tokens) {
-			return c.path
-		}
-	}
-	return ""
-}
-
-// worktreeTranscriptDirs are the transcript directories of the
-// repository's other worktrees (the main one included), beside the one
-// of the transcript at own.
-func (r *Run) worktreeTranscriptDirs(own string) []string {
-	config := claude.ConfigDirOf(own)
-	if config == "" {
-		return nil
-	}
-	dirs, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([]string, error) {
-		var dirs []string
+	worktrees, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) ([]string, error) {
+		var paths []string
 		if m, ok := repo.MainWorktree(); ok {
-			dirs = append(dirs, claude.TranscriptsDir(config, m.Path))
+			paths = append(paths, m.Path)
 		}
 		for _, w := range repo.Worktrees() {
-			dirs = append(dirs, claude.TranscriptsDir(config, w.Path))
+			paths = append(paths, w.Path)
 		}
-		return dirs, nil
+		return paths, nil
 	})
-	return dirs
+	return find(r.Ctx, own, worktrees, tokens)
 }
 
 // newContext records what the new context a compaction began holds of
@@ -224,9 +186,9 @@ func (r *Run) newContext(out string, held []string) {
 	r.saveState(s)
 }
 
-// survivingInjections is what of ours a compaction kept. Claude Code keeps
-// in the new context the outputs of the run that asked for the compaction
-// (a `claude -p /compact --resume` run's resume), written after the last
+// survivingInjections is what of ours a compaction kept. A client that
+// keeps the starts of the run that asked for the compaction (Agent.
+// KeepsRunsStarts) has them in the new context, written after the last
 // request. The session's latest start kept them when it came after the
 // snapshot's last request (or there was none); any start before that
 // request was summarised away.
@@ -244,8 +206,8 @@ func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 		}
 		return nil
 	}
-	if r.agent().Name != Claude.Name || s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
-		return nil // seen of Claude Code only
+	if !r.agent().KeepsRunsStarts || s == nil || rec == nil || !rec.Found || rec.Facts == nil || s.LastStart.IsZero() {
+		return nil
 	}
 	if at := rec.Facts.LastPromptAt; at != "" {
 		prompt, err := time.Parse(time.RFC3339Nano, at)

@@ -20,6 +20,7 @@ import (
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/transcript"
@@ -416,14 +417,14 @@ func TestTheContextWindowIsTheModelsFromTheFirstPlaceThatNamesIt(t *testing.T) {
 	none := func(string) string { return "" }
 	for _, tt := range []struct {
 		name string
-		in   claude.Input
+		in   protocol.Input
 		sess *state.Session
 		want int
 	}{
-		{"the payload's", claude.Input{Model: "claude-opus-4[1m]"}, nil, 1_000_000},
-		{"the transcript's", claude.Input{TranscriptPath: transcript}, nil, 1_000_000},
-		{"the session's last", claude.Input{}, &state.Session{Models: []string{"claude-haiku", "claude-opus-4[1m]"}}, 1_000_000},
-		{"none: the configured default", claude.Input{}, &state.Session{}, 200_000},
+		{"the payload's", protocol.Input{Model: "claude-opus-4[1m]"}, nil, 1_000_000},
+		{"the transcript's", protocol.Input{TranscriptPath: transcript}, nil, 1_000_000},
+		{"the session's last", protocol.Input{}, &state.Session{Models: []string{"claude-haiku", "claude-opus-4[1m]"}}, 1_000_000},
+		{"none: the configured default", protocol.Input{}, &state.Session{}, 200_000},
 	} {
 		r := &Run{Ctx: context.Background(), skipNote: -1, In: tt.in, sess: tt.sess, Getenv: none, Cfg: config.Defaults()}
 		if got := r.context().Window; got != tt.want {
@@ -439,7 +440,7 @@ func TestContextTokensOfThePayloadCountOnResumeAndForkOnly(t *testing.T) {
 	os.WriteFile(transcript, []byte(`{"type":"assistant","message":{"id":"m","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}`+"\n"), 0o600)
 	five := 5
 	for src, want := range map[string]int{"resume": 5, "fork": 5, "startup": 10, "clear": 10} {
-		r := &Run{Ctx: context.Background(), skipNote: -1, In: claude.Input{Source: src, ContextTokens: &five, TranscriptPath: transcript}}
+		r := &Run{Ctx: context.Background(), skipNote: -1, In: protocol.Input{Source: src, ContextTokens: &five, TranscriptPath: transcript}}
 		if got, known := r.contextUsage(); !known || got != want {
 			t.Errorf("%s: %d (%v), want %d", src, got, known, want)
 		}
@@ -454,7 +455,7 @@ func TestATranscriptIsReadOnceForItsFactsAndItsUsage(t *testing.T) {
 		reads++
 		return &transcript.Facts{Usage: transcript.Usage{Tokens: 42, Known: true}}, nil
 	}}
-	r := &Run{Ctx: context.Background(), skipNote: -1, Agent: a, In: claude.Input{TranscriptPath: "/t.jsonl"}}
+	r := &Run{Ctx: context.Background(), skipNote: -1, Agent: a, In: protocol.Input{TranscriptPath: "/t.jsonl"}}
 	if _, err := r.readTranscript("/t.jsonl", transcript.DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +469,7 @@ func TestATranscriptIsReadOnceForItsFactsAndItsUsage(t *testing.T) {
 func TestAJSONContextReplyStaysWithinTheBudget(t *testing.T) {
 	text := strings.Repeat("\"quoted\"\n", 1200) // 10,800 characters, each line with three escapes
 	var out strings.Builder
-	execute(strings.NewReader(`{"hook_event_name":"SessionStart"}`), &out, eventtable.Event{Command: "init"}, func(*Run) string { return text },
+	executeText(strings.NewReader(`{"hook_event_name":"SessionStart"}`), &out, eventtable.Event{Command: "init"}, func(*Run) string { return text },
 		Options{Deadline: 5 * time.Second, NoLog: true, Agent: Gemini, Getenv: func(string) string { return "" }})
 	var reply struct {
 		Specific struct {
@@ -609,15 +610,14 @@ func TestTheFilesCommittedSinceAreNamedUpToEight(t *testing.T) {
 // A reply of exactly the client's budget is kept whole; one character
 // more is cut within its text.
 func TestAReplyOfExactlyTheBudgetIsKeptWhole(t *testing.T) {
-	reply := func(n int) string {
-		head := `{"decision":"block","reason":"`
-		return head + strings.Repeat("x", n-len(head)-2) + `"}`
-	}
-	if exact := reply(claude.Budget); fitReply(exact) != exact {
+	head := `{"decision":"block","reason":"`
+	reason := func(n int) string { return strings.Repeat("x", n-len(head)-2) }
+	if exact, cut := encode(Claude, "Stop", protocol.Hold(reason(claude.Budget))); cut || exact != protocol.BlockJSON(reason(claude.Budget)) {
 		t.Error("a reply of exactly the budget was changed")
 	}
-	if over := reply(claude.Budget + 1); fitReply(over) == over || logs.Len(fitReply(over)) > claude.Budget {
-		t.Error("a reply over the budget was not cut within it")
+	over, cut := encode(Claude, "Stop", protocol.Hold(reason(claude.Budget+1)))
+	if !cut || logs.Len(over) > claude.Budget || !strings.HasPrefix(over, head) {
+		t.Errorf("a reply over the budget was not cut within it: %d characters, cut %v", logs.Len(over), cut)
 	}
 }
 

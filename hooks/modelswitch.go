@@ -3,8 +3,8 @@ package hooks
 import (
 	"fmt"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -14,9 +14,9 @@ import (
 // says the new window and where the context stands in it, and records the
 // thresholds already passed as announced, so that post-tool does not
 // repeat them. Without the checks it says nothing.
-func handleModelSwitch(r *Run) string {
+func handleModelSwitch(r *Run) protocol.Reply {
 	if !r.Cfg.Active(r.Project) || r.In.Model == "" {
-		return ""
+		return protocol.Reply{}
 	}
 	c := r.context()
 	text := modelSwitchText(r.In.FromModel, r.In.Model, c.Window, r.In.ContextTokens, longrun.ContextLine, c)
@@ -28,10 +28,10 @@ func handleModelSwitch(r *Run) string {
 		r.saveState(s)
 	}
 	if text == "" {
-		return ""
+		return protocol.Reply{}
 	}
 	r.ev.Decision = "warn"
-	return claude.AdditionalContext(claude.PostModelSwitch, text)
+	return protocol.AddContext(protocol.PostModelSwitch, text)
 }
 
 // modelSwitchText says the new model's window and the context in it.

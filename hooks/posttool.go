@@ -7,10 +7,10 @@ import (
 
 	"github.com/session-hooks/session-hooks/internal/safefile"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/logs"
 )
 
@@ -19,10 +19,10 @@ import (
 // the agent when the feature list changed in anything but "passes" since
 // HEAD, and announces each context threshold once per session. Otherwise
 // it prints nothing: it runs after every tool call.
-func handlePostTool(r *Run) string {
+func handlePostTool(r *Run) protocol.Reply {
 	r.checkReceipt()
 	if !r.Cfg.Active(r.Project) {
-		return ""
+		return protocol.Reply{}
 	}
 	var edits []string
 	if mayEditFiles(r.In) {
@@ -51,25 +51,25 @@ func handlePostTool(r *Run) string {
 		}
 	}
 	if len(warnings) == 0 {
-		return ""
+		return protocol.Reply{}
 	}
 	r.ev.Decision = "warn"
 	if r.Cfg.DryRun {
 		r.writeLog("session-post-tool.md", "# Post-tool (dry run, not shown to the agent)\n\n- "+strings.Join(warnings, "\n- ")+"\n")
-		return ""
+		return protocol.Reply{}
 	}
-	event := claude.PostToolUse
-	if r.In.Event == claude.PostToolBatch {
-		event = claude.PostToolBatch // one warning for the whole batch
+	event := protocol.PostToolUse
+	if r.In.Event == protocol.PostToolBatch {
+		event = protocol.PostToolBatch // one warning for the whole batch
 	}
-	return claude.AdditionalContext(event, logs.Cut(strings.Join(warnings, "\n\n"), claude.Budget-200))
+	return protocol.AddContext(event, logs.Cut(strings.Join(warnings, "\n\n"), r.budget()-200))
 }
 
 // mayEditFiles says whether the call, or any call of the batch, may have
 // changed the feature list.
-func mayEditFiles(in claude.Input) bool {
+func mayEditFiles(in protocol.Input) bool {
 	names := in.ToolNames
-	if in.Event != claude.PostToolBatch {
+	if in.Event != protocol.PostToolBatch {
 		names = []string{in.ToolName}
 	}
 	for _, n := range names {

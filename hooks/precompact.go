@@ -2,11 +2,9 @@ package hooks
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
@@ -27,7 +25,7 @@ const keepBudget = 800
 
 // A snapshot reads the transcript once it has been still for
 // transcriptQuiet, waiting at most transcriptSettleMax: Claude Code may
-// start the hook just before writing its last batch (claude.Settle).
+// start the hook just before writing its last batch (transcript.Settle).
 const (
 	transcriptQuiet     = 40 * time.Millisecond
 	transcriptSettleMax = 300 * time.Millisecond
@@ -203,17 +201,13 @@ func probeLines(p facts.Probe) ([]string, string) {
 // the last prompt, the task list and the files touched.
 func (r *Run) addTranscript(snap *facts.Snapshot) {
 	path := r.In.TranscriptPath
-	configDir := claude.ConfigDirOf(path)
-	if configDir == "" {
-		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
-	}
-	for _, t := range r.tasks(configDir) {
+	for _, t := range r.tasks() {
 		snap.Tasks = append(snap.Tasks, facts.Task{Content: t.Content, Status: t.Status})
 	}
 	// A client that runs the hook before every request has written the
 	// transcript by then; waiting would delay every request.
 	if settled, ok := within(r, "waiting for the transcript", func() bool {
-		return r.agent().LateRecovery || claude.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
+		return r.agent().LateRecovery || !r.agent().WritesLate || transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
 	}); ok && !settled {
 		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}

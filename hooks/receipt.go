@@ -1,9 +1,9 @@
 package hooks
 
 import (
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs/events"
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // receiptBudget is how far back the transcript is searched for a
@@ -47,7 +47,7 @@ func (r *Run) checkReceipt() {
 		return
 	}
 	nonce := s.PendingReceipt
-	found, err := claude.Contains(r.Ctx, r.In.TranscriptPath, []string{receiptStart(nonce), receiptEnd(nonce)}, receiptBudget)
+	found, err := transcript.Contains(r.Ctx, r.In.TranscriptPath, []string{receiptStart(nonce), receiptEnd(nonce)}, receiptBudget)
 	if err != nil {
 		return // looked for again at the next run
 	}

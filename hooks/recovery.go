@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/session-hooks/session-hooks/gitdiag"
 
 	"github.com/session-hooks/session-hooks/hooks/facts"

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/logs/events"
@@ -108,7 +108,7 @@ func TestCorruptStateIsReportedByStopAndPostTool(t *testing.T) {
 			os.MkdirAll(filepath.Join(dir, ".claude", "logs", "state"), 0o700)
 			os.WriteFile(filepath.Join(dir, ".claude", "logs", "state", "s1.json"), []byte("{not json"), 0o600)
 			var out strings.Builder
-			Execute(payload(dir, e.Claude, `,"tool_name":"Write"`), &out, e,
+			Execute(payload(dir, e.Event, `,"tool_name":"Write"`), &out, e,
 				Options{Deadline: 5 * time.Second, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
 			all, err := events.Read(logs.DirFor(dir))
 			if err != nil || len(all) != 1 {
@@ -134,13 +134,13 @@ func TestStopLetsATurnThroughThatBackgroundWorkWillResume(t *testing.T) {
 	dirty := longrun.StopFacts{Uncommitted: []string{"?? notes.txt"}, ProgressFile: "claude-progress.txt", ProgressTouched: true}
 	tests := []struct {
 		name string
-		in   claude.Input
+		in   protocol.Input
 		want string
 	}{
-		{"work left, nothing running", claude.Input{}, "block"},
-		{"a background task will wake it", claude.Input{BackgroundTasks: 1}, "allow"},
-		{"a session cron will wake it", claude.Input{SessionCrons: 2}, "allow"},
-		{"blocked once already this turn", claude.Input{StopHookActive: true}, "allow"},
+		{"work left, nothing running", protocol.Input{}, "block"},
+		{"a background task will wake it", protocol.Input{BackgroundTasks: 1}, "allow"},
+		{"a session cron will wake it", protocol.Input{SessionCrons: 2}, "allow"},
+		{"blocked once already this turn", protocol.Input{StopHookActive: true}, "allow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,10 +186,10 @@ func TestNudgeModeAddsContextInsteadOfBlocking(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.LongRunning.StopMode = "nudge"
 	dirty := longrun.StopFacts{Uncommitted: []string{"?? notes.txt"}, ProgressFile: "claude-progress.txt", ProgressTouched: true}
-	if got, _ := decideStop(claude.Input{}, cfg, dirty, nil); got != "nudge" {
+	if got, _ := decideStop(protocol.Input{}, cfg, dirty, nil); got != "nudge" {
 		t.Errorf("got %s", got)
 	}
-	if got, _ := decideStop(claude.Input{StopHookActive: true}, cfg, dirty, nil); got != "allow" {
+	if got, _ := decideStop(protocol.Input{StopHookActive: true}, cfg, dirty, nil); got != "allow" {
 		t.Errorf("nudged twice in a turn: %s", got)
 	}
 }

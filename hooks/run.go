@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,15 +17,14 @@ import (
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/transcript"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/logs/events"
-	"github.com/tidwall/gjson"
 )
 
 // Options are what the command line and the process give a hook run.
@@ -36,9 +36,8 @@ type Options struct {
 	NoLog      bool     // --no-log
 	JSON       bool     // --format json
 	Version    string
-	// Agent is the agent CLI that runs the hook (--agent); Claude Code's
-	// when unset.
-	Agent Agent
+	// Agent is the adapter of the client that runs the hook (--agent).
+	Agent protocol.Agent
 	// Now and Getenv are the clock and the environment: every rule about
 	// time or the environment reads them, so tests can fix both.
 	Now    func() time.Time
@@ -52,8 +51,8 @@ type Options struct {
 type Run struct {
 	Ctx     context.Context
 	hard    context.Context // ends at phases.write: the bound of every file system call
-	In      claude.Input
-	Agent   Agent // whose transcript In.TranscriptPath is
+	In      protocol.Input
+	Agent   protocol.Agent // whose session file In.TranscriptPath is
 	Project string
 	Git     *gitdiag.Shared // the project's repository, read once for the whole run
 	Logs    logs.Dir
@@ -82,19 +81,19 @@ type Run struct {
 }
 
 // Execute runs one event as a hook: it always returns normally (the
-// caller exits 0), prints at most claude.Budget characters, nothing on
-// stderr, and answers by the deadline with whatever it has.
+// caller exits 0), prints at most the agent's limit, nothing on stderr,
+// and answers by the deadline with whatever it has.
 func Execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, opt Options) {
 	execute(stdin, stdout, e, handlerOf(e), opt)
 }
 
 // execute is Execute with the row's handler given (tests give their own).
-func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(*Run) string, opt Options) {
+func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(*Run) protocol.Reply, opt Options) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Agent.Read == nil {
-		opt.Agent = Claude
+		opt.Agent = defaultAgent
 	}
 	if opt.Getenv == nil {
 		opt.Getenv = os.Getenv
@@ -110,7 +109,7 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
 		Version: opt.Version, Agent: opt.Agent, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)
-	r.Project = projectDir(in, opt.Getenv)
+	r.Project = projectDir(in, opt.Agent, opt.Getenv)
 	r.Git = gitdiag.NewShared(r.Project)
 	if !r.NoLog {
 		r.Git.CacheDir = cacheDir(opt.Getenv)
@@ -122,16 +121,12 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 
 	// Everything that touches the disk runs inside the deadline: the
 	// configuration, the handler, the state.
-	done := make(chan string, 1)
+	done := make(chan protocol.Reply, 1)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
 				r.ev.Errors = append(r.ev.Errors, events.Error{Type: "panic", Message: fmt.Sprint(v)})
-				msg := fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v)
-				if r.JSON {
-					msg = failureJSON(strings.TrimSpace(msg))
-				}
-				done <- msg
+				done <- r.failure(fmt.Sprintf("session-hooks: internal error in %s (%v); nothing was injected. Please report this.\n", e.Command, v))
 			}
 		}()
 		cfg, cfgNotes, ok := within2(r, "reading the configuration", func() (config.Config, []string) {
@@ -147,40 +142,24 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 		r.writeState() // the last write but the event line, inside the deadline
 		done <- out
 	}()
-	var out string
+	var reply protocol.Reply
 	var ev events.Event
 	logDir := logs.DirFor(r.Project)
 	select {
-	case out = <-done:
+	case reply = <-done:
 		ev = r.ev // the handler is done with it
 		ev.Skipped = r.notes
 		logDir = r.Logs
 	case <-time.After(ph.handler - time.Since(began)):
 		logDir.NoCreate = func() string { return "the run did not finish in time to know whether this is a project" }
-		out = fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline)
-		if r.JSON {
-			// A script asked for JSON: it gets JSON, saying what happened.
-			out = failureJSON(strings.TrimSpace(out))
-		}
+		reply = r.failure(fmt.Sprintf("session-hooks: %s did not finish within its %s deadline; nothing was injected.\n", e.Command, opt.Deadline))
 		ev = r.newEvent(e.Command) // the handler may still be writing r.ev
 		ev.Errors = []events.Error{{Type: "deadline", Message: "did not finish within " + opt.Deadline.String()}}
 	}
-	printed := safeOutput(out, r.JSON)
-	switch {
-	case r.JSON:
-	case claude.IsJSONReply(out):
-		// A reply's text is cut inside it: a JSON reply cut as text
-		// would be invalid, and Claude Code would show it whole.
-		printed = fitReply(printed)
-	default:
-		printed = logs.Cut(printed, claude.Budget)
-		if reply := r.agent().Reply; reply != nil && printed != "" {
-			printed = fitText(func(t string) string { return reply(r.In.Event, t) }, printed)
-		}
-	}
-	ev.Truncated = ev.Truncated || len(printed) < len(out)
+	printed, cut := encode(r.agent(), cmp.Or(reply.Event, r.In.Event), reply)
+	ev.Truncated = ev.Truncated || cut
 	ev.Bytes, ev.DurationMS = len(printed), events.MS(time.Since(began))
-	if reachesModel(r.In.Event) && !r.JSON {
+	if r.In.Event != "" && reachesModel(cmp.Or(e.Event, r.In.Event)) && !r.JSON {
 		ev.Injected = printed // a person can see what the model was given
 	}
 	io.WriteString(stdout, printed)
@@ -197,17 +176,37 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	}
 }
 
+// failure is what a run that failed or missed its deadline answers: the
+// message, or for --format json an object of the schema saying it.
+func (r *Run) failure(msg string) protocol.Reply {
+	if r.JSON {
+		return protocol.Facts(failureJSON(strings.TrimSpace(msg)))
+	}
+	return protocol.Say(msg)
+}
+
+// encode is the reply as the agent's stdout carries it: its text cleaned
+// by the one policy first, then cut until the encoded reply is within the
+// agent's limit (a JSON reply is cut inside its text, so it stays valid);
+// cut says whether text was cut. --format json's facts are cleaned string
+// by string, and never cut.
+func encode(a protocol.Agent, event string, reply protocol.Reply) (printed string, cut bool) {
+	if reply.Data {
+		return safeOutput(reply.Text), false
+	}
+	build := func(t string) string {
+		r := reply
+		r.Text = t
+		return safeOutput(a.EncodeReply(event, r))
+	}
+	return fitText(build, a.Limit(), sanitize.Clean(reply.Text))
+}
+
 // readInput reads the payload in the agent's shape; the event is the
 // agent's name for the row when the payload does not say.
-func readInput(stdin io.Reader, wait time.Duration, a Agent, e eventtable.Event, getenv func(string) string) (claude.Input, []string) {
-	b, notes := claude.ReadPayload(stdin, wait)
-	var in claude.Input
-	var more []string
-	if a.ParseInput != nil {
-		in, more = a.ParseInput(b, getenv)
-	} else {
-		in, more = claude.ParseInput(b)
-	}
+func readInput(stdin io.Reader, wait time.Duration, a protocol.Agent, e eventtable.Event, getenv func(string) string) (protocol.Input, []string) {
+	b, notes := protocol.ReadPayload(stdin, wait)
+	in, more := a.Parse(b, getenv)
 	if events := a.Events[strings.Join(e.Args(), " ")]; in.Event == "" && len(events) > 0 {
 		in.Event = events[0]
 	}
@@ -235,27 +234,10 @@ func cacheDir(getenv func(string) string) string {
 // hook's reply in the turn. SessionEnd's and PostCompact's go nowhere.
 func reachesModel(event string) bool {
 	switch event {
-	case claude.SessionEnd, claude.PostCompact, "":
+	case protocol.SessionEnd, protocol.PostCompact, "":
 		return false
 	}
 	return true
-}
-
-// fitReply keeps a JSON reply within the budget by cutting its text:
-// a Stop's reason or the additional context. A reply of another shape
-// over the budget is dropped rather than shown whole.
-func fitReply(reply string) string {
-	if logs.Len(reply) <= claude.Budget {
-		return reply
-	}
-	v := gjson.Parse(reply)
-	if reason := v.Get("reason"); reason.Exists() && v.Get("decision").Str == "block" {
-		return fitText(claude.Block, reason.Str)
-	}
-	if ctx := v.Get("hookSpecificOutput.additionalContext"); ctx.Exists() {
-		return jsonContext(v.Get("hookSpecificOutput.hookEventName").Str, ctx.Str)
-	}
-	return ""
 }
 
 // failureJSON is what --format json prints when the run missed its
@@ -268,27 +250,20 @@ func failureJSON(note string) string {
 	return string(b) + "\n"
 }
 
-// jsonContext is text as the JSON reply an agent that reads only JSON
-// takes (hookSpecificOutput.additionalContext), cut further when JSON's
-// escapes (a quote, a newline: two characters each) would take the reply
-// past the budget.
-func jsonContext(event, text string) string {
-	return fitText(func(t string) string { return claude.AdditionalContext(event, t) }, text)
-}
-
 // fitText is the reply build makes of text, text cut until the reply is
-// within the budget (JSON's escapes make a reply longer than its text).
-func fitText(build func(string) string, text string) string {
-	reply := build(text)
+// within limit (JSON's escapes make a reply longer than its text); cut
+// says whether it was.
+func fitText(build func(string) string, limit int, text string) (reply string, cut bool) {
+	reply = build(text)
 	for range 8 {
-		over := logs.Len(reply) - claude.Budget
+		over := logs.Len(reply) - limit
 		if over <= 0 {
-			return reply
+			return reply, cut
 		}
-		text = logs.Cut(text, max(logs.Len(text)-over, 0))
+		text, cut = logs.Cut(text, max(logs.Len(text)-over, 0)), true
 		reply = build(text)
 	}
-	return build("")
+	return build(""), true
 }
 
 // safeOutput is the one way to stdout: whatever the handler rendered, and
@@ -296,8 +271,8 @@ func fitText(build func(string) string, text string) string {
 // files, the logs), the model reads it only as the sanitising and
 // redaction policy leaves it. A JSON reply is cleaned string by string,
 // so it stays JSON.
-func safeOutput(out string, isJSON bool) string {
-	if isJSON || claude.IsJSONReply(out) {
+func safeOutput(out string) string {
+	if protocol.IsJSON(out) {
 		return string(sanitize.JSON([]byte(out)))
 	}
 	return sanitize.Clean(out)
@@ -358,9 +333,10 @@ func stdinWait(deadline time.Duration) time.Duration {
 
 // noProject says why no log directory may be created for this run, or
 // "": a hook run with the cwd / or /dev must not leave /.claude/logs. Logs
-// go in a git work tree, or in the project Claude Code names.
+// go in a git work tree, or in the project the client names.
 func (r *Run) noProject() string {
-	if d := r.Getenv(claude.EnvProjectDir); d != "" && filepath.Clean(d) == filepath.Clean(r.Project) {
+	env := r.agent().ProjectDirEnv
+	if d := r.Getenv(env); env != "" && d != "" && filepath.Clean(d) == filepath.Clean(r.Project) {
 		return ""
 	}
 	inTree, _ := gitdiag.Within(r.Ctx, r.Git, func(repo *gitdiag.Repo) (bool, error) {
@@ -369,16 +345,19 @@ func (r *Run) noProject() string {
 	if inTree {
 		return ""
 	}
-	return r.Project + " is not in a git work tree, nor the project Claude Code names ($" + claude.EnvProjectDir + ")"
+	if env == "" {
+		return r.Project + " is not in a git work tree"
+	}
+	return r.Project + " is not in a git work tree, nor the project " + r.agent().Label + " names ($" + env + ")"
 }
 
 // projectDir is resolved as the Node script did: the payload's cwd, else
-// $CLAUDE_PROJECT_DIR, else the process's directory.
-func projectDir(in claude.Input, getenv func(string) string) string {
+// the directory the client names, else the process's directory.
+func projectDir(in protocol.Input, a protocol.Agent, getenv func(string) string) string {
 	if in.Cwd != "" {
 		return in.Cwd
 	}
-	if d := getenv(claude.EnvProjectDir); d != "" {
+	if d := getenv(a.ProjectDirEnv); a.ProjectDirEnv != "" && d != "" {
 		return d
 	}
 	d, err := os.Getwd()

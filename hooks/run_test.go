@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/logs/events"
@@ -20,7 +21,7 @@ import (
 
 func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 	var out strings.Builder
-	execute(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string { panic("boom") }, Options{Deadline: time.Second, NoLog: true})
+	executeText(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string { panic("boom") }, Options{Deadline: time.Second, NoLog: true})
 	want := "session-hooks: internal error in init (boom); nothing was injected. Please report this.\n"
 	if out.String() != want {
 		t.Errorf("got %q", out.String())
@@ -30,7 +31,7 @@ func TestRunHookTurnsAPanicIntoOneLine(t *testing.T) {
 func TestRunHookAnswersByItsDeadline(t *testing.T) {
 	var out strings.Builder
 	start := time.Now()
-	execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string {
+	executeText(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string {
 		time.Sleep(5 * time.Second)
 		return "too late"
 	}, Options{Deadline: 200 * time.Millisecond, NoLog: true})
@@ -48,7 +49,7 @@ func TestAScriptThatAskedForJSONGetsJSONWhenTheRunFails(t *testing.T) {
 		"a panic":      func(*Run) string { panic("boom") },
 	} {
 		var out strings.Builder
-		execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, handle, Options{Deadline: 200 * time.Millisecond, NoLog: true, JSON: true})
+		executeText(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, handle, Options{Deadline: 200 * time.Millisecond, NoLog: true, JSON: true})
 		var got struct {
 			SchemaVersion int      `json:"schema_version"`
 			Notes         []string `json:"notes"`
@@ -61,7 +62,7 @@ func TestAScriptThatAskedForJSONGetsJSONWhenTheRunFails(t *testing.T) {
 
 func TestRunHookCutsOutputToTheBudget(t *testing.T) {
 	var out strings.Builder
-	execute(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string {
+	executeText(strings.NewReader(""), &out, eventtable.Event{Command: "init"}, func(*Run) string {
 		return strings.Repeat("line of output\n", 5000)
 	}, Options{Deadline: time.Second, NoLog: true})
 	if n := len(out.String()); n > claude.Budget {
@@ -76,7 +77,7 @@ func TestAStalledEventLineDoesNotHoldTheHookPastItsDeadline(t *testing.T) {
 	appendEvent = func(logs.Dir, events.Event) { time.Sleep(10 * time.Second) }
 	var out strings.Builder
 	start := time.Now()
-	execute(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "the answer\n" },
+	executeText(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "the answer\n" },
 		Options{Deadline: 300 * time.Millisecond, Getenv: func(string) string { return "" }})
 	if out.String() != "the answer\n" {
 		t.Errorf("got %q", out.String())
@@ -142,9 +143,9 @@ func TestTheDeadlineIsReadAsAPersonWritesIt(t *testing.T) {
 func TestACutOutputIsRecordedAsCutAndAJSONReplyIsCutInsideItsText(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
-	run := func(out string) events.Event {
+	answer := func(reply protocol.Reply) events.Event {
 		b.Reset()
-		execute(strings.NewReader(""), &b, eventtable.Event{Command: "init"}, func(*Run) string { return out },
+		execute(strings.NewReader(""), &b, eventtable.Event{Command: "init"}, func(*Run) protocol.Reply { return reply },
 			Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 		all, err := events.Read(logs.DirFor(dir))
 		if err != nil || len(all) == 0 {
@@ -152,19 +153,20 @@ func TestACutOutputIsRecordedAsCutAndAJSONReplyIsCutInsideItsText(t *testing.T) 
 		}
 		return all[len(all)-1]
 	}
+	run := func(out string) events.Event { return answer(protocol.Say(out)) }
 	if e := run(strings.Repeat("line of output\n", 5000)); !e.Truncated || e.Bytes > claude.Budget {
 		t.Errorf("a long text: truncated %v, %d bytes", e.Truncated, e.Bytes)
 	}
 	if e := run("short"); e.Truncated {
 		t.Errorf("a short text was recorded as cut")
 	}
-	short := claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x\n", 100))
-	if e := run(short); e.Truncated || e.Bytes != len(short) || b.String() != short {
+	short := protocol.ContextJSON(protocol.PostToolBatch, strings.Repeat("x\n", 100))
+	if e := answer(protocol.AddContext(protocol.PostToolBatch, strings.Repeat("x\n", 100))); e.Truncated || e.Bytes != len(short) || b.String() != short {
 		t.Errorf("a short JSON reply was changed: %d of %d bytes", e.Bytes, len(short))
 	}
-	for _, reply := range []string{claude.AdditionalContext(claude.PostToolBatch, strings.Repeat("x\n", claude.Budget)),
-		claude.Block("Before you stop:\n- " + strings.Repeat("create the missing file \"a\"\n- ", 1000))} {
-		e := run(reply)
+	for _, reply := range []protocol.Reply{protocol.AddContext(protocol.PostToolBatch, strings.Repeat("x\n", claude.Budget)),
+		protocol.Hold("Before you stop:\n- " + strings.Repeat("create the missing file \"a\"\n- ", 1000))} {
+		e := answer(reply)
 		out := b.String()
 		if !e.Truncated || logs.Len(out) > claude.Budget || !json.Valid([]byte(out)) || !strings.Contains(out, "output cut") {
 			t.Errorf("a long JSON reply: truncated %v, %d characters, valid %v: %.100s", e.Truncated, logs.Len(out), json.Valid([]byte(out)), out)
@@ -179,13 +181,13 @@ func TestTheProjectIsThePayloadsCwdElseClaudesProjectDir(t *testing.T) {
 		}
 		return ""
 	}
-	if got := projectDir(claude.Input{Cwd: "/from/payload"}, env); got != "/from/payload" {
+	if got := projectDir(protocol.Input{Cwd: "/from/payload"}, Claude, env); got != "/from/payload" {
 		t.Errorf("got %q", got)
 	}
-	if got := projectDir(claude.Input{}, env); got != "/from/env" {
+	if got := projectDir(protocol.Input{}, Claude, env); got != "/from/env" {
 		t.Errorf("got %q, want $CLAUDE_PROJECT_DIR", got)
 	}
-	if got := projectDir(claude.Input{}, func(string) string { return "" }); got == "" || got == "/from/env" {
+	if got := projectDir(protocol.Input{}, Claude, func(string) string { return "" }); got == "" || got == "/from/env" {
 		t.Errorf("without either: %q, want the process's directory", got)
 	}
 }
@@ -196,7 +198,7 @@ func TestAPayloadsHugeFieldsAreCutBeforeTheyAreLogged(t *testing.T) {
 	payload, _ := json.Marshal(map[string]any{"session_id": huge, "hook_event_name": huge, "source": huge, "trigger": huge,
 		"reason": huge, "model": huge, "cwd": dir})
 	var out strings.Builder
-	execute(strings.NewReader(string(payload)), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "" },
+	executeText(strings.NewReader(string(payload)), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "" },
 		Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 	fi, err := os.Stat(filepath.Join(logs.DirFor(dir).Path, events.File))
 	if err != nil || fi.Size() > 8<<10 {
@@ -211,7 +213,7 @@ func TestTheEventLineKeepsWhatTheModelWasGiven(t *testing.T) {
 	dir := t.TempDir()
 	run := func(event, out string) events.Event {
 		var b strings.Builder
-		execute(strings.NewReader(`{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`"}`), &b,
+		executeText(strings.NewReader(`{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`"}`), &b,
 			eventtable.Event{Command: "init"}, func(*Run) string { return out }, Options{Deadline: 5 * time.Second, Getenv: projectEnv(dir)})
 		all, _ := events.Read(logs.DirFor(dir))
 		if got := all[len(all)-1]; got.Bytes != len(b.String()) {

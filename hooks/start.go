@@ -12,10 +12,11 @@ import (
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/session-hooks/session-hooks/agent/claude"
+
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/transcript"
 )
@@ -91,7 +92,7 @@ func (r *Run) gatherStart() *facts.Start {
 	}
 	s.Output = r.Cfg.Output
 	s.Handoff = h
-	if src := r.In.Source; src == claude.SourceResume || src == claude.SourceFork {
+	if src := r.In.Source; src == protocol.SourceResume || src == protocol.SourceFork {
 		s.Resume = &facts.Resume{SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
 			PromptCacheExpired: r.In.PromptCacheExpired, ContextTokens: r.In.ContextTokens}
 		r.contextUsage() // seeds the session's usage, recorded in the event line
@@ -127,7 +128,7 @@ func worktreesOf(repo *gitdiag.Repo) (*facts.Worktree, []facts.Worktree) {
 // left, for a session that starts afresh (startup, clear); never for one
 // that continues (resume, fork, compact), nor when handoff is off.
 func (r *Run) previousHandoff() *facts.Handoff {
-	if !r.Cfg.Handoff || (r.In.Source != "" && r.In.Source != claude.SourceStartup && r.In.Source != claude.SourceClear) {
+	if !r.Cfg.Handoff || (r.In.Source != "" && r.In.Source != protocol.SourceStartup && r.In.Source != protocol.SourceClear) {
 		return nil
 	}
 	if r.logsTracked() {
@@ -265,11 +266,7 @@ func (r *Run) gatherHandoff(g facts.Git) (h facts.Handoff, transcriptRead bool) 
 	if path == "" {
 		return h, false
 	}
-	configDir := claude.ConfigDirOf(path)
-	if configDir == "" {
-		configDir, _ = claude.ConfigDir(r.Getenv, os.UserHomeDir)
-	}
-	tasks := r.tasks(configDir)
+	tasks := r.tasks()
 	tf, err := r.readTranscript(path, handoffTranscript)
 	// A transcript Claude Code never wrote is a session nobody typed in.
 	transcriptRead = err == nil || errors.Is(err, fs.ErrNotExist)

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/config"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/safefile"
 	"github.com/session-hooks/session-hooks/logs"
 )
@@ -21,10 +21,10 @@ const StopLog = "session-stop.md"
 // required file missing, it blocks the stop once with what to do. It never
 // blocks twice in a turn, and lets the stop through on any error of its own
 // (fail open): a hook must not trap an agent.
-func handleStop(r *Run) string {
+func handleStop(r *Run) protocol.Reply {
 	r.checkReceipt()
 	if !r.Cfg.Active(r.Project) {
-		return ""
+		return protocol.Reply{}
 	}
 	var facts longrun.StopFacts
 	var err error
@@ -36,18 +36,18 @@ func handleStop(r *Run) string {
 	r.writeLog(StopLog, renderStopLog(r, decision, reasons))
 	switch decision {
 	case "block":
-		return claude.Block("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
+		return protocol.Hold("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
 	case "nudge":
-		return claude.AdditionalContext(claude.Stop, "Before you stop, consider (long-running agent checks):\n- "+strings.Join(reasons, "\n- "))
+		return protocol.AddContext(protocol.Stop, "Before you stop, consider (long-running agent checks):\n- "+strings.Join(reasons, "\n- "))
 	}
-	return ""
+	return protocol.Reply{}
 }
 
 // decideStop returns "block", "nudge", "allow" or "dry run", with the
 // reasons.
 // Stop fires at the end of every turn, not only when the work is done: a
 // turn that background work will resume is let through.
-func decideStop(in claude.Input, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
+func decideStop(in protocol.Input, cfg config.Config, f longrun.StopFacts, gatherErr error) (string, []string) {
 	switch {
 	case in.StopHookActive:
 		return "allow", []string{"a stop hook already blocked once this turn"}

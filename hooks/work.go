@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/session-hooks/session-hooks/gitdiag"
 )
 

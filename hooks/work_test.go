@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/session-hooks/session-hooks/gitdiag"
 )
 

@@ -265,3 +265,22 @@ func Open(path string) (*os.File, int64, error) {
 	}
 	return f, fi.Size(), nil
 }
+
+// ModelWindow is the context window of a model by its name, in tokens; 0
+// when the name says nothing. A "[1m]" suffix asks for the 1M-token
+// window; the Claude 5 models have it (Claude Code 2.1.330's
+// auto-compaction starts near 1,000,000 tokens); other Claude models have
+// 200,000. A client that reports the window itself (Codex) is believed
+// over this.
+func ModelWindow(model string) int {
+	m := strings.ToLower(model)
+	switch {
+	case m == "":
+		return 0
+	case strings.Contains(m, "[1m]"), strings.HasPrefix(m, "claude-opus-5"), strings.HasPrefix(m, "claude-sonnet-5"):
+		return 1_000_000
+	case strings.HasPrefix(m, "claude-"):
+		return 200_000
+	}
+	return 0
+}

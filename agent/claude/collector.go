@@ -10,8 +10,9 @@ import (
 
 	"github.com/session-hooks/session-hooks/transcript"
 
-	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/tidwall/gjson"
+
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 )
 
 // collector gathers facts from lines seen newest first. Tool results come

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bytes"
 	"context"
 	"io"
 
@@ -78,20 +77,6 @@ func TokenCount(v gjson.Result) (int, bool) {
 		return int(v.Num), true
 	}
 	return 0, false
-}
-
-// Contains reports, for each needle, whether the last budget bytes of the
-// transcript hold it (a hook's output, say, which Claude Code records in
-// the transcript as it injects it).
-func Contains(ctx context.Context, path string, needles []string, budget int64) ([]bool, error) {
-	found := make([]bool, len(needles))
-	err := linesFromEnd(ctx, path, transcript.Options{Budget: budget, MaxLine: transcript.DefaultOptions.MaxLine}, func(line []byte) bool {
-		for i, n := range needles {
-			found[i] = found[i] || bytes.Contains(line, []byte(n))
-		}
-		return true
-	})
-	return found, err
 }
 
 // linesFromEnd calls fn with each line of the transcript at path, newest

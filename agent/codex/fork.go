@@ -7,8 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/transcript"
 	"github.com/tidwall/gjson"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // Injected are the texts hooks put in the context a rollout's session

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
-	"github.com/tidwall/gjson"
 )
 
 // Rollout is what a rollout says about the work in progress, in the

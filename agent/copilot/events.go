@@ -11,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
-	"github.com/tidwall/gjson"
 )
 
 // Read reads the events at path from at most opt.Budget bytes before its

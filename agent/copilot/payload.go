@@ -8,8 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/session-hooks/session-hooks/internal/jsondepth"
 	"github.com/tidwall/gjson"
+
+	"github.com/session-hooks/session-hooks/internal/jsondepth"
 )
 
 // Events are Copilot CLI's hooks for the rows of the event table they

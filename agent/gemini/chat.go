@@ -13,9 +13,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
-	"github.com/tidwall/gjson"
 )
 
 // Chat is what a Gemini CLI chat says about the work in progress, in the

@@ -1,5 +1,5 @@
 // Package eventtable is the one list of every event session-hooks handles
-// (Table): the subcommand, Claude Code's event and matcher, the settings
+// (Table): the subcommand, the event and its matcher, the settings
 // timeout, the run's deadline, what it writes, and how install chooses it.
 //
 // The table drives everything that names an event: the subcommands and
@@ -16,15 +16,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 )
 
-// Event is one row: a settings entry of Claude Code's, and how
+// Event is one row: a hook entry of the contract's events, and how
 // session-hooks answers it.
 type Event struct {
 	Command string // the subcommand
 	Flag    string // a boolean flag of the subcommand that selects this row, or ""
-	Claude  string // the Claude Code event
+	Event   string // the event (the contract's name, which Claude Code's settings use too)
 	Matcher string // settings.json's matcher for it
 	Timeout int    // settings.json's timeout, in seconds
 	// Deadline is the run's own: it answers by then with what it has.
@@ -54,45 +54,45 @@ func (e Event) Args() []string {
 // Table is every event session-hooks handles, in the order install writes
 // them and the docs list them.
 var Table = []Event{
-	{Command: "init", Claude: claude.SessionStart,
-		Matcher: strings.Join([]string{claude.SourceStartup, claude.SourceResume, claude.SourceClear, claude.SourceFork}, "|"),
+	{Command: "init", Event: protocol.SessionStart,
+		Matcher: strings.Join([]string{protocol.SourceStartup, protocol.SourceResume, protocol.SourceClear, protocol.SourceFork}, "|"),
 		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"},
 		Usage: "SessionStart: branch, recent commits, status, diff stat against the upstream",
 		Description: "With --compact-recovery (SessionStart source \"compact\"), also re-injects the\n" +
 			"snapshot pre-compact saved for this session. Writes .claude/logs/session-init.md."},
-	{Command: "init", Flag: "compact-recovery", Claude: claude.SessionStart, Matcher: claude.SourceCompact,
+	{Command: "init", Flag: "compact-recovery", Event: protocol.SessionStart, Matcher: protocol.SourceCompact,
 		Timeout: 30, Deadline: 10 * time.Second, Logs: []string{"session-init.md"}},
-	{Command: "pre-compact", Claude: claude.PreCompact, Timeout: 30, Deadline: 10 * time.Second,
+	{Command: "pre-compact", Event: protocol.PreCompact, Timeout: 30, Deadline: 10 * time.Second,
 		Logs:        []string{"pre-compact-state.md", "sessions/<session>/pre-compact-state.md", "sessions/<session>/pre-compact-state.json (the snapshot as data)", "checkpoints/<time>-<session>.md (the last 10)"},
 		Usage:       "PreCompact: snapshot branch, changes and the work in progress from the transcript",
 		Description: "Writes .claude/logs/pre-compact-state.md and a copy under sessions/<session>/."},
-	{Command: "post-compact", Claude: claude.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
+	{Command: "post-compact", Event: protocol.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
 		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session>.json"},
 		Usage: "PostCompact: record the compaction and which snapshot facts its summary does not mention",
 		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
 			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them."},
-	{Command: "end", Claude: claude.SessionEnd, Timeout: 5, Deadline: time.Second,
+	{Command: "end", Event: protocol.SessionEnd, Timeout: 5, Deadline: time.Second,
 		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)", "handoff.json (the latest of them, which a start reads)"},
 		Usage: "SessionEnd: final branch, last commit and status",
 		Description: "Writes .claude/logs/session-end.md. Its default deadline is 1s: Claude Code\n" +
 			"cancels a SessionEnd hook after about 1.5s unless a timeout is configured."},
-	{Command: "stop", Claude: claude.Stop, Timeout: 30, Deadline: 10 * time.Second, LongRunning: true,
+	{Command: "stop", Event: protocol.Stop, Timeout: 30, Deadline: 10 * time.Second, LongRunning: true,
 		Logs:  []string{"session-stop.md (the latest decision and why)"},
 		Usage: "Stop: with the long-running checks on, block a stop while work is uncommitted or unrecorded",
 		Description: "Prints {\"decision\":\"block\",\"reason\":…} once per turn when the work is not committed, the\n" +
 			"progress file was not touched this session, or a required file is missing; lets the stop\n" +
 			"through on stop_hook_active and on any error of its own. Writes .claude/logs/session-stop.md."},
-	{Command: "post-tool", Claude: claude.PostToolBatch, Timeout: 30,
+	{Command: "post-tool", Event: protocol.PostToolBatch, Timeout: 30,
 		Deadline: 5 * time.Second, LongRunning: true, ReplacedBy: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},
 		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
 		Description: "Prints hookSpecificOutput.additionalContext only when there is something to say, once per\n" +
 			"batch of parallel tool calls; each context threshold is announced once per session."},
-	{Command: "model-switch", Claude: claude.PostModelSwitch, Timeout: 30, Deadline: 5 * time.Second, LongRunning: true,
+	{Command: "model-switch", Event: protocol.PostModelSwitch, Timeout: 30, Deadline: 5 * time.Second, LongRunning: true,
 		Usage: "PostModelSwitch: with the long-running checks on, say the new model's context window and where the context stands in it",
 		Description: "Prints hookSpecificOutput.additionalContext with the new window and the context level, and records\n" +
 			"the thresholds the new window has passed as announced. Silent without the long-running checks."},
-	{Command: "post-tool", Claude: claude.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
+	{Command: "post-tool", Event: protocol.PostToolUse, Matcher: "Write|Edit|MultiEdit|Bash", Timeout: 30,
 		Deadline: 5 * time.Second, LongRunning: true, InstallFlag: "post-tool-use",
 		Logs:  []string{"session-post-tool.md (dry runs only)"},
 		Usage: "PostToolBatch (PostToolUse before it): warn when feature_list.json changed beyond passes, or the context passed a threshold",
@@ -172,7 +172,7 @@ func Markdown() string {
 	var b strings.Builder
 	b.WriteString("| event | command | log files (below `.claude/logs/`) | installed |\n|---|---|---|---|\n")
 	for _, e := range Table {
-		event := e.Claude
+		event := e.Event
 		if e.Matcher != "" {
 			event += " `" + strings.ReplaceAll(e.Matcher, "|", `\|`) + "`"
 		}

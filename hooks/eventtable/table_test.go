@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/readme"
 )
 
@@ -17,11 +17,11 @@ func TestREADMEEventTableIsTheTable(t *testing.T) {
 }
 
 func TestForkStartsLikeAStartupAndCompactRecovers(t *testing.T) {
-	for source, wantFlag := range map[string]string{claude.SourceStartup: "", claude.SourceResume: "", claude.SourceClear: "",
-		claude.SourceFork: "", claude.SourceCompact: "compact-recovery"} {
+	for source, wantFlag := range map[string]string{protocol.SourceStartup: "", protocol.SourceResume: "", protocol.SourceClear: "",
+		protocol.SourceFork: "", protocol.SourceCompact: "compact-recovery"} {
 		var rows []Event
 		for _, e := range Table {
-			if e.Claude == claude.SessionStart && slices.Contains(strings.Split(e.Matcher, "|"), source) {
+			if e.Event == protocol.SessionStart && slices.Contains(strings.Split(e.Matcher, "|"), source) {
 				rows = append(rows, e)
 			}
 		}
@@ -33,7 +33,7 @@ func TestForkStartsLikeAStartupAndCompactRecovers(t *testing.T) {
 
 func TestLookupSelectsTheRowOfTheFlagSet(t *testing.T) {
 	e, ok := Lookup("init", func(f string) bool { return f == "compact-recovery" })
-	if !ok || e.Matcher != claude.SourceCompact {
+	if !ok || e.Matcher != protocol.SourceCompact {
 		t.Errorf("init --compact-recovery is %+v", e)
 	}
 	e, ok = Lookup("init", func(string) bool { return false })
@@ -47,7 +47,7 @@ func TestLookupSelectsTheRowOfTheFlagSet(t *testing.T) {
 
 func TestEveryRowHasATimeoutAndADeadline(t *testing.T) {
 	for _, e := range Table {
-		if e.Timeout <= 0 || e.Deadline <= 0 || e.Claude == "" {
+		if e.Timeout <= 0 || e.Deadline <= 0 || e.Event == "" {
 			t.Errorf("%v is incomplete", e.Args())
 		}
 		if e.Deadline >= timeoutDuration(e.Timeout) {

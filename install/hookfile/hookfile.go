@@ -77,7 +77,7 @@ func Desired(cmd string, longRunning bool, flags ...string) []Entry {
 	var out []Entry
 	for _, e := range eventtable.Table {
 		if e.Installed(longRunning, func(f string) bool { return slices.Contains(flags, f) }) {
-			out = append(out, Entry{Event: e.Claude, Matcher: e.Matcher, Command: cmd + " " + strings.Join(e.Args(), " "), Timeout: e.Timeout})
+			out = append(out, Entry{Event: e.Event, Matcher: e.Matcher, Command: cmd + " " + strings.Join(e.Args(), " "), Timeout: e.Timeout})
 		}
 	}
 	return out
@@ -143,7 +143,7 @@ func IsOurs(event, cmd, custom string) bool {
 	// (BeforeAgent, PreCompress) are not the table's.
 	otherAgent := agent != "" && agent != "claude"
 	for _, e := range eventtable.Table {
-		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Claude) {
+		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Event) {
 			return true
 		}
 	}
@@ -167,7 +167,7 @@ func RowFor(event, cmd string) (eventtable.Event, bool) {
 	words := shellWords(cmd)
 	for _, e := range eventtable.Table {
 		args := e.Args()
-		if event == e.Claude && len(words) > len(args) && slices.Equal(words[len(words)-len(args):], args) {
+		if event == e.Event && len(words) > len(args) && slices.Equal(words[len(words)-len(args):], args) {
 			return e, true
 		}
 	}

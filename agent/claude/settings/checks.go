@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/session-hooks/session-hooks/agent/claude"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
+
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
@@ -25,15 +26,15 @@ func wiringProblems(all []WiredHook, custom string) []string {
 			problems = append(problems, fmt.Sprintf("%s → %s has a timeout of %d: Claude Code reads seconds (%s), which looks like milliseconds were meant",
 				h.Event, h.Command, *t, longSeconds(*t)))
 		}
-		if h.Event == claude.SessionEnd && h.Timeout == nil {
+		if h.Event == protocol.SessionEnd && h.Timeout == nil {
 			problems = append(problems, "SessionEnd → "+h.Command+" has no timeout: Claude Code cancels it after about 1.5 s")
 		}
-		if h.Event != claude.SessionStart {
+		if h.Event != protocol.SessionStart {
 			continue
 		}
 		recovery := strings.Contains(h.Command, "--compact-recovery")
-		for _, src := range []string{claude.SourceStartup, claude.SourceResume, claude.SourceClear, claude.SourceFork, claude.SourceCompact} {
-			if (src == claude.SourceCompact) == recovery && matches(h.Matcher, src) {
+		for _, src := range []string{protocol.SourceStartup, protocol.SourceResume, protocol.SourceClear, protocol.SourceFork, protocol.SourceCompact} {
+			if (src == protocol.SourceCompact) == recovery && matches(h.Matcher, src) {
 				covered[src] = true
 			}
 		}
@@ -41,10 +42,10 @@ func wiringProblems(all []WiredHook, custom string) []string {
 	if !ours {
 		return problems
 	}
-	for _, src := range []string{claude.SourceStartup, claude.SourceResume, claude.SourceClear, claude.SourceFork, claude.SourceCompact} {
+	for _, src := range []string{protocol.SourceStartup, protocol.SourceResume, protocol.SourceClear, protocol.SourceFork, protocol.SourceCompact} {
 		if !covered[src] {
 			what := "session-hooks init"
-			if src == claude.SourceCompact {
+			if src == protocol.SourceCompact {
 				what += " --compact-recovery"
 			}
 			problems = append(problems, fmt.Sprintf("no SessionStart matcher runs %s for source %q: run session-hooks install to fix the matchers", what, src))

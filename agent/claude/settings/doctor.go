@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/session-hooks/session-hooks/hooks/protocol"
+
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/logs/events"
@@ -54,12 +56,12 @@ func RunDoctor(env Env, custom string) Doctor {
 		all = append(all, sc.Hooks...)
 		for _, h := range sc.Hooks {
 			ours := hookfile.IsOurs(h.Event, h.Command, custom)
-			startup := h.Event == claude.SessionStart && matches(h.Matcher, claude.SourceStartup)
+			startup := h.Event == protocol.SessionStart && matches(h.Matcher, protocol.SourceStartup)
 			if !ours && startup && !slices.Contains(d.NotRun, h.Command) {
 				d.NotRun = append(d.NotRun, h.Command)
 			}
 			row, _ := hookfile.RowFor(h.Event, h.Command)
-			rowKey := row.Claude + " " + strings.Join(row.Args(), " ")
+			rowKey := row.Event + " " + strings.Join(row.Args(), " ")
 			if !ours || ran[h.Command] || isPlugin(sc.Scope) && bySettings[rowKey] {
 				continue
 			}
@@ -80,7 +82,7 @@ func RunDoctor(env Env, custom string) Doctor {
 		if r.Result != "ok" && r.Ours {
 			d.Problems++
 		}
-		if r.Event == claude.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
+		if r.Event == protocol.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
 			d.StartOutput += r.OutputLen
 		}
 	}
@@ -125,7 +127,7 @@ func RunDoctor(env Env, custom string) Doctor {
 // binary and without a shell, with a sample payload for its event.
 func rehearse(project string, h WiredHook, self string, selfErr error, custom string) wiring.DoctorRun {
 	limit := 600 * time.Second
-	if h.Event == claude.SessionEnd {
+	if h.Event == protocol.SessionEnd {
 		limit = 1500 * time.Millisecond // Claude Code's own budget without a timeout
 	}
 	if h.Timeout != nil {
@@ -135,7 +137,7 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 	if e, ok := hookfile.RowFor(h.Event, h.Command); ok && e.Matcher != "" {
 		matcher = e.Matcher
 	}
-	b, _ := json.Marshal(claude.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
+	b, _ := json.Marshal(protocol.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
 	return Rehearse(project, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
 }
 
@@ -215,7 +217,7 @@ func (d Doctor) Text() string {
 	if d.StartOutput > claude.Limit {
 		fmt.Fprintf(&b, "FAIL our SessionStart hooks print %d characters together at a startup; Claude Code replaces output over %d with a short preview:\n", d.StartOutput, claude.Limit)
 		for _, r := range d.Runs {
-			if r.Event == claude.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
+			if r.Event == protocol.SessionStart && !strings.Contains(r.Command, "--compact-recovery") {
 				fmt.Fprintf(&b, "       %d from %s\n", r.OutputLen, r.Command)
 			}
 		}

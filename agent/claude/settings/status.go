@@ -144,7 +144,7 @@ func markStandingDown(scopes []ScopeStatus, all []wired) {
 	}
 }
 
-func rowKey(e eventtable.Event) string { return e.Claude + " " + strings.Join(e.Args(), " ") }
+func rowKey(e eventtable.Event) string { return e.Event + " " + strings.Join(e.Args(), " ") }
 
 func isPlugin(scope string) bool { return strings.HasPrefix(scope, "plugin ") }
 
@@ -165,7 +165,7 @@ func checkWired(all []wired, custom string) []string {
 			}
 			seen[key] = h.scope
 			if e, ok := hookfile.RowFor(h.Event, h.Command); ok {
-				have[e.Claude+" "+strings.Join(e.Args(), " ")] = true
+				have[e.Event+" "+strings.Join(e.Args(), " ")] = true
 			}
 			if h.Event == "SessionEnd" && !h.HasTimeout {
 				warnings = append(warnings, h.scope+": SessionEnd has no timeout: Claude Code cancels it after about 1.5 s; set one (install does)")
@@ -177,8 +177,8 @@ func checkWired(all []wired, custom string) []string {
 	}
 	for _, e := range eventtable.Table {
 		args := strings.Join(e.Args(), " ")
-		if e.Installed(false, func(string) bool { return false }) && !have[e.Claude+" "+args] {
-			warnings = append(warnings, "no scope wires "+e.Claude+" → session-hooks "+args)
+		if e.Installed(false, func(string) bool { return false }) && !have[e.Event+" "+args] {
+			warnings = append(warnings, "no scope wires "+e.Event+" → session-hooks "+args)
 		}
 	}
 	return dedupe(warnings)

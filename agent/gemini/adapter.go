@@ -1,0 +1,33 @@
+package gemini
+
+import (
+	"context"
+
+	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/transcript"
+)
+
+// Adapter is Gemini CLI's side of the contract: the shared payload; its
+// session file a chat of messages patched in place; it reads a hook's
+// context only as JSON, and has no event right after a compression.
+var Adapter = protocol.Agent{Name: "gemini", Label: "Gemini CLI", Encode: protocol.ContextOnly, LateRecovery: true,
+	// Gemini CLI sets $CLAUDE_PROJECT_DIR too, for hooks written for
+	// Claude Code.
+	ProjectDirEnv: "CLAUDE_PROJECT_DIR",
+	Versions:      "0.61.0",
+	Gets: "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one); " +
+		"the long-running checks on AfterAgent (`--long-running`)",
+	NotYet: "—",
+	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
+		c, err := Read(ctx, path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &c.Facts, nil
+	},
+	Injected: noneInjected,
+}
+
+// noneInjected is Injected for a client with no fork, whose context holds
+// nothing of ours the session's ledger does not know.
+func noneInjected(context.Context, string, transcript.Options) ([]string, error) { return nil, nil }

@@ -531,7 +531,7 @@ func promptOf(content gjson.Result) (int, string) {
 	return promptReal, transcript.Request(s)
 }
 
-const interrupted = "[transcript.Request interrupted by user"
+const interrupted = "[Request interrupted by user"
 
 // finish returns the facts, oldest first where order matters.
 func (c *collector) finish() *transcript.Facts {

@@ -344,7 +344,9 @@ func changeStat(s *objects.Store, loaded map[plumbing.Hash][]byte, c fileChange,
 	old, oldErr := read(c.from, c.fromMode)
 	now, nowErr := read(c.to, c.toMode)
 	var bigOld, bigNow *objects.TooLargeError
-	if errors.As(oldErr, &bigOld) || errors.As(nowErr, &bigNow) {
+	// Both asked: either side may be over the bound, and each keeps its size.
+	oldBig, nowBig := errors.As(oldErr, &bigOld), errors.As(nowErr, &bigNow)
+	if oldBig || nowBig {
 		// As git does past core.bigFileThreshold: binary, by its size.
 		st.Binary, st.OldSize, st.NewSize = true, int64(len(old)), int64(len(now))
 		if bigOld != nil {

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -111,26 +112,41 @@ func readString(t *testing.T, path string) string {
 
 // A blob claiming more than the diff stat counts lines of (a few hundred
 // bytes of zlib can claim 300 MiB) is binary by its declared size, as git
-// counts one past core.bigFileThreshold: it is never inflated.
+// counts one past core.bigFileThreshold: it is never inflated, whichever
+// version of the file is over the bound, and each keeps its own size.
 func TestABlobBombInTheDiffStatIsBinaryByItsSize(t *testing.T) {
 	dir := t.TempDir()
-	h := plumbing.NewHash("89abcdef0123456789abcdef0123456789abcdef")
-	var z bytes.Buffer
-	w := zlib.NewWriter(&z)
-	w.Write([]byte("blob 314572800\x00"))
-	w.Write(bytes.Repeat([]byte("a"), 1<<16))
-	w.Close()
-	p := filepath.Join(dir, h.String()[:2], h.String()[2:])
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	os.WriteFile(p, z.Bytes(), 0o444)
+	bomb := func(hex string, size int) plumbing.Hash {
+		h := plumbing.NewHash(hex)
+		var z bytes.Buffer
+		w := zlib.NewWriter(&z)
+		fmt.Fprintf(w, "blob %d\x00", size)
+		w.Write(bytes.Repeat([]byte("a"), 1<<16))
+		w.Close()
+		p := filepath.Join(dir, h.String()[:2], h.String()[2:])
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, z.Bytes(), 0o444)
+		return h
+	}
+	old, now := bomb("89abcdef0123456789abcdef0123456789abcdef", 314572800), bomb("0123456789abcdef0123456789abcdef01234567", 209715200)
 	store, err := objects.OpenStore(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := changeStat(store, nil, fileChange{path: "bomb.txt", to: h, toMode: 0o100644},
-		func(string) int { return 0 }, func(a, b []byte) (int, int) { t.Fatal("lines counted"); return 0, 0 })
-	if err != nil || !st.Binary || st.NewSize != 314572800 || st.OldSize != 0 {
-		t.Errorf("got %+v, %v", st, err)
+	for _, tt := range []struct {
+		name             string
+		change           fileChange
+		oldSize, newSize int64
+	}{
+		{"the new version", fileChange{path: "bomb.txt", to: old, toMode: 0o100644}, 0, 314572800},
+		{"the old version", fileChange{path: "bomb.txt", from: old, fromMode: 0o100644}, 314572800, 0},
+		{"both versions", fileChange{path: "bomb.txt", from: old, fromMode: 0o100644, to: now, toMode: 0o100644}, 314572800, 209715200},
+	} {
+		st, err := changeStat(store, nil, tt.change,
+			func(string) int { return 0 }, func(a, b []byte) (int, int) { t.Fatal("lines counted"); return 0, 0 })
+		if err != nil || !st.Binary || st.OldSize != tt.oldSize || st.NewSize != tt.newSize {
+			t.Errorf("%s over the bound: got %+v, %v; want Bin %d -> %d bytes", tt.name, st, err, tt.oldSize, tt.newSize)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/logs/events"
 )
 
@@ -271,48 +273,153 @@ func inOrder(want, words []string) bool {
 	return len(want) == 0
 }
 
-// The imports docs/architecture.md promises: no agent's package imports
-// another agent's, and none imports hooks (the one import that ran back
-// up the layers).
-func TestNoAgentImportsAnotherOrTheHooks(t *testing.T) {
+// The imports docs/architecture.md promises, the house's one way: a
+// client is named (imported) only by its own folder and the registry
+// (package agent, which main picks from); no client imports another, the
+// handlers, or the registry; the core (hooks/...), the installs' shared
+// packages, the logs, the readers and git import no client and no handler
+// either. Tests may drive the core through a client's adapter.
+func TestTheHouseImportsOneWay(t *testing.T) {
 	const module = "github.com/session-hooks/session-hooks/"
-	files, _ := filepath.Glob("agent/*/*.go")
-	more, _ := filepath.Glob("agent/*/*/*.go")
-	files = append(files, more...)
-	if len(files) < 20 {
-		t.Fatalf("found %d files under agent/", len(files))
-	}
-	for _, name := range files {
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		own := strings.Split(filepath.ToSlash(name), "/")[1]
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" || path == "e2e" || path == "bench" || path == "scripts") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		dir := filepath.ToSlash(filepath.Dir(path))
 		for _, imp := range f.Imports {
-			path := strings.Trim(imp.Path.Value, `"`)
-			rest, ours := strings.CutPrefix(path, module)
+			rest, ours := strings.CutPrefix(strings.Trim(imp.Path.Value, `"`), module)
 			if !ours {
 				continue
 			}
-			if other, ok := strings.CutPrefix(rest, "agent/"); ok && strings.Split(other, "/")[0] != own {
-				t.Errorf("%s imports another agent's package %s", name, path)
+			if why := houseRule(dir, rest); why != "" {
+				t.Errorf("%s imports %s: %s", path, rest, why)
 			}
-			if rest == "hooks" {
-				t.Errorf("%s imports hooks", name)
-			}
+		}
+		return nil
+	})
+	if err != nil || checked < 100 {
+		t.Fatalf("checked %d files: %v", checked, err)
+	}
+}
+
+// houseRule says why the package in dir may not import the module's
+// package rest ("" when it may).
+func houseRule(dir, rest string) string {
+	client := func(p string) string { // "claude" for agent/claude/...; "" for the rest
+		if c, ok := strings.CutPrefix(p, "agent/"); ok {
+			return strings.Split(c, "/")[0]
+		}
+		return ""
+	}
+	switch {
+	case dir == "." || dir == "agent":
+		return "" // main and the registry wire everything
+	case client(dir) != "" && client(rest) != "" && client(rest) != client(dir):
+		return "a client imports another's package"
+	case client(dir) != "" && (rest == "hooks" || rest == "agent"):
+		return "a client imports the handlers or the registry"
+	case client(dir) == "" && (rest == "agent" || client(rest) != ""):
+		return "only the registry and a client's own folder name a client"
+	case rest == "hooks" && dir != "hooks":
+		return "only main runs the handlers"
+	case (dir == "hooks/protocol" || dir == "hooks/eventtable") && rest != "hooks/protocol" && (strings.HasPrefix(rest, "hooks") || strings.HasPrefix(rest, "install")):
+		return "the contract and the event table are the bottom of the core"
+	}
+	return ""
+}
+
+func TestAnImportRunningBackUpTheHouseIsRefused(t *testing.T) {
+	for _, tt := range []struct{ dir, imp string }{
+		{"hooks", "agent/claude"}, {"hooks/eventtable", "agent/claude"}, {"install/hookfile", "agent/claude/settings"},
+		{"agent/codex", "agent/claude"}, {"agent/gemini/install", "hooks"}, {"agent/copilot", "agent"},
+		{"hooks/protocol", "hooks/state"}, {"hooks/eventtable", "install/hookfile"}, {"logs/events", "hooks"},
+	} {
+		if houseRule(tt.dir, tt.imp) == "" {
+			t.Errorf("%s may import %s", tt.dir, tt.imp)
+		}
+	}
+	for _, tt := range []struct{ dir, imp string }{
+		{".", "agent"}, {"agent", "agent/claude/settings"}, {"agent/claude/settings", "agent/claude"},
+		{"hooks", "hooks/protocol"}, {"agent/codex", "hooks/protocol"}, {"hooks/eventtable", "hooks/protocol"},
+	} {
+		if why := houseRule(tt.dir, tt.imp); why != "" {
+			t.Errorf("%s may not import %s: %s", tt.dir, tt.imp, why)
 		}
 	}
 }
 
-// main.go is wiring: the agents are picked from agents.All, so no agent
-// but the default's package (the plugin's stand-down reads Claude Code's
-// settings) is named in it.
+// The top level is the design card's: main.go, gitdiag, logs, transcript,
+// testdata and go.mod, the other packages under a few folders (at most
+// 14), and nothing compiled: no tracked file is an executable of any
+// platform.
+func TestTheTopLevelIsTheDesignCards(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var folders []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			folders = append(folders, e.Name())
+		}
+	}
+	if len(folders) > 14 {
+		t.Errorf("%d folders at the top, over 14: %v", len(folders), folders)
+	}
+	for _, want := range []string{"main.go", "go.mod", "gitdiag", "logs", "transcript", "testdata"} {
+		if _, err := os.Stat(want); err != nil {
+			t.Errorf("the design card's %s: %v", want, err)
+		}
+	}
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	testenv.Need(t, "git and this checkout's index", err)
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if isExecutable(name) {
+			t.Errorf("%s is a compiled executable, committed", name)
+		}
+	}
+}
+
+// isExecutable says whether the file starts as an ELF, Mach-O or PE
+// executable does.
+func isExecutable(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	if n, _ := f.Read(head); n < 4 {
+		return false
+	}
+	for _, magic := range [][]byte{{0x7f, 'E', 'L', 'F'}, {0xcf, 0xfa, 0xed, 0xfe}, {0xce, 0xfa, 0xed, 0xfe}, {0xfe, 0xed, 0xfa, 0xcf}, {'M', 'Z'}} {
+		if bytes.HasPrefix(head, magic) {
+			return true
+		}
+	}
+	return false
+}
+
+// main.go is wiring: the clients are picked from the registry, so none
+// is named in it.
 func TestMainNamesNoAgent(t *testing.T) {
 	b, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range append(slices.Clone(eventtable.Agents[1:]), "hooks.Claude") {
+	for _, name := range append(slices.Clone(eventtable.Agents[1:]), "hooks.Claude", "agent/claude", "CLAUDE_PROJECT_DIR") {
 		if i := strings.Index(strings.ToLower(string(b)), strings.ToLower(name)); i >= 0 {
 			t.Errorf("main.go names %s at byte %d", name, i)
 		}

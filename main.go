@@ -1,4 +1,4 @@
-// Command session-hooks is run by Claude Code at session boundaries. It tells
+// Command session-hooks is run by coding agents at session boundaries. It tells
 // the agent where it was (branch, recent commits, dirty files), snapshots
 // the work in progress before a compaction and re-injects it afterwards,
 // and leaves markdown logs in .claude/logs/.
@@ -29,7 +29,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	agents "github.com/session-hooks/session-hooks/agent"
-	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/facts"
@@ -129,7 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 func newApp(stdin io.Reader, stdout, term io.Writer) *cli.App {
 	app := &cli.App{
 		Name:           "session-hooks",
-		Usage:          "restore a coding agent's context at Claude Code session boundaries",
+		Usage:          "restore a coding agent's context at its session boundaries (" + agents.Labels() + ")",
 		UsageText:      strings.TrimPrefix(eventtable.UsageLine(), "Usage: ") + "  (reads the hook input on stdin)",
 		Version:        version(), // --version prints fullVersion, built only then (below)
 		Writer:         term,
@@ -191,7 +190,7 @@ func completionCommands(app *cli.App) []completion.Command {
 }
 
 // unknownCommand fails with the command meant, when a typo is likely.
-// Hooks never get here: Claude Code runs the subcommands install wrote.
+// Hooks never get here: the clients run the subcommands install wrote.
 func unknownCommand(app *cli.App, name string) error {
 	var names []string
 	for _, c := range app.Commands {
@@ -247,16 +246,16 @@ func hookCommand(name string, stdin io.Reader, stdout, term io.Writer) *cli.Comm
 			e, _ := eventtable.Lookup(name, c.Bool)
 			tuneGC()
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
-			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" {
-				if settings.WiresWithin(pluginEnv(), e.Event, e.Args(), deadline/20) {
-					return nil // settings.json runs this entry already; the plugin stands down
-				}
-				deadline -= time.Since(began) // the check was part of the hook's time
-			}
 			agent, ok := agents.All[agentOf(c)]
 			if !ok {
 				agent = agents.All[agents.Default]
 				notes = append(notes, fmt.Sprintf("--agent %q is not %s; the transcript is read as %s's", agentOf(c), agents.Names("or"), agent.Hooks.Label))
+			}
+			if os.Getenv("SESSION_HOOKS_PLUGIN") == "1" && agent.PluginStandsDown != nil {
+				if agent.PluginStandsDown(e, deadline/20) {
+					return nil // the settings run this entry already; the plugin stands down
+				}
+				deadline -= time.Since(began) // the check was part of the hook's time
 			}
 			format := c.String("format")
 			if format != "" && format != "json" && format != "markdown" {
@@ -296,11 +295,12 @@ func personCommands(stdout io.Writer) []*cli.Command {
 			UsageText:    "session-hooks install [--agent " + strings.Join(eventtable.Agents, "|") + "] [--scope project|local|user] [--long-running] [--post-compact] [--command CMD] [--dry-run] [--no-gitignore]",
 			Description: "Adds an entry per event of the event table (the README's \"What it writes\"), each with a\n" +
 				"timeout, to the agent's hooks:\n" + agents.InstallHelp() +
-				"Every other byte of the file stays as it was; a settings.json Claude Code would ignore (a comment,\n" +
-				"a trailing comma) is refused unless --rewrite-strict. Entries of the Node script are replaced, and\n" +
-				"what is wired already (--long-running, --post-compact) stays unless told otherwise. At project scope\n" +
-				"the command is one a teammate's machine runs too (session-hooks on PATH, or a path from\n" +
-				"$CLAUDE_PROJECT_DIR); local and user scope write this binary's absolute path. The previous file is\n" +
+				"Every other byte of the file stays as it was; a settings file its client would ignore (a comment,\n" +
+				"a trailing comma, where it reads strict JSON) is refused unless --rewrite-strict. Entries of the\n" +
+				"Node script are replaced, and what is wired already (--long-running, --post-compact) stays unless\n" +
+				"told otherwise. At project scope the command is one a teammate's machine runs too (session-hooks on\n" +
+				"PATH, or a path from the project directory the client names); local and user scope write this\n" +
+				"binary's absolute path. The previous file is\n" +
 				"kept in session-hooks/backups in your cache directory. Adds .claude/logs/ to .gitignore unless\n" +
 				"--no-gitignore. A flag an agent's install does not take is refused.",
 			Flags: installFlags,
@@ -391,19 +391,6 @@ func tuneGC() {
 // hookMemoryLimit is the heap a hook may reach before collecting.
 const hookMemoryLimit = 32 << 20
 
-// pluginEnv is where Claude Code reads the settings the plugin defers to:
-// the directory it was started in.
-func pluginEnv() settings.Env {
-	dir, err := os.Getwd()
-	if err != nil {
-		dir = "."
-	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		dir = d
-	}
-	return settings.Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: io.Discard}
-}
-
 // request is a person command's line for its agent.
 func request(c *cli.Context, stdout io.Writer) agents.Request {
 	dir, err := os.Getwd()
@@ -458,7 +445,7 @@ func fail(err error) error {
 	return cli.Exit("session-hooks: "+err.Error(), 1)
 }
 
-// usageError answers a hook subcommand's bad flag: run by Claude Code
+// usageError answers a hook subcommand's bad flag: run by a client
 // (a payload on stdin) it keeps the hook contract, exit 0 and the problem
 // on stdout; typed by a person (stdin a terminal) it fails as any typo
 // does, on stderr with exit 2 and the flag meant.
@@ -494,7 +481,7 @@ func report(stdout io.Writer, format string, data any, text string, problems int
 }
 
 // agentOf is the agent --agent names, after the command's name or before
-// it; Claude Code's when neither does.
+// it; the registry's default when neither does.
 func agentOf(c *cli.Context) string {
 	for _, ctx := range c.Lineage() {
 		if ctx.IsSet("agent") {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/codex"
@@ -62,6 +63,10 @@ type Agent struct {
 	Flags              map[string][]string
 	Install, Uninstall func(Request) error
 	Status, Doctor     func(Request) (Result, error)
+	// PluginStandsDown, for a client with a plugin, says whether the
+	// settings wire the row's entry already (checked within the time
+	// given): the plugin's hook then does nothing.
+	PluginStandsDown func(e eventtable.Event, within time.Duration) bool
 }
 
 // All are the agents, by the name --agent gives them.
@@ -80,6 +85,16 @@ var Default = eventtable.Agents[0]
 func Names(conjunction string) string {
 	n := eventtable.Agents
 	return strings.Join(n[:len(n)-1], ", ") + " " + conjunction + " " + n[len(n)-1]
+}
+
+// Labels are the agents as people name them, in --agent's order: "Claude
+// Code, Codex CLI, Gemini CLI and GitHub Copilot CLI".
+func Labels() string {
+	var l []string
+	for _, name := range eventtable.Agents {
+		l = append(l, All[name].Hooks.Label)
+	}
+	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
 }
 
 // Markdown is the README's table of agents, in --agent's order.

@@ -1,6 +1,10 @@
 package agent
 
 import (
+	"io"
+	"os"
+	"time"
+
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
@@ -41,6 +45,22 @@ var Claude = Agent{
 		d := settings.RunDoctor(claudeEnv(r), r.String("command"))
 		return Result{d.Doctor, d.Text(), d.Problems}, nil
 	},
+	PluginStandsDown: func(e eventtable.Event, within time.Duration) bool {
+		return settings.WiresWithin(pluginEnv(), e.Event, e.Args(), within)
+	},
+}
+
+// pluginEnv is where Claude Code reads the settings the plugin defers to:
+// the directory it was started in.
+func pluginEnv() settings.Env {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	if d := os.Getenv(claude.EnvProjectDir); d != "" {
+		dir = d
+	}
+	return settings.Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: io.Discard}
 }
 
 // installFlags are the event table's install flags (--post-compact…).

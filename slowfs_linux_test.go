@@ -70,6 +70,7 @@ func mountSlow(t *testing.T, dir string, delay time.Duration) string {
 	_, err := os.Stat("/dev/fuse")
 	testenv.Need(t, "/dev/fuse (to mount the slow file system)", err)
 	root := &fs.LoopbackRoot{Path: dir}
+	//lint:ignore SA1019 the loopback's NewNode still builds every node here; NodeWrapChilder needs go-fuse's newer node API
 	root.NewNode = func(r *fs.LoopbackRoot, _ *fs.Inode, _ string, _ *syscall.Stat_t) fs.InodeEmbedder {
 		return &slowNode{LoopbackNode: fs.LoopbackNode{RootData: r}, delay: delay}
 	}

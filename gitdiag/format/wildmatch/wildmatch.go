@@ -59,10 +59,6 @@ func dowild(p string, pi int, t string, ti int, fl wmFlags) int {
 			if tch != at(p, pi) {
 				return wmNoMatch
 			}
-		default:
-			if tch != pch {
-				return wmNoMatch
-			}
 		case '?':
 			if fl.pathname && tch == '/' {
 				return wmNoMatch
@@ -76,6 +72,10 @@ func dowild(p string, pi int, t string, ti int, fl wmFlags) int {
 			var r int
 			if pi, r = class(p, pi, tch, fl); r != wmMatch {
 				return r
+			}
+		default:
+			if tch != pch {
+				return wmNoMatch
 			}
 		}
 	}

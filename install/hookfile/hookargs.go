@@ -43,7 +43,7 @@ func ParseHookCall(cmd, custom string) (HookCall, error) {
 	}
 	var c HookCall
 	if agent != "" {
-		if !slices.Contains(eventtable.Agents, agent) {
+		if !knownAgent(agent) {
 			return HookCall{}, fmt.Errorf("--agent %q is not an agent session-hooks knows", agent)
 		}
 		c.Agent = agent

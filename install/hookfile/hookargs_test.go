@@ -48,17 +48,18 @@ func TestDoctorRefusesAnEntryThatNamesAPersonCommandOrAFile(t *testing.T) {
 	}
 }
 
-// --agent names the events: Claude Code's table for claude, any for
-// another agent (BeforeAgent, PreCompress are Gemini's).
-func TestAnEntryForAnotherAgentIsOursOnItsOwnEvents(t *testing.T) {
+// Before the registry registers its clients, an entry naming any client
+// by --agent is that client's, on its own events (the registry's tests
+// hold the default's entries to the contract's events).
+func TestAnEntryNamingAClientIsOursOnItsOwnEvents(t *testing.T) {
 	for _, tt := range []struct {
 		event, cmd string
 		ours       bool
 	}{
 		{"BeforeAgent", "session-hooks --agent gemini init --compact-recovery", true},
 		{"PreCompress", "session-hooks --agent=gemini pre-compact", true},
-		{"UserPromptSubmit", "session-hooks --agent claude init", false},
-		{"SessionStart", "session-hooks --agent claude init", true},
+		{"UserPromptSubmit", "session-hooks init", false},
+		{"SessionStart", "session-hooks init", true},
 	} {
 		if got := IsOurs(tt.event, tt.cmd, ""); got != tt.ours {
 			t.Errorf("IsOurs(%s, %q) = %v", tt.event, tt.cmd, got)

@@ -139,9 +139,9 @@ func IsOurs(event, cmd, custom string) bool {
 	if !ok || len(rest) == 0 {
 		return false
 	}
-	// session-hooks --agent gemini init: another agent's events
+	// session-hooks --agent gemini init: another client's events
 	// (BeforeAgent, PreCompress) are not the table's.
-	otherAgent := agent != "" && agent != "claude"
+	otherAgent := agent != "" && agent != clients.dflt
 	for _, e := range eventtable.Table {
 		if rest[0] == e.Command && (event == "" || otherAgent || event == e.Event) {
 			return true
@@ -452,11 +452,11 @@ func load(doc []byte) ([]byte, *jsonedit.Doc, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the settings are not valid JSON: %v", err)
 	}
-	if err := d.Duplicates(d.Root(), "the key", "Claude Code"); err != nil {
+	if err := d.Duplicates(d.Root(), "the key", ""); err != nil {
 		return nil, nil, err
 	}
 	if h := jsonedit.Member(d.Root(), "hooks"); h != nil {
-		if err := d.Duplicates(h, "the hook event", "Claude Code"); err != nil {
+		if err := d.Duplicates(h, "the hook event", ""); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -611,4 +611,15 @@ type HookCommand struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args,omitempty"` // the exec form: Command is the program, run without a shell
 	Timeout int      `json:"timeout,omitempty"`
+}
+
+// ReadBy names the client that reads the settings in an error that says
+// what it does with them (a key written twice); other errors pass as they
+// are.
+func ReadBy(err error, client string) error {
+	var dup *jsonedit.DuplicateKeyError
+	if errors.As(err, &dup) && dup.Client == "" {
+		dup.Client = client
+	}
+	return err
 }

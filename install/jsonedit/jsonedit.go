@@ -292,8 +292,7 @@ func (d *Doc) Duplicates(obj *hujson.Value, what, client string) error {
 		lit, _ := m.Name.Value.(hujson.Literal)
 		name := lit.String()
 		if first, dup := seen[name]; dup {
-			return fmt.Errorf("%s %q appears twice (lines %d and %d); %s reads only the last. Merge them first",
-				what, name, first, d.line(m.Name.StartOffset), client)
+			return &DuplicateKeyError{What: what, Name: name, First: first, Second: d.line(m.Name.StartOffset), Client: client}
 		}
 		seen[name] = d.line(m.Name.StartOffset)
 	}
@@ -332,4 +331,21 @@ func MemberIndex(obj *hujson.Value, name string) int {
 // which marks a last line without a newline as diff -u does.
 func UnifiedDiff(name string, old, new []byte) string {
 	return string(diff.Diff(name, old, name+" (after install)", new))
+}
+
+// DuplicateKeyError is a key written twice in one object, which a client
+// reads as the last alone; Client names the client ("" for "the client"),
+// which a caller that knows it may set.
+type DuplicateKeyError struct {
+	What, Name    string
+	First, Second int // the lines
+	Client        string
+}
+
+func (e *DuplicateKeyError) Error() string {
+	client := e.Client
+	if client == "" {
+		client = "the client"
+	}
+	return fmt.Sprintf("%s %q appears twice (lines %d and %d); %s reads only the last. Merge them first", e.What, e.Name, e.First, e.Second, client)
 }

@@ -3,7 +3,6 @@ package settings
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,16 +10,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/internal/atomicfile"
-	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 // These commands are run by a person, not by Claude Code: they fail, with
@@ -80,7 +78,8 @@ func RunInstall(env Env, opt InstallOptions) error {
 	if err != nil {
 		return err
 	}
-	cmd, err := OurCommand(opt, project)
+	cmd, err := install.OurCommand(install.CommandOptions{Scope: opt.Scope, Command: opt.Command, Executable: opt.Executable, LookPath: opt.LookPath,
+		ProjectDirEnv: claude.Adapter.ProjectDirEnv, Client: claude.Adapter.Label}, project)
 	if err != nil {
 		return err
 	}
@@ -116,6 +115,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 		}
 	}
 	res, err := hookfile.Install(base, want, opt.Command)
+	err = hookfile.ReadBy(err, claude.Adapter.Label)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", path, err)
 	}
@@ -147,7 +147,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 		}
 	}
 	if opt.Scope != "user" && !opt.NoGitignore && !opt.DryRun {
-		IgnoreLogs(project, out)
+		install.IgnoreLogs(project, out)
 	}
 	return nil
 }
@@ -199,6 +199,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		return nil
 	}
 	res, err := hookfile.Uninstall(old, opt.Command)
+	err = hookfile.ReadBy(err, claude.Adapter.Label)
 	if err != nil {
 		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", path, err)
 	}
@@ -207,10 +208,10 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 		return nil
 	}
 	fence := env.fenceFor(opt.Scope, opt.FollowSymlinks)
-	if target, err := writeTarget(path); err == nil && backup.HoldsNothing(res.JSON) && backup.CreatedByInstall(target) {
+	if target, err := install.WriteTarget(path); err == nil && backup.HoldsNothing(res.JSON) && backup.CreatedByInstall(target) {
 		// install made this file, and it now holds nothing: it goes.
-		if real, ok := fence.allows(path); !ok {
-			return fmt.Errorf("%s leads to %s, outside %s; not removing it through the link (pass --follow-symlinks)", path, real, fence.root)
+		if real, ok := fence.Allows(path); !ok {
+			return fmt.Errorf("%s leads to %s, outside %s; not removing it through the link (pass --follow-symlinks)", path, real, fence.Root)
 		}
 		if err := os.Remove(target); err != nil {
 			return fmt.Errorf("cannot remove %s: %v", target, err)
@@ -229,136 +230,13 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 	return nil
 }
 
-// OurCommand is what the hooks run: --command, else this binary. The
-// project's settings are shared through the repository, so there it must
-// be a command that works on a teammate's machine too: "session-hooks"
-// when that is this binary on PATH (or the npm package's command running
-// it: each hook then starts Node.js too), or a path from $CLAUDE_PROJECT_DIR
-// when the binary is inside the project. A binary go run built in Go's
-// temporary cache is refused: Go deletes it when the run ends.
-func OurCommand(opt InstallOptions, project string) (string, error) {
-	if opt.Command != "" {
-		return opt.Command, nil
-	}
-	exe, err := opt.Executable()
-	if err != nil {
-		return "", fmt.Errorf("cannot tell where this binary is (%v); pass --command", err)
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	if inBuildCache(exe) {
-		return "", fmt.Errorf("this binary (%s) was built by go run in a temporary directory Go deletes when it exits; "+
-			"install it first (go install github.com/session-hooks/session-hooks@latest, or go build) and run that", exe)
-	}
-	if inNpxCache(exe) {
-		return "", fmt.Errorf("this binary (%s) is npx's copy in npm's cache, which npm may clear at any time; "+
-			"install it (npm i -g session-hooks) and run session-hooks install", exe)
-	}
-	lookPath := opt.LookPath
-	if lookPath == nil {
-		lookPath = exec.LookPath
-	}
-	link, onPath := "", ""
-	if p, err := lookPath("session-hooks"); err == nil {
-		link, onPath = p, p
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			onPath = real
-		}
-	}
-	if opt.Scope != "project" {
-		// A package manager's link (Homebrew's bin/session-hooks into its
-		// versioned Cellar) survives an upgrade; the path it leads to does not.
-		if onPath == exe && link != exe && filepath.IsAbs(link) {
-			return hookfile.ShellQuote(link), nil
-		}
-		return hookfile.ShellQuote(exe), nil
-	}
-	if onPath != "" && (onPath == exe || npmRuns(onPath, exe)) {
-		return "session-hooks", nil
-	}
-	if rel, err := filepath.Rel(project, exe); err == nil && !strings.HasPrefix(rel, "..") {
-		return `"$CLAUDE_PROJECT_DIR"/` + hookfile.ShellQuote(filepath.ToSlash(rel)), nil
-	}
-	return "", fmt.Errorf("the project's settings are shared, and %s is neither on PATH nor inside the project: "+
-		"put session-hooks on PATH, pass --command, or install with --scope local", exe)
-}
-
-// npmRuns says whether command is the session-hooks command of an npm
-// install (npm/session-hooks.js, which PATH's session-hooks links to) that
-// runs exe: the binary of its platform's package, which npm puts in the
-// package's own node_modules (a global install) or beside it (a project's).
-func npmRuns(command, exe string) bool {
-	if filepath.Base(command) != "session-hooks.js" || filepath.Base(filepath.Dir(exe)) != "bin" {
-		return false
-	}
-	pkg := filepath.Dir(filepath.Dir(command)) // …/node_modules/session-hooks
-	if filepath.Base(pkg) != "session-hooks" {
-		return false
-	}
-	scope := filepath.Dir(filepath.Dir(filepath.Dir(exe))) // …/@session-hooks
-	return scope == filepath.Join(pkg, "node_modules", "@session-hooks") || scope == filepath.Join(filepath.Dir(pkg), "@session-hooks")
-}
-
-// inNpxCache says whether exe is a binary npx installed into npm's cache
-// (…/_npx/<hash>/node_modules/…) to run once.
-func inNpxCache(exe string) bool {
-	return slices.Contains(strings.Split(filepath.ToSlash(exe), "/"), "_npx")
-}
-
-// inBuildCache says whether exe is one go run built: in a go-build
-// directory under the temporary directory or Go's build cache.
-func inBuildCache(exe string) bool {
-	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
-		if strings.HasPrefix(part, "go-build") {
-			return true
-		}
-	}
-	return false
-}
-
-// fence is the directory a settings write stays in unless the person
-// said otherwise: the project for project and local scope, Claude Code's
-// configuration directory for user scope.
-type fence struct {
-	root   string
-	follow bool // --follow-symlinks: anywhere a link leads
-}
-
-func (e Env) fenceFor(scope string, follow bool) fence {
+func (e Env) fenceFor(scope string, follow bool) install.Fence {
 	if scope == "user" {
 		dir, _ := claude.ConfigDir(e.Getenv, e.Home)
-		return fence{root: dir, follow: follow}
+		return install.Fence{Root: dir, Follow: follow}
 	}
 	root, _ := hookfile.ProjectRoot(e.Dir)
-	return fence{root: root, follow: follow}
-}
-
-// allows says whether the file path really is (its links and those of
-// its directories followed) stays inside the fence.
-func (f fence) allows(path string) (string, bool) {
-	real := realPath(path)
-	if f.follow || f.root == "" {
-		return real, true
-	}
-	root := realPath(f.root)
-	return real, real == root || strings.HasPrefix(real, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
-}
-
-// realPath is path with every link resolved, as far as it exists.
-func realPath(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	dir, base := filepath.Split(abs)
-	if dir = filepath.Clean(dir); dir == abs {
-		return abs
-	}
-	return filepath.Join(realPath(dir), base)
+	return install.Fence{Root: root, Follow: follow}
 }
 
 // saveSettings keeps the old file as a backup outside the repository
@@ -368,11 +246,11 @@ func realPath(path string) string {
 // the scope's directory (the fence), or with --follow-symlinks: a cloned
 // repository's committed link must not make install write into any JSON
 // file the user can write.
-func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (kept string, err error) {
-	if real, ok := f.allows(path); !ok {
-		return "", fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.root)
+func saveSettings(path string, f install.Fence, old []byte, existed bool, js []byte) (kept string, err error) {
+	if real, ok := f.Allows(path); !ok {
+		return "", fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.Root)
 	}
-	target, err := writeTarget(path)
+	target, err := install.WriteTarget(path)
 	if err != nil {
 		return "", err
 	}
@@ -394,84 +272,6 @@ func saveSettings(path string, f fence, old []byte, existed bool, js []byte) (ke
 		return "", fmt.Errorf("cannot write %s: %v", target, err)
 	}
 	return kept, nil
-}
-
-// writeTarget is the file a write of path replaces: path, or the file its
-// symbolic links lead to. A read-only file is refused rather than
-// replaced (a rename would succeed over it), as is anything but a file.
-func writeTarget(path string) (string, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return path, nil
-	} else if err != nil {
-		return "", err
-	}
-	target := path
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		if target, err = filepath.EvalSymlinks(path); err != nil {
-			return "", fmt.Errorf("%s is a symbolic link to a missing file; create its target or remove the link", path)
-		}
-		if fi, err = os.Stat(target); err != nil {
-			return "", err
-		}
-	}
-	switch {
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is not a regular file; not replacing it", target)
-	case fi.Mode().Perm()&0o222 == 0:
-		return "", fmt.Errorf("%s is read-only; make it writable (chmod u+w) to change it", target)
-	}
-	return target, nil
-}
-
-// IgnoreLogs adds .claude/logs/ to the .gitignore of the git work tree
-// holding dir, and says so on out: every agent's hooks log there, and a
-// log left out of it shows in git status as the user's work. Outside a
-// work tree it does nothing.
-func IgnoreLogs(dir string, out io.Writer) {
-	project, _ := hookfile.ProjectRoot(dir)
-	if _, err := os.Stat(filepath.Join(project, ".git")); err != nil {
-		return
-	}
-	if added, err := ignoreLogs(project); err != nil {
-		fmt.Fprintf(out, "Could not add .claude/logs/ to .gitignore: %v\n", err)
-	} else if added {
-		fmt.Fprintln(out, "Added .claude/logs/ to .gitignore.")
-	}
-}
-
-// ignoreLogs adds .claude/logs/ to the project's .gitignore unless an
-// entry already covers it.
-//
-// A .gitignore that is a symbolic link is refused, as git (since 2.32)
-// refuses to read one: a committed link could make the append land in
-// ~/.gitconfig or any file the user can write.
-func ignoreLogs(project string) (bool, error) {
-	path := filepath.Join(project, ".gitignore")
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return false, fmt.Errorf("%s is a symbolic link, which git does not read; not writing through it (add .claude/logs/ to the file it should be)", path)
-	}
-	if real, ok := (fence{root: project}).allows(path); !ok {
-		return false, fmt.Errorf("%s leads to %s, outside the project; not writing there", path, real)
-	}
-	b, err := safefile.Read(path, hookfile.MaxSettings)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		switch strings.TrimSpace(line) {
-		case ".claude/logs/", ".claude/logs", "/.claude/logs/", "/.claude/logs", ".claude/", ".claude", "/.claude/":
-			return false, nil
-		}
-	}
-	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
-		b = append(b, '\n')
-	}
-	target, err := writeTarget(path)
-	if err != nil {
-		return false, err
-	}
-	return true, atomicfile.Write(target, append(b, ".claude/logs/\n"...), atomicfile.Options{Perm: 0o644})
 }
 
 func plural(n int, one, many string) string {

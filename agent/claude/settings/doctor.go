@@ -1,18 +1,16 @@
 package settings
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/install"
 
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
@@ -92,7 +90,7 @@ func RunDoctor(env Env, custom string) Doctor {
 	if ours == 0 {
 		d.Problems++
 	}
-	d.LogsDir, d.LogsError = checkLogs(env.Dir)
+	d.LogsDir, d.LogsError = install.CheckLogs(env.Dir)
 	if d.LogsError != "" {
 		d.Problems++
 	}
@@ -138,55 +136,7 @@ func rehearse(project string, h WiredHook, self string, selfErr error, custom st
 		matcher = e.Matcher
 	}
 	b, _ := json.Marshal(protocol.SamplePayload(h.Event, matcher, "session-hooks-doctor", project))
-	return Rehearse(project, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
-}
-
-// Rehearse runs an entry of ours with this binary (self) and without a
-// shell, and says how it went. It runs only a hook subcommand with hook
-// flags (ParseHookCall): an entry holding anything else is reported and
-// not run, whoever wrote it.
-func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, custom string) wiring.DoctorRun {
-	run := wiring.DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
-	call, err := hookfile.ParseHookCall(h.Command, custom)
-	switch {
-	case err != nil && hookfile.Compound(h.Command):
-		run.Result, run.Problem = "fail", err.Error()+"; doctor does not run it, and install will not replace it"
-		return run
-	case err != nil:
-		run.Result, run.Problem = "fail", "not run: "+err.Error()
-		return run
-	case selfErr != nil:
-		run.Result, run.Problem = "fail", "cannot find this program to rehearse it: "+selfErr.Error()
-		return run
-	}
-	cmd := exec.Command(self, call.Args()...)
-	cmd.Args[0] = "session-hooks" // the name it is wired by, whatever the binary's file is called
-	cmd.Dir, cmd.Stdin = project, bytes.NewReader(h.Payload)
-	// The run is a rehearsal: it must not replace the logs of the
-	// sessions people look at.
-	cmd.Env = append(os.Environ(), "SESSION_HOOKS_NO_LOG=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	took := time.Since(start)
-	run.DurationMS = float64(took.Microseconds()) / 1000
-	switch {
-	case err != nil:
-		run.Result, run.Problem = "fail", err.Error()
-	case stderr.Len() > 0:
-		line, _, _ := strings.Cut(stderr.String(), "\n")
-		run.Result, run.Problem = "fail", "printed on stderr: "+line
-	case took > h.Limit:
-		run.Result, run.Problem = "slow", fmt.Sprintf("%s, over its %s timeout", logs.Duration(took), h.Limit)
-	case strings.HasPrefix(stdout.String(), "session-hooks: ") && strings.Contains(stdout.String(), "Usage: session-hooks"):
-		line, _, _ := strings.Cut(stdout.String(), "\n")
-		run.Result, run.Problem = "fail", "its output is a usage error: "+line
-	case h.Check != nil && h.Check(stdout.Bytes()) != "":
-		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
-	}
-	run.OutputLen = utf8.RuneCount(stdout.Bytes())
-	return run
+	return install.Rehearse(project, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b}, self, selfErr, custom)
 }
 
 // Text is doctor's report as people read it.
@@ -231,7 +181,7 @@ func (d Doctor) Text() string {
 			fmt.Fprintf(&b, "       %s\n", c)
 		}
 	}
-	b.WriteString(logsLine(d.LogsDir, d.LogsError))
+	b.WriteString(install.LogsLine(d.LogsDir, d.LogsError))
 	if d.TranscriptN == 0 {
 		fmt.Fprintf(&b, "Transcripts: %s (none yet)\n", d.Transcripts)
 	} else {

@@ -71,6 +71,7 @@ func Install(ctx context.Context, opt Options) error {
 	}
 	want := Entries(opt.Program, longRunning(opt.LongRunning, doc))
 	res, err := hookfile.Install(doc, want, "")
+	err = hookfile.ReadBy(err, codex.Adapter.Label)
 	if err != nil {
 		return fmt.Errorf("cannot install into %s: %v. The file is left untouched.", hooksPath, err)
 	}
@@ -185,6 +186,7 @@ func Uninstall(opt Options) error {
 		}
 	}
 	res, err := hookfile.Uninstall(doc, "")
+	err = hookfile.ReadBy(err, codex.Adapter.Label)
 	if err != nil {
 		return fmt.Errorf("cannot uninstall from %s: %v. The file is left untouched.", hooksPath, err)
 	}

@@ -59,14 +59,18 @@ func Install(path, program string, longRunning *bool, out io.Writer, dryRun bool
 				}
 			}
 		}
-		return hookfile.Install(doc, Entries(program, lr), "")
+		res, err := hookfile.Install(doc, Entries(program, lr), "")
+		return res, hookfile.ReadBy(err, gemini.Adapter.Label)
 	})
 }
 
 // Uninstall removes our entries from the settings file at path, and the
 // file (and its folder) when install created them and nothing else is left.
 func Uninstall(path string, out io.Writer) error {
-	return edit(path, out, false, func(doc []byte) (hookfile.Result, error) { return hookfile.Uninstall(doc, "") })
+	return edit(path, out, false, func(doc []byte) (hookfile.Result, error) {
+		res, err := hookfile.Uninstall(doc, "")
+		return res, hookfile.ReadBy(err, gemini.Adapter.Label)
+	})
 }
 
 func edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile.Result, error)) error {

@@ -1,4 +1,4 @@
-package settings
+package install
 
 import (
 	"os"
@@ -15,11 +15,11 @@ func TestTheLinkFenceKeepsASiblingFolderThatStartsLikeTheProjectOut(t *testing.T
 	os.MkdirAll(dotfiles, 0o755)
 	os.WriteFile(filepath.Join(dotfiles, "settings.json"), []byte("{}"), 0o644)
 	os.Symlink(filepath.Join(dotfiles, "settings.json"), filepath.Join(proj, ".claude", "settings.json"))
-	if real, ok := (fence{root: proj}).allows(filepath.Join(proj, ".claude", "settings.json")); ok {
+	if real, ok := (Fence{Root: proj}).Allows(filepath.Join(proj, ".claude", "settings.json")); ok {
 		t.Errorf("a link to %s was allowed", real)
 	}
 	os.WriteFile(filepath.Join(proj, "inside.json"), []byte("{}"), 0o644)
-	if _, ok := (fence{root: proj}).allows(filepath.Join(proj, "inside.json")); !ok {
+	if _, ok := (Fence{Root: proj}).Allows(filepath.Join(proj, "inside.json")); !ok {
 		t.Errorf("a file inside the project was refused")
 	}
 }

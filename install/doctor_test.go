@@ -1,4 +1,4 @@
-package settings
+package install
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // for both, and an entry that runs more than session-hooks is never run.
 func TestAgentDoctorCountsFailedRunsAndWiring(t *testing.T) {
 	project := t.TempDir()
-	d := RunAgentDoctor("gemini", "Gemini CLI", project, []string{"hooksConfig.enabled is false"}, []hookfile.Rehearsal{
+	d := RunDoctor("gemini", "Gemini CLI", project, []string{"hooksConfig.enabled is false"}, []hookfile.Rehearsal{
 		{Event: "SessionStart", Command: "session-hooks --agent gemini init; touch " + project + "/ran", Limit: time.Second},
 	})
 	if d.Problems != 2 || len(d.Runs) != 1 || d.Runs[0].Result != "fail" || !strings.Contains(d.Runs[0].Problem, "more than session-hooks") {
@@ -24,7 +24,7 @@ func TestAgentDoctorCountsFailedRunsAndWiring(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}
 	}
-	if d := RunAgentDoctor("codex", "Codex CLI", project, nil, nil); d.Problems != 0 {
+	if d := RunDoctor("codex", "Codex CLI", project, nil, nil); d.Problems != 0 {
 		t.Errorf("nothing to fail: %d problems", d.Problems)
 	}
 }

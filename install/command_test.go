@@ -1,6 +1,7 @@
-package settings
+package install
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,7 +44,7 @@ func TestTheCommandInstalledWorksWhereverTheSettingsGo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := OurCommand(InstallOptions{Scope: tt.scope, Executable: exe(tt.exe), LookPath: onPath(tt.onPath)}, project)
+			got, err := OurCommand(CommandOptions{Scope: tt.scope, Executable: exe(tt.exe), LookPath: onPath(tt.onPath), ProjectDirEnv: "CLAUDE_PROJECT_DIR"}, project)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("got %q, %v; want an error with %q", got, err, tt.err)
@@ -85,10 +86,27 @@ func TestTheCommandInstalledSurvivesAPackageManagersUpgrade(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			exe := tt.exe
-			got, err := OurCommand(InstallOptions{Scope: tt.scope, Executable: func() (string, error) { return exe, nil }, LookPath: onPath}, root)
+			got, err := OurCommand(CommandOptions{Scope: tt.scope, Executable: func() (string, error) { return exe, nil }, LookPath: onPath}, root)
 			if err != nil || got != tt.want {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// A binary inside the project runs through the directory the client
+// names; a client that names none (Copilot CLI) has the install refused
+// with what to do, not a command that cannot run.
+func TestABinaryInsideTheProjectRunsThroughTheClientsProjectDir(t *testing.T) {
+	project := t.TempDir()
+	exe := func() (string, error) { return filepath.Join(project, "bin", "session-hooks"), nil }
+	none := func(string) (string, error) { return "", errors.New("not found") }
+	got, err := OurCommand(CommandOptions{Scope: "project", Executable: exe, LookPath: none, ProjectDirEnv: "GEMINI_PROJECT_DIR"}, project)
+	if err != nil || got != `"$GEMINI_PROJECT_DIR"/bin/session-hooks` {
+		t.Errorf("got %q, %v", got, err)
+	}
+	_, err = OurCommand(CommandOptions{Scope: "project", Executable: exe, LookPath: none, Client: "GitHub Copilot CLI"}, project)
+	if err == nil || !strings.Contains(err.Error(), "GitHub Copilot CLI names no project directory") {
+		t.Errorf("a client with no project directory: %v", err)
 	}
 }

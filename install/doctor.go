@@ -1,0 +1,132 @@
+package install
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/session-hooks/session-hooks/logs"
+)
+
+// Doctor is doctor for a client whose status found what is wrong with its
+// wiring: that, and every entry of ours rehearsed as the client runs it.
+type Doctor struct {
+	wiring.Doctor
+	label string // the agent as a person names it
+}
+
+// RunDoctor rehearses each entry with this binary and checks that
+// the logs can be written; problems are the status's warnings.
+func RunDoctor(agent, label, project string, problems []string, rehearsals []hookfile.Rehearsal) Doctor {
+	d := Doctor{wiring.Doctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []wiring.DoctorRun{},
+		Wiring: append([]string{}, problems...), NotRun: []string{}, StandsDown: []string{}}, label}
+	self, selfErr := os.Executable()
+	for _, h := range rehearsals {
+		r := Rehearse(project, h, self, selfErr, "")
+		if r.Result != "ok" {
+			d.Problems++
+		}
+		d.Runs = append(d.Runs, r)
+	}
+	d.Problems += len(d.Wiring)
+	d.LogsDir, d.LogsError = CheckLogs(project)
+	if d.LogsError != "" {
+		d.Problems++
+	}
+	return d
+}
+
+// CheckLogs writes and removes a file in the project's log directory: its
+// path, and why it cannot be written ("" when it can).
+func CheckLogs(project string) (path, problem string) {
+	dir := logs.DirFor(project)
+	if err := dir.Write(".doctor-check", []byte("x")); err != nil {
+		return dir.Path, err.Error()
+	}
+	os.Remove(filepath.Join(dir.Path, ".doctor-check"))
+	return dir.Path, ""
+}
+
+// LogsLine is the report's line on the log directory.
+func LogsLine(path, problem string) string {
+	if problem != "" {
+		return "\nLogs: " + problem + "\n"
+	}
+	return "\nLogs: " + path + " is writable\n"
+}
+
+// Text is the report as people read it.
+func (d Doctor) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Project: %s (%s)\n\n", d.Project, d.label)
+	for _, r := range d.Runs {
+		switch r.Result {
+		case "ok":
+			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command,
+				logs.Duration(time.Duration(r.DurationMS*float64(time.Millisecond))), time.Duration(r.TimeoutMS)*time.Millisecond)
+		default:
+			fmt.Fprintf(&b, "%-4s %s → %s: %s\n", strings.ToUpper(r.Result), r.Event, r.Command, r.Problem)
+		}
+	}
+	for _, w := range d.Wiring {
+		fmt.Fprintf(&b, "FAIL %s\n", w)
+	}
+	b.WriteString(LogsLine(d.LogsDir, d.LogsError))
+	return b.String()
+}
+
+// Rehearse runs an entry of ours with this binary (self) and without a
+// shell, and says how it went. It runs only a hook subcommand with hook
+// flags (ParseHookCall): an entry holding anything else is reported and
+// not run, whoever wrote it.
+func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, custom string) wiring.DoctorRun {
+	run := wiring.DoctorRun{Event: h.Event, Command: h.Command, Result: "ok", Ours: true, TimeoutMS: float64(h.Limit.Milliseconds())}
+	call, err := hookfile.ParseHookCall(h.Command, custom)
+	switch {
+	case err != nil && hookfile.Compound(h.Command):
+		run.Result, run.Problem = "fail", err.Error()+"; doctor does not run it, and install will not replace it"
+		return run
+	case err != nil:
+		run.Result, run.Problem = "fail", "not run: "+err.Error()
+		return run
+	case selfErr != nil:
+		run.Result, run.Problem = "fail", "cannot find this program to rehearse it: "+selfErr.Error()
+		return run
+	}
+	cmd := exec.Command(self, call.Args()...)
+	cmd.Args[0] = "session-hooks" // the name it is wired by, whatever the binary's file is called
+	cmd.Dir, cmd.Stdin = project, bytes.NewReader(h.Payload)
+	// The run is a rehearsal: it must not replace the logs of the
+	// sessions people look at.
+	cmd.Env = append(os.Environ(), "SESSION_HOOKS_NO_LOG=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	took := time.Since(start)
+	run.DurationMS = float64(took.Microseconds()) / 1000
+	switch {
+	case err != nil:
+		run.Result, run.Problem = "fail", err.Error()
+	case stderr.Len() > 0:
+		line, _, _ := strings.Cut(stderr.String(), "\n")
+		run.Result, run.Problem = "fail", "printed on stderr: "+line
+	case took > h.Limit:
+		run.Result, run.Problem = "slow", fmt.Sprintf("%s, over its %s timeout", logs.Duration(took), h.Limit)
+	case strings.HasPrefix(stdout.String(), "session-hooks: ") && strings.Contains(stdout.String(), "Usage: session-hooks"):
+		line, _, _ := strings.Cut(stdout.String(), "\n")
+		run.Result, run.Problem = "fail", "its output is a usage error: "+line
+	case h.Check != nil && h.Check(stdout.Bytes()) != "":
+		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
+	}
+	run.OutputLen = utf8.RuneCount(stdout.Bytes())
+	return run
+}

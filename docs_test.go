@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	agents "github.com/session-hooks/session-hooks/agent"
 	"github.com/session-hooks/session-hooks/agent/claude/settings"
-	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/internal/testenv"
@@ -419,7 +419,7 @@ func TestMainNamesNoAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range append(slices.Clone(eventtable.Agents[1:]), "hooks.Claude", "agent/claude", "CLAUDE_PROJECT_DIR") {
+	for _, name := range append(slices.Clone(agents.Order()[1:]), "hooks.Claude", "agent/claude", "CLAUDE_PROJECT_DIR") {
 		if i := strings.Index(strings.ToLower(string(b)), strings.ToLower(name)); i >= 0 {
 			t.Errorf("main.go names %s at byte %d", name, i)
 		}

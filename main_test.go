@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/internal/testenv"
 	"github.com/session-hooks/session-hooks/logs"
 )
@@ -268,3 +269,18 @@ func hiddenIn(s string) string {
 }
 
 var clientTag = regexp.MustCompile(`(?i)</?(system-reminder|system|functions|function_calls|invoke|new-diagnostics|tools-used-before-summary|command-name|local-command-stdout)[\s>/]`)
+
+// The hook subcommands are the event table's, each once, in its order:
+// a row added without its subcommand's file (init.go, precompact.go, …),
+// or a file left after its row went, fails here.
+func TestTheHookSubcommandsAreTheTables(t *testing.T) {
+	var got []string
+	for _, c := range newApp(nil, nil, nil, "").Commands {
+		if len(got) < len(eventtable.Commands()) {
+			got = append(got, c.Name)
+		}
+	}
+	if want := eventtable.Commands(); !slices.Equal(got, want) {
+		t.Errorf("the first subcommands are %q, the table's %q", got, want)
+	}
+}

@@ -1,118 +1,102 @@
-// Package agents is the one map of the agent CLIs session-hooks serves:
-// for each, the hooks' adapter (how its payload, transcript and replies
-// read) and the commands a person runs for it (install, uninstall, status,
-// doctor), with the flags each takes. main picks an agent here by its
-// --agent name and names none itself; adding an agent is a folder under
-// agent/, a file here and its line in All.
+// Package agent is the registry: the one list of the clients session-hooks
+// serves, each with its adapter (how its hooks map onto the contract,
+// package hooks/protocol) and its person commands (install, uninstall,
+// status, doctor, with the flags each takes). main picks a client here by
+// its --agent name and names none itself; adding a client is a folder
+// under agent/ and its line in Clients.
 package agent
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
+	claudeinstall "github.com/session-hooks/session-hooks/agent/claude/settings"
 	"github.com/session-hooks/session-hooks/agent/codex"
+	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/agent/copilot"
+	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
 	"github.com/session-hooks/session-hooks/agent/gemini"
-	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/install"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
-// Request is a person command as typed: where, the environment, and its
-// flags, read through the command line's own accessors.
-type Request struct {
-	Ctx        context.Context
-	Dir        string // where the command was run
-	Getenv     func(string) string
-	Home       func() (string, error)
-	Executable func() (string, error)
-	Out        io.Writer
-	IsSet      func(flag string) bool
-	String     func(flag string) string
-	Bool       func(flag string) bool
-}
-
-// boolFlag is a flag as given: nil when it was not.
-func (r Request) boolFlag(name string) *bool {
-	if !r.IsSet(name) {
-		return nil
-	}
-	on := r.Bool(name)
-	return &on
-}
-
-// Result is what status or doctor found: the data (printed as JSON with
-// --format json), the text for a person, and the number of problems (the
-// command fails when there is one).
-type Result struct {
-	Data     any
-	Text     string
-	Problems int
-}
-
-// Agent is one agent CLI.
-type Agent struct {
+// Client is one client: its adapter and its person commands.
+type Client struct {
 	Hooks protocol.Agent
-	// Wires says where install writes, for install's help.
-	Wires string
-	// Flags are, by command, the flags its install, uninstall, status and
-	// doctor take besides --agent: any other is refused, not ignored.
-	Flags              map[string][]string
-	Install, Uninstall func(Request) error
-	Status, Doctor     func(Request) (Result, error)
-	// PluginStandsDown, for a client with a plugin, says whether the
-	// settings wire the row's entry already (checked within the time
-	// given): the plugin's hook then does nothing.
-	PluginStandsDown func(e eventtable.Event, within time.Duration) bool
+	install.Commands
 }
 
-// All are the agents, by the name --agent gives them.
-var All = map[string]Agent{
-	claude.Adapter.Name:  Claude,
-	codex.Adapter.Name:   Codex,
-	gemini.Adapter.Name:  Gemini,
-	copilot.Adapter.Name: Copilot,
+// Clients are every client, in --agent's order; the first is the
+// default, whose settings name the contract's events and no --agent.
+var Clients = []Client{
+	{claude.Adapter, claudeinstall.Commands},
+	{codex.Adapter, codexinstall.Commands},
+	{gemini.Adapter, geminiinstall.Commands},
+	{copilot.Adapter, copilotinstall.Commands},
 }
 
-// Default is the agent of a command that names none.
-var Default = eventtable.Agents[0]
+// All are the clients, by the name --agent gives them.
+var All = func() map[string]Client {
+	m := map[string]Client{}
+	for _, c := range Clients {
+		m[c.Hooks.Name] = c
+	}
+	return m
+}()
 
-// Names are the agents' names, in --agent's order, for messages: "claude,
+// Default is the client of a command that names none.
+var Default = Clients[0].Hooks.Name
+
+// The installs read settings entries by the same list: an --agent they
+// name is known, and only the default's entries name the contract's events.
+func init() { hookfile.Register(Order(), Default) }
+
+// Order is the clients' names, in --agent's order.
+func Order() []string {
+	var n []string
+	for _, c := range Clients {
+		n = append(n, c.Hooks.Name)
+	}
+	return n
+}
+
+// Names are the clients' names, in --agent's order, for messages: "claude,
 // codex, gemini and copilot" (or "… or copilot").
-func Names(conjunction string) string {
-	n := eventtable.Agents
-	return strings.Join(n[:len(n)-1], ", ") + " " + conjunction + " " + n[len(n)-1]
-}
+func Names(conjunction string) string { return list(Order(), conjunction) }
 
-// Labels are the agents as people name them, in --agent's order: "Claude
-// Code, Codex CLI, Gemini CLI and GitHub Copilot CLI".
+// Labels are the clients as people name them: "Claude Code, Codex CLI,
+// Gemini CLI and GitHub Copilot CLI".
 func Labels() string {
 	var l []string
-	for _, name := range eventtable.Agents {
-		l = append(l, All[name].Hooks.Label)
+	for _, c := range Clients {
+		l = append(l, c.Hooks.Label)
 	}
-	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
+	return list(l, "and")
+}
+
+func list(n []string, conjunction string) string {
+	return strings.Join(n[:len(n)-1], ", ") + " " + conjunction + " " + n[len(n)-1]
 }
 
 // Markdown is the README's table of agents, in --agent's order.
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("| agent | `--agent` | gets | not yet |\n|---|---|---|---|\n")
-	for _, name := range eventtable.Agents {
-		a := All[name].Hooks
+	for _, c := range Clients {
+		a := c.Hooks
 		fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", a.Label, a.Versions, a.Name, a.Gets, a.NotYet)
 	}
 	return b.String()
 }
 
-// InstallHelp is where install writes for each agent, one line each.
+// InstallHelp is where install writes for each client, one line each.
 func InstallHelp() string {
 	var b strings.Builder
-	for _, name := range eventtable.Agents {
-		fmt.Fprintf(&b, "  --agent %-8s %s\n", name, All[name].Wires)
+	for _, c := range Clients {
+		fmt.Fprintf(&b, "  --agent %-8s %s\n", c.Hooks.Name, c.Wires)
 	}
 	return b.String()
 }

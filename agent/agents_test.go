@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/install"
+	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/internal/readme"
 )
@@ -19,10 +20,10 @@ import (
 // installs' entries and doctor's checks read) and this map, each with its
 // hooks' adapter and every person command.
 func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
-	if len(All) != len(eventtable.Agents) {
-		t.Errorf("%d agents for the table's %d", len(All), len(eventtable.Agents))
+	if len(All) != len(Clients) {
+		t.Errorf("%d names for %d clients: two share a name", len(All), len(Clients))
 	}
-	for _, name := range eventtable.Agents {
+	for _, name := range Order() {
 		a, ok := All[name]
 		if !ok || a.Hooks.Name != name || a.Hooks.Read == nil || a.Install == nil || a.Uninstall == nil || a.Status == nil || a.Doctor == nil || a.Wires == "" {
 			t.Errorf("--agent %s is incomplete", name)
@@ -31,7 +32,7 @@ func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
 		if len(a.Flags["install"]) == 0 {
 			t.Errorf("--agent %s install takes no flag", name)
 		}
-		if !slices.Contains(a.Flags["status"], "format") || !slices.Contains(a.Flags["doctor"], "format") {
+		if !a.Takes("status", "format") || !a.Takes("doctor", "format") {
 			t.Errorf("--agent %s: status and doctor must take --format", name)
 		}
 	}
@@ -47,12 +48,12 @@ func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
 // what one gets changed, without the README fails here.
 func TestREADMEAgentTableIsTheAdapters(t *testing.T) {
 	readme.CheckBlock(t, "../README.md", "agent table", Markdown(), "UPDATE_README=1 go test ./agent")
-	for _, name := range eventtable.Agents {
+	for _, name := range Order() {
 		if a := All[name].Hooks; a.Versions == "" || a.Gets == "" || a.NotYet == "" {
 			t.Errorf("%s's row is incomplete", name)
 		}
 	}
-	for _, name := range eventtable.Agents {
+	for _, name := range Order() {
 		if !strings.Contains(InstallHelp(), "--agent "+name) {
 			t.Errorf("install's help does not say where --agent %s writes", name)
 		}
@@ -66,8 +67,8 @@ func TestStatusAndDoctorAreOneSchemaForEveryAgent(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	env := map[string]string{"HOME": home, "CODEX_HOME": filepath.Join(home, ".codex"), "COPILOT_HOME": filepath.Join(home, ".copilot"),
 		"CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"), "PATH": ""}
-	for _, name := range eventtable.Agents {
-		r := Request{Ctx: context.Background(), Dir: dir, Getenv: func(k string) string { return env[k] },
+	for _, name := range Order() {
+		r := install.Request{Ctx: context.Background(), Dir: dir, Getenv: func(k string) string { return env[k] },
 			Home: func() (string, error) { return home, nil }, Executable: os.Executable, Out: io.Discard,
 			IsSet: func(string) bool { return false }, String: func(string) string { return "" }, Bool: func(string) bool { return false }}
 		st, err := All[name].Status(r)
@@ -91,17 +92,17 @@ func TestStatusAndDoctorAreOneSchemaForEveryAgent(t *testing.T) {
 
 // Claude Code's install takes the event table's install flags, each once.
 func TestClaudesInstallTakesTheTablesInstallFlags(t *testing.T) {
-	flags := Claude.Flags["install"]
+	claude := All["claude"]
 	for _, f := range []string{"post-compact", "post-tool-use", "scope", "exec", "rewrite-strict"} {
-		if !slices.Contains(flags, f) {
+		if !claude.Takes("install", f) {
 			t.Errorf("install does not take --%s", f)
 		}
 	}
-	if slices.Contains(flags, "") {
+	if claude.Takes("install", "") {
 		t.Error("install takes a flag with no name")
 	}
-	if got := installFlags(); !slices.Equal(got, []string{"post-compact", "post-tool-use"}) {
-		t.Errorf("installFlags() = %q", got)
+	if got := install.Names(install.TableFlags()); !slices.Equal(got, []string{"post-compact", "post-tool-use"}) {
+		t.Errorf("the table's install flags = %q", got)
 	}
 }
 
@@ -109,7 +110,7 @@ func TestClaudesInstallTakesTheTablesInstallFlags(t *testing.T) {
 // doctor say so instead of reading somewhere else.
 func TestStatusWithoutAHomeFails(t *testing.T) {
 	noHome := errors.New("no home")
-	r := Request{Ctx: context.Background(), Dir: t.TempDir(), Getenv: func(string) string { return "" },
+	r := install.Request{Ctx: context.Background(), Dir: t.TempDir(), Getenv: func(string) string { return "" },
 		Home: func() (string, error) { return "", noHome }, Executable: os.Executable, Out: io.Discard,
 		IsSet: func(string) bool { return false }, String: func(string) string { return "" }, Bool: func(string) bool { return false }}
 	for _, name := range []string{"codex", "gemini"} {
@@ -120,7 +121,68 @@ func TestStatusWithoutAHomeFails(t *testing.T) {
 			t.Errorf("%s doctor without a home: %v", name, err)
 		}
 	}
-	if err := Codex.Uninstall(r); !errors.Is(err, noHome) {
+	if err := All["codex"].Uninstall(r); !errors.Is(err, noHome) {
 		t.Errorf("codex uninstall without a home: %v", err)
+	}
+}
+
+// Each client's install, uninstall, status and doctor take their own
+// flags: a flag of one client's install that another does not heed is not
+// offered to that other (the help lists only what it takes), and every
+// flag a client takes has its help.
+func TestEachClientsCommandsTakeOnlyTheirFlags(t *testing.T) {
+	codex, gemini := All["codex"], All["gemini"]
+	for _, tt := range []struct {
+		client      Client
+		command     string
+		takes, nots []string
+	}{
+		{All["claude"], "install", []string{"scope", "exec", "follow-symlinks", "rewrite-strict", "post-compact"}, nil},
+		{codex, "install", []string{"command", "long-running", "dry-run", "no-gitignore"}, []string{"scope", "exec", "follow-symlinks", "rewrite-strict", "post-compact", "post-tool-use"}},
+		{gemini, "install", []string{"scope", "command", "long-running"}, []string{"exec", "follow-symlinks", "rewrite-strict", "post-compact", "post-tool-use"}},
+		{All["copilot"], "install", []string{"scope"}, []string{"exec", "rewrite-strict"}},
+		{codex, "uninstall", nil, []string{"scope", "command"}},
+		{gemini, "doctor", []string{"format"}, []string{"command"}},
+	} {
+		for _, f := range tt.takes {
+			if !tt.client.Takes(tt.command, f) {
+				t.Errorf("%s %s does not take --%s", tt.client.Hooks.Name, tt.command, f)
+			}
+		}
+		for _, f := range tt.nots {
+			if tt.client.Takes(tt.command, f) {
+				t.Errorf("%s %s takes --%s", tt.client.Hooks.Name, tt.command, f)
+			}
+		}
+	}
+	for _, c := range Clients {
+		for command, flags := range c.Flags {
+			for _, f := range flags {
+				if f.Usage == "" {
+					t.Errorf("%s %s --%s has no help", c.Hooks.Name, command, f.Name)
+				}
+			}
+		}
+	}
+}
+
+// The installs read settings entries with the registry's names: an entry
+// naming the default client by --agent is the default's, on the
+// contract's events only; another client's is that client's, on its own.
+func TestAnEntryForAnotherAgentIsOursOnItsOwnEvents(t *testing.T) {
+	for _, tt := range []struct {
+		event, cmd string
+		ours       bool
+	}{
+		{"BeforeAgent", "session-hooks --agent gemini init --compact-recovery", true},
+		{"UserPromptSubmit", "session-hooks --agent claude init", false},
+		{"SessionStart", "session-hooks --agent claude init", true},
+	} {
+		if got := hookfile.IsOurs(tt.event, tt.cmd, ""); got != tt.ours {
+			t.Errorf("IsOurs(%s, %q) = %v", tt.event, tt.cmd, got)
+		}
+	}
+	if _, err := hookfile.ParseHookCall("session-hooks --agent nope init", ""); err == nil || !strings.Contains(err.Error(), `--agent "nope" is not an agent`) {
+		t.Errorf("an --agent the registry does not serve: %v", err)
 	}
 }

@@ -26,8 +26,10 @@ import (
 // it, only the totals.
 const briefDiffFiles = 5
 
-// briefHeading opens a brief that has something to say.
-const briefHeading = "## session-hooks: what Claude Code's git context leaves out\n\n"
+// contextHeadingStart and contextHeadingEnd open a brief that has
+// something to say, for a client that gives the model its own git
+// context: "## session-hooks: what Claude Code's git context leaves out".
+const contextHeadingStart, contextHeadingEnd = "## session-hooks: what ", "'s git context leaves out"
 
 // renderBriefFor lays the facts out as the brief for agent a; now dates
 // the handoff. A brief with nothing to say is empty: no heading, no
@@ -48,7 +50,7 @@ func renderBriefFor(f facts.Init, now time.Time, a protocol.Agent) string {
 // headingFor is the brief's heading for agent a.
 func headingFor(a protocol.Agent) string {
 	if a.GitContext {
-		return briefHeading
+		return contextHeadingStart + a.Label + contextHeadingEnd + "\n\n"
 	}
 	return agentHeadingStart + a.Label + agentHeadingEnd + "\n\n"
 }
@@ -57,8 +59,12 @@ const agentHeadingStart, agentHeadingEnd = "## session-hooks: the repository, an
 
 // isHeading says whether a paragraph is a brief's heading, of any agent.
 func isHeading(p string) bool {
-	label, ok := strings.CutPrefix(p, agentHeadingStart)
-	return p == strings.TrimSpace(briefHeading) || ok && strings.HasSuffix(label, agentHeadingEnd) && !strings.Contains(label, "\n")
+	for _, h := range [][2]string{{contextHeadingStart, contextHeadingEnd}, {agentHeadingStart, agentHeadingEnd}} {
+		if label, ok := strings.CutPrefix(p, h[0]); ok && strings.HasSuffix(label, h[1]) && !strings.Contains(label, "\n") {
+			return true
+		}
+	}
+	return false
 }
 
 // statusLines is how many lines of the short status gitContext shows.

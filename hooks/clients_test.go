@@ -25,6 +25,9 @@ type Agent = protocol.Agent
 
 func init() { defaultAgent = Claude }
 
+// briefHeading is Claude Code's brief's heading.
+var briefHeading = headingFor(Claude)
+
 // executeText runs a handler whose answer is text, as the table's text
 // handlers are run.
 func executeText(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(*Run) string, opt Options) {

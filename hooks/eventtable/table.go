@@ -69,7 +69,7 @@ var Table = []Event{
 	{Command: "post-compact", Event: protocol.PostCompact, Timeout: 30, Deadline: 5 * time.Second, InstallFlag: "post-compact",
 		Logs:  []string{"events.jsonl (the compaction, and what its summary lost)", "state/<session>.json"},
 		Usage: "PostCompact: record the compaction and which snapshot facts its summary does not mention",
-		Description: "Injects nothing (Claude Code reads no PostCompact output). Records the trigger, the size\n" +
+		Description: "Injects nothing (the client reads no PostCompact output). Records the trigger, the size\n" +
 			"and hash of compact_summary, and the snapshot facts the summary leaves out; summary shows them."},
 	{Command: "end", Event: protocol.SessionEnd, Timeout: 5, Deadline: time.Second,
 		Logs:  []string{"session-end.md", "sessions/<session>/session-end.md", "sessions/<session>/handoff.json (what the next session is told)", "handoff.json (the latest of them, which a start reads)"},
@@ -200,8 +200,3 @@ func Markdown() string {
 	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced), `state/numbers/<n>` (the session holding each number) | |\n")
 	return b.String()
 }
-
-// Agents are the agent CLIs whose hooks the table's rows answer, as
-// --agent names them; the first is the default. Package hooks holds one
-// adapter for each (TestEveryAgentHasAnAdapter).
-var Agents = []string{"claude", "codex", "gemini", "copilot"}

@@ -16,18 +16,11 @@ import (
 	"github.com/session-hooks/session-hooks/logs"
 )
 
-// Doctor is doctor for a client whose status found what is wrong with its
-// wiring: that, and every entry of ours rehearsed as the client runs it.
-type Doctor struct {
-	wiring.Doctor
-	label string // the agent as a person names it
-}
-
 // RunDoctor rehearses each entry with this binary and checks that
 // the logs can be written; problems are the status's warnings.
-func RunDoctor(agent, label, project string, problems []string, rehearsals []hookfile.Rehearsal) Doctor {
-	d := Doctor{wiring.Doctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []wiring.DoctorRun{},
-		Wiring: append([]string{}, problems...), NotRun: []string{}, StandsDown: []string{}}, label}
+func RunDoctor(agent, project string, problems []string, rehearsals []hookfile.Rehearsal) wiring.Doctor {
+	d := wiring.Doctor{SchemaVersion: facts.SchemaVersion, Agent: agent, Project: project, Runs: []wiring.DoctorRun{},
+		Wiring: append([]string{}, problems...), NotRun: []string{}, StandsDown: []string{}}
 	self, selfErr := os.Executable()
 	for _, h := range rehearsals {
 		r := Rehearse(project, h, self, selfErr, "")
@@ -53,34 +46,6 @@ func CheckLogs(project string) (path, problem string) {
 	}
 	os.Remove(filepath.Join(dir.Path, ".doctor-check"))
 	return dir.Path, ""
-}
-
-// LogsLine is the report's line on the log directory.
-func LogsLine(path, problem string) string {
-	if problem != "" {
-		return "\nLogs: " + problem + "\n"
-	}
-	return "\nLogs: " + path + " is writable\n"
-}
-
-// Text is the report as people read it.
-func (d Doctor) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Project: %s (%s)\n\n", d.Project, d.label)
-	for _, r := range d.Runs {
-		switch r.Result {
-		case "ok":
-			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command,
-				logs.Duration(time.Duration(r.DurationMS*float64(time.Millisecond))), time.Duration(r.TimeoutMS)*time.Millisecond)
-		default:
-			fmt.Fprintf(&b, "%-4s %s → %s: %s\n", strings.ToUpper(r.Result), r.Event, r.Command, r.Problem)
-		}
-	}
-	for _, w := range d.Wiring {
-		fmt.Fprintf(&b, "FAIL %s\n", w)
-	}
-	b.WriteString(LogsLine(d.LogsDir, d.LogsError))
-	return b.String()
 }
 
 // Rehearse runs an entry of ours with this binary (self) and without a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/install"
+	"github.com/session-hooks/session-hooks/install/wiring"
 )
 
 // Commands are Claude Code's person commands: its settings.json at
@@ -44,11 +45,11 @@ var Commands = install.Commands{
 	},
 	Status: func(r install.Request) (install.Result, error) {
 		st := ReadStatus(envOf(r), r.String("command"))
-		return install.Result{Data: st.Wiring(), Text: st.Text(), Problems: len(st.Warnings)}, nil
+		return install.Result{Data: st.Wiring(), Text: st.Wiring().Text(reader), Problems: len(st.Warnings)}, nil
 	},
 	Doctor: func(r install.Request) (install.Result, error) {
 		d := RunDoctor(envOf(r), r.String("command"))
-		return install.Result{Data: d.Doctor, Text: d.Text(), Problems: d.Problems}, nil
+		return install.Result{Data: d.Doctor, Text: d.Doctor.Text(reader), Problems: d.Problems}, nil
 	},
 	PluginStandsDown: func(event string, args []string, within time.Duration) bool {
 		return WiresWithin(pluginEnv(), event, args, within)
@@ -76,3 +77,8 @@ func pluginEnv() Env {
 	}
 	return Env{Dir: dir, Getenv: os.Getenv, Home: os.UserHomeDir, Out: io.Discard}
 }
+
+// reader is what status and doctor say of Claude Code: an entry without a
+// timeout is said to have none, and a start's output is measured against
+// its limit.
+var reader = wiring.Reader{Label: claude.Adapter.Label, Limit: claude.Limit}

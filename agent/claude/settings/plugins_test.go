@@ -85,7 +85,7 @@ func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
 			t.Errorf("%s %v: the plugin stands down for its own entry", row.event, row.args)
 		}
 	}
-	if text := ReadStatus(env, "").Text(); strings.Contains(text, "stands down") || !strings.Contains(text, "session-hooks-bridge\" end (timeout 5s): runs\n") ||
+	if text := ReadStatus(env, "").Wiring().Text(reader); strings.Contains(text, "stands down") || !strings.Contains(text, "session-hooks-bridge\" end (timeout 5s): runs\n") ||
 		!strings.Contains(text, "settings.json): no hooks\n") {
 		t.Errorf("status:\n%s", text)
 	}
@@ -95,7 +95,7 @@ func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
 	if !Wires(env, "SessionEnd", []string{"end"}) || Wires(env, "SessionStart", []string{"init"}) {
 		t.Errorf("with the project wiring end only: end %v, init %v", Wires(env, "SessionEnd", []string{"end"}), Wires(env, "SessionStart", []string{"init"}))
 	}
-	if text := ReadStatus(env, "").Text(); !strings.Contains(text, "end (timeout 5s): stands down, the project settings run it") {
+	if text := ReadStatus(env, "").Wiring().Text(reader); !strings.Contains(text, "end (timeout 5s): stands down, the project settings run it") {
 		t.Errorf("status:\n%s", text)
 	}
 	os.WriteFile(settings, []byte(`{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "session-hooks end", "timeout": 5}]}]}, // a comment

@@ -184,67 +184,6 @@ func checkWired(all []wired, custom string) []string {
 	return dedupe(warnings)
 }
 
-// Text is status as people read it.
-func (st Status) Text() string {
-	var b strings.Builder
-	for _, s := range st.Scopes {
-		switch s.State {
-		case "unreadable":
-			fmt.Fprintf(&b, "%s (%s): unreadable: %s\n", s.Scope, s.Path, s.Error)
-		case "not-loaded":
-			fmt.Fprintf(&b, "%s (%s): NOT LOADED by Claude Code (%s)\n", s.Scope, s.Path, s.Error)
-		case "absent":
-			fmt.Fprintf(&b, "%s (%s): not present\n", s.Scope, s.Path)
-		case "present":
-			if len(s.Hooks) == 0 {
-				fmt.Fprintf(&b, "%s (%s): no hooks\n", s.Scope, s.Path)
-				continue
-			}
-			fmt.Fprintf(&b, "%s (%s):\n", s.Scope, s.Path)
-			for _, h := range s.Hooks {
-				form := ""
-				if h.Exec {
-					form = ", exec form"
-				}
-				fmt.Fprintf(&b, "  %s%s → %s (%s%s)%s\n", h.Event, matcherText(h.Matcher), h.Command, timeoutText(h.Timeout), form, standing(s.Scope, h))
-			}
-		}
-	}
-	b.WriteString("\n")
-	if len(st.Warnings) == 0 {
-		b.WriteString("Every session event is wired to session-hooks.\n")
-	}
-	for _, w := range st.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
-	return b.String()
-}
-
-// standing says whether a plugin's entry runs or stands down.
-func standing(scope string, h WiredHook) string {
-	switch {
-	case !isPlugin(scope):
-		return ""
-	case h.StandsDown != "":
-		return ": stands down, the " + h.StandsDown + " settings run it"
-	}
-	return ": runs"
-}
-
-func matcherText(m string) string {
-	if m == "" {
-		return ""
-	}
-	return " [" + m + "]"
-}
-
-func timeoutText(t *int) string {
-	if t == nil {
-		return "no timeout"
-	}
-	return fmt.Sprintf("timeout %ds", *t)
-}
-
 func dedupe(s []string) []string {
 	var out []string
 	seen := map[string]bool{}

@@ -1,9 +1,12 @@
 package install
 
 import (
+	"time"
+
 	"github.com/session-hooks/session-hooks/agent/codex"
 	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 )
 
 // Commands are Codex CLI's person commands: $CODEX_HOME/hooks.json, each
@@ -49,7 +52,7 @@ var Commands = contract.Commands{
 		if err != nil {
 			return contract.Result{}, err
 		}
-		return contract.Result{Data: st.Wiring(), Text: st.Text(), Problems: len(st.Warnings)}, nil
+		return contract.Result{Data: st.Wiring(), Text: st.Wiring().Text(reader), Problems: len(st.Warnings)}, nil
 	},
 	Doctor: func(r contract.Request) (contract.Result, error) {
 		st, err := statusOf(r)
@@ -57,8 +60,8 @@ var Commands = contract.Commands{
 			return contract.Result{}, err
 		}
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		d := contract.RunDoctor(codex.Adapter.Name, codex.Adapter.Label, project, st.Warnings, Rehearsals(st, project))
-		return contract.Result{Data: d.Doctor, Text: d.Text(), Problems: d.Problems}, nil
+		d := contract.RunDoctor(codex.Adapter.Name, project, st.Warnings, Rehearsals(st, project))
+		return contract.Result{Data: d, Text: d.Text(reader), Problems: d.Problems}, nil
 	},
 }
 
@@ -79,3 +82,6 @@ func optionsOf(r contract.Request) (Options, error) {
 	}
 	return Options{Home: home, Codex: "codex", Dir: r.Dir, Out: r.Out}, nil
 }
+
+// reader is what status and doctor say of codex.Adapter.Label.
+var reader = wiring.Reader{Label: codex.Adapter.Label, DefaultTimeout: 600 * time.Second}

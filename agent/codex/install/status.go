@@ -100,22 +100,6 @@ func describe(h HookStatus) string {
 	return event + " → " + h.Command
 }
 
-// Text is the status for a person.
-func (s Status) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Codex hooks file: %s\n", s.HooksFile)
-	if len(s.Hooks) == 0 {
-		b.WriteString("  no entry of session-hooks\n")
-	}
-	for _, h := range s.Hooks {
-		fmt.Fprintf(&b, "  %s [%s]\n", describe(h), h.Trust)
-	}
-	for _, w := range s.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", w)
-	}
-	return b.String()
-}
-
 // Codex's limits on a hook: SessionEnd's run (it does not wait longer),
 // the output it passes on whole, and the timeout of an entry without one
 // (taken as Claude Code's).

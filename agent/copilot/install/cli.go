@@ -3,10 +3,12 @@ package install
 import (
 	"cmp"
 	"fmt"
+	"time"
 
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 )
 
 // Commands are GitHub Copilot CLI's person commands: the repository's
@@ -55,13 +57,13 @@ var Commands = contract.Commands{
 	},
 	Status: func(r contract.Request) (contract.Result, error) {
 		st := ReadStatus(whereOf(r))
-		return contract.Result{Data: st.Wiring(), Text: st.Text(), Problems: len(st.Warnings)}, nil
+		return contract.Result{Data: st.Wiring(), Text: st.Wiring().Text(reader), Problems: len(st.Warnings)}, nil
 	},
 	Doctor: func(r contract.Request) (contract.Result, error) {
 		w := whereOf(r)
 		st := ReadStatus(w)
-		d := contract.RunDoctor(copilot.Adapter.Name, copilot.Adapter.Label, w.Root, st.Warnings, Rehearsals(st, w.Root))
-		return contract.Result{Data: d.Doctor, Text: d.Text(), Problems: d.Problems}, nil
+		d := contract.RunDoctor(copilot.Adapter.Name, w.Root, st.Warnings, Rehearsals(st, w.Root))
+		return contract.Result{Data: d, Text: d.Text(reader), Problems: d.Problems}, nil
 	},
 }
 
@@ -72,3 +74,6 @@ func whereOf(r contract.Request) Where {
 	root, _ := hookfile.ProjectRoot(r.Dir)
 	return Where{Root: root, Home: copilot.Home(r.Getenv)}
 }
+
+// reader is what status and doctor say of copilot.Adapter.Label.
+var reader = wiring.Reader{Label: copilot.Adapter.Label, DefaultTimeout: 30 * time.Second}

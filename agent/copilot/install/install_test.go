@@ -238,8 +238,8 @@ func TestStatusSaysWhatIsWiredAndWhatIsNot(t *testing.T) {
 	if !st.Scopes[0].Found || len(st.Scopes[0].Hooks) != 5 || len(st.Warnings) != 0 {
 		t.Fatalf("after install: %+v", st)
 	}
-	if text := st.Text(); !strings.Contains(text, "Copilot CLI project hooks: "+path+" (5 entries of session-hooks)") ||
-		!strings.Contains(text, "sessionEnd → session-hooks --agent copilot end [5 s]") {
+	if text := st.Wiring().Text(reader); !strings.Contains(text, "project ("+path+"):\n") || strings.Count(text, " → session-hooks --agent copilot ") != 5 ||
+		!strings.Contains(text, "sessionEnd → session-hooks --agent copilot end (timeout 5s)") {
 		t.Errorf("the text:\n%s", text)
 	}
 	user, _ := Path("user", "", home)
@@ -340,8 +340,8 @@ func TestAFileInstallCreatedGoesOnlyWhenNothingIsLeft(t *testing.T) {
 func TestStatusTextSaysCopilotsDefaultTimeout(t *testing.T) {
 	st := Status{Scopes: []ScopeStatus{{Scope: "project", Path: "/p/h.json", Found: true,
 		Hooks: []Entry{{"sessionStart", "session-hooks --agent copilot init", 0}, {"sessionEnd", "session-hooks --agent copilot end", 5}}}}}
-	text := st.Text()
-	if !strings.Contains(text, "sessionStart → session-hooks --agent copilot init [default 30 s]") || !strings.Contains(text, "[5 s]") {
+	text := st.Wiring().Text(reader)
+	if !strings.Contains(text, "sessionStart → session-hooks --agent copilot init (default timeout 30s)") || !strings.Contains(text, "(timeout 5s)") {
 		t.Errorf("the text:\n%s", text)
 	}
 }

@@ -112,30 +112,6 @@ func lastWords(cmd string) string {
 	return cmd
 }
 
-// Text is the status for a person. Repository hooks run only in a folder
-// the user trusts: Copilot CLI asks at the first start there.
-func (s Status) Text() string {
-	var b strings.Builder
-	for _, sc := range s.Scopes {
-		state := "not found"
-		if sc.Found {
-			state = fmt.Sprintf("%d entr%s of session-hooks", len(sc.Hooks), map[bool]string{true: "y", false: "ies"}[len(sc.Hooks) == 1])
-		}
-		fmt.Fprintf(&b, "Copilot CLI %s hooks: %s (%s)\n", sc.Scope, sc.Path, state)
-		for _, h := range sc.Hooks {
-			timeout := "default 30 s"
-			if h.TimeoutSec > 0 {
-				timeout = fmt.Sprintf("%d s", h.TimeoutSec)
-			}
-			fmt.Fprintf(&b, "  %s → %s [%s]\n", h.Event, h.Command, timeout)
-		}
-	}
-	for _, w := range s.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", w)
-	}
-	return b.String()
-}
-
 // defaultTimeout is Copilot CLI's timeout for an entry without one.
 const defaultTimeout = 30 * time.Second
 

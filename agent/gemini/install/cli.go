@@ -2,10 +2,12 @@ package install
 
 import (
 	"cmp"
+	"time"
 
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
 )
 
 // Commands are Gemini CLI's person commands: the scope's
@@ -52,7 +54,7 @@ var Commands = contract.Commands{
 			return contract.Result{}, err
 		}
 		st := ReadStatus(w)
-		return contract.Result{Data: st.Wiring(), Text: st.Text(), Problems: len(st.Warnings)}, nil
+		return contract.Result{Data: st.Wiring(), Text: st.Wiring().Text(reader), Problems: len(st.Warnings)}, nil
 	},
 	Doctor: func(r contract.Request) (contract.Result, error) {
 		w, err := whereOf(r)
@@ -61,8 +63,8 @@ var Commands = contract.Commands{
 		}
 		st := ReadStatus(w)
 		project, _ := hookfile.ProjectRoot(r.Dir)
-		d := contract.RunDoctor(gemini.Adapter.Name, gemini.Adapter.Label, project, st.Warnings, Rehearsals(st, project))
-		return contract.Result{Data: d.Doctor, Text: d.Text(), Problems: d.Problems}, nil
+		d := contract.RunDoctor(gemini.Adapter.Name, project, st.Warnings, Rehearsals(st, project))
+		return contract.Result{Data: d, Text: d.Text(reader), Problems: d.Problems}, nil
 	},
 }
 
@@ -76,3 +78,6 @@ func whereOf(r contract.Request) (Where, error) {
 	}
 	return Where{Dir: r.Dir, Home: home, TrustWorkspace: r.Getenv("GEMINI_CLI_TRUST_WORKSPACE")}, nil
 }
+
+// reader is what status and doctor say of gemini.Adapter.Label.
+var reader = wiring.Reader{Label: gemini.Adapter.Label, DefaultTimeout: 60 * time.Second}

@@ -163,29 +163,6 @@ func trusted(dir, home string) bool {
 	return level == "TRUST_FOLDER" || level == "TRUST_PARENT"
 }
 
-// Text is the status for a person.
-func (s Status) Text() string {
-	var b strings.Builder
-	for _, sc := range s.Scopes {
-		state := "not found"
-		if sc.Found {
-			state = fmt.Sprintf("%d entr%s of session-hooks", len(sc.Hooks), map[bool]string{true: "y", false: "ies"}[len(sc.Hooks) == 1])
-		}
-		fmt.Fprintf(&b, "Gemini CLI %s settings: %s (%s)\n", sc.Scope, sc.Path, state)
-		for _, h := range sc.Hooks {
-			timeout := "default 60000 ms"
-			if h.TimeoutMS > 0 {
-				timeout = fmt.Sprintf("%d ms", h.TimeoutMS)
-			}
-			fmt.Fprintf(&b, "  %s → %s [%s]\n", h.Event, h.Command, timeout)
-		}
-	}
-	for _, w := range s.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", w)
-	}
-	return b.String()
-}
-
 // geminiDefaultTimeout is Gemini CLI's timeout for an entry without one.
 const geminiDefaultTimeout = 60 * time.Second
 

@@ -85,7 +85,7 @@ func TestStatusSaysWhatKeepsGeminiFromRunningOurHooks(t *testing.T) {
 			if tc.wantNot != "" && strings.Contains(all, tc.wantNot) {
 				t.Errorf("a warning says %q:\n%s", tc.wantNot, all)
 			}
-			if text := st.Text(); len(tc.install) > 0 && !strings.Contains(text, "PreCompress → session-hooks --agent gemini pre-compact [30000 ms]") {
+			if text := st.Wiring().Text(reader); len(tc.install) > 0 && !strings.Contains(text, "PreCompress → session-hooks --agent gemini pre-compact (timeout 30s)") {
 				t.Errorf("the text does not list the entries:\n%s", text)
 			}
 		})
@@ -132,11 +132,14 @@ func TestRehearsalsTakeTheEntrysTimeoutAndEvent(t *testing.T) {
 // CLI takes it.
 func TestStatusTextSaysMissingFilesAndDefaultTimeouts(t *testing.T) {
 	w := tree(t, "", `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "session-hooks --agent gemini end"}]}]}}`, "")
-	text := ReadStatus(w).Text()
-	for _, want := range []string{"project settings: " + filepath.Join(w.Dir, ".gemini", "settings.json") + " (not found)",
-		"(1 entry of session-hooks)", "SessionEnd → session-hooks --agent gemini end [default 60000 ms]"} {
+	text := ReadStatus(w).Wiring().Text(reader)
+	for _, want := range []string{"project (" + filepath.Join(w.Dir, ".gemini", "settings.json") + "): not present\n",
+		"):\n  SessionEnd → session-hooks --agent gemini end (default timeout 60s)\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}
+	}
+	if n := strings.Count(text, "\n  "); n != 1 {
+		t.Errorf("%d entries listed, not the one:\n%s", n, text)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // configuration directory for the user's.
 type Fence struct {
 	Root   string
-	Follow bool // --follow-symlinks: anywhere a link leads
+	Follow bool   // --follow-symlinks: anywhere a link leads
+	Hint   string // how to write through a refused link anyway, where a flag can
 }
 
 // Allows says whether the file path really is (its links and those of

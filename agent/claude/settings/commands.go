@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -18,7 +16,6 @@ import (
 	"github.com/session-hooks/session-hooks/install/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
-	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
 // These commands are run by a person, not by Claude Code: they fail, with
@@ -131,7 +128,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, old, res.JSON))
 		return nil
 	default:
-		backup, err := saveSettings(path, fence, old, existed, res.JSON)
+		backup, err := install.Save(path, fence, old, existed, res.JSON, 0o644)
 		if err != nil {
 			return err
 		}
@@ -221,7 +218,7 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 			res.Removed, plural(res.Removed, "y", "ies"), path)
 		return nil
 	}
-	backup, err := saveSettings(path, fence, old, existed, res.JSON)
+	backup, err := install.Save(path, fence, old, existed, res.JSON, 0o644)
 	if err != nil {
 		return err
 	}
@@ -230,48 +227,16 @@ func RunUninstall(env Env, opt UninstallOptions) error {
 	return nil
 }
 
+// followHint is what a refused link can be written through with.
+const followHint = "pass --follow-symlinks to write there"
+
 func (e Env) fenceFor(scope string, follow bool) install.Fence {
 	if scope == "user" {
 		dir, _ := claude.ConfigDir(e.Getenv, e.Home)
-		return install.Fence{Root: dir, Follow: follow}
+		return install.Fence{Root: dir, Follow: follow, Hint: followHint}
 	}
 	root, _ := hookfile.ProjectRoot(e.Dir)
-	return install.Fence{Root: root, Follow: follow}
-}
-
-// saveSettings keeps the old file as a backup outside the repository
-// (package backup) and returns where, then replaces it atomically, keeping its
-// permissions. A settings file that is a symbolic link (kept
-// in a dotfiles repository) is written through when its target stays in
-// the scope's directory (the fence), or with --follow-symlinks: a cloned
-// repository's committed link must not make install write into any JSON
-// file the user can write.
-func saveSettings(path string, f install.Fence, old []byte, existed bool, js []byte) (kept string, err error) {
-	if real, ok := f.Allows(path); !ok {
-		return "", fmt.Errorf("%s leads to %s, outside %s; not writing through the link (pass --follow-symlinks to write there)", path, real, f.Root)
-	}
-	target, err := install.WriteTarget(path)
-	if err != nil {
-		return "", err
-	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return "", err
-	}
-	if existed {
-		if kept, err = backup.Keep(target, old, mode); err != nil {
-			return "", fmt.Errorf("cannot keep a backup (%v); nothing changed", err)
-		}
-	} else {
-		backup.MarkCreated(target)
-	}
-	if err := atomicfile.Write(target, js, atomicfile.Options{Perm: mode, Durable: true}); err != nil {
-		return "", fmt.Errorf("cannot write %s: %v", target, err)
-	}
-	return kept, nil
+	return install.Fence{Root: root, Follow: follow, Hint: followHint}
 }
 
 func plural(n int, one, many string) string {

@@ -13,11 +13,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	contract "github.com/session-hooks/session-hooks/install"
+
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
-	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
 // Entries are the hooks session-hooks wires into Codex, from the event
@@ -89,11 +90,9 @@ func Install(ctx context.Context, opt Options) error {
 		if err := os.MkdirAll(opt.Home, 0o700); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+		// A file it creates is marked so, for uninstall to remove again.
+		if _, err := contract.Save(hooksPath, fenceOf(opt), doc, doc != nil, res.JSON, 0o600); err != nil {
 			return err
-		}
-		if doc == nil {
-			backup.MarkCreated(hooksPath) // uninstall removes it again
 		}
 		fmt.Fprintf(opt.Out, "Wired %s:\n  %s\n", hooksPath, strings.Join(res.Changes, "\n  "))
 	}
@@ -114,7 +113,7 @@ func Install(ctx context.Context, opt Options) error {
 		return err
 	}
 	if updated := SetTrust(config, hashes, keys); !bytes.Equal(updated, config) {
-		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+		if _, err := contract.Save(configPath, fenceOf(opt), config, config != nil, updated, 0o600); err != nil {
 			return err
 		}
 	}
@@ -211,13 +210,13 @@ func Uninstall(opt Options) error {
 			return err
 		}
 		if !removed {
-			if err := atomicfile.Write(hooksPath, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+			if _, err := contract.Save(hooksPath, fenceOf(opt), doc, true, res.JSON, 0o600); err != nil {
 				return err
 			}
 		}
 	}
 	if !bytes.Equal(updated, config) {
-		if err := atomicfile.Write(configPath, updated, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
+		if _, err := contract.Save(configPath, fenceOf(opt), config, config != nil, updated, 0o600); err != nil {
 			return err
 		}
 	}
@@ -236,3 +235,7 @@ func theirKeys(path string, js []byte) []string {
 	}
 	return out
 }
+
+// fenceOf is the folder Codex's files are written in: $CODEX_HOME (a link
+// out of it is not written through).
+func fenceOf(opt Options) contract.Fence { return contract.Fence{Root: opt.Home} }

@@ -19,12 +19,13 @@ import (
 	"slices"
 	"strings"
 
+	contract "github.com/session-hooks/session-hooks/install"
+
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
-	"github.com/session-hooks/session-hooks/internal/atomicfile"
 	"github.com/session-hooks/session-hooks/internal/jsondepth"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
@@ -144,36 +145,25 @@ func change(path string, out io.Writer, dryRun bool, edit func([]byte) ([]byte, 
 		}
 		return err
 	}
-	if doc == nil {
-		if err := makeDirs(dir); err != nil {
-			return err
-		}
-		backup.MarkCreated(path)
-	}
-	if err := atomicfile.Write(path, js, atomicfile.Options{Perm: 0o644, Durable: true}); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+	kept, err := contract.Save(path, fenceOf(path), doc, doc != nil, js, 0o644)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "Wrote %s.\n", path)
+	if kept != "" {
+		fmt.Fprintf(out, "The previous version is kept as %s.\n", kept)
+	}
 	return nil
 }
 
-// makeDirs makes dir and the folders above it that are missing, and
-// marks each as made by install.
-func makeDirs(dir string) error {
-	var made []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) || d == filepath.Dir(d) {
-			break
-		}
-		made = append(made, d)
+// fenceOf is the folder a write of path stays in: the repository, for its
+// .github/hooks file (a committed .github or hooks folder that links out
+// of it is refused); Copilot CLI's own folder, for the user's settings.
+func fenceOf(path string) contract.Fence {
+	if projectFile(path) {
+		return contract.Fence{Root: filepath.Dir(filepath.Dir(filepath.Dir(path)))}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, d := range made {
-		backup.MarkCreated(d)
-	}
-	return nil
+	return contract.Fence{Root: filepath.Dir(path)}
 }
 
 // removeEmpty removes the file at path when install created it and js,

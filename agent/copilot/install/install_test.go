@@ -367,3 +367,26 @@ func TestLongRunningChecksOnAgentStopAreAsAskedElseAsWired(t *testing.T) {
 		}
 	}
 }
+
+// A committed .github or .github/hooks that links out of the repository
+// is not written through, whichever folder links.
+func TestInstallRefusesACommittedFolderLinkOutOfTheRepository(t *testing.T) {
+	for _, link := range []string{".github", filepath.Join(".github", "hooks")} {
+		root, path := project(t)
+		elsewhere := t.TempDir()
+		os.MkdirAll(filepath.Join(elsewhere, "hooks"), 0o755)
+		os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755)
+		target := elsewhere
+		if link != ".github" {
+			target = filepath.Join(elsewhere, "hooks")
+		}
+		os.Symlink(target, filepath.Join(root, link))
+		err := Install(Options{Path: path, Program: "session-hooks", Out: new(strings.Builder)})
+		if err == nil || !strings.Contains(err.Error(), "not writing through the link") {
+			t.Errorf("%s linked out: %v", link, err)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(elsewhere, "hooks")); len(entries) != 0 {
+			t.Errorf("%s linked out: %d files written outside", link, len(entries))
+		}
+	}
+}

@@ -11,11 +11,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	contract "github.com/session-hooks/session-hooks/install"
+
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
-	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI, from the
@@ -103,19 +104,16 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile
 			res.Removed, path)
 		return nil
 	}
-	_, statErr := os.Stat(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The folder holding .gemini (the project, or the home) fences the
+	// write: a committed .gemini that links out of the project is refused.
+	fence := contract.Fence{Root: filepath.Dir(filepath.Dir(path))}
+	kept, err := contract.Save(path, fence, doc, doc != nil, res.JSON, 0o600)
+	if err != nil {
 		return err
-	}
-	if statErr != nil {
-		backup.MarkCreated(dir)
-	}
-	if err := atomicfile.Write(path, res.JSON, atomicfile.Options{Perm: 0o600, Durable: true}); err != nil {
-		return err
-	}
-	if doc == nil {
-		backup.MarkCreated(path)
 	}
 	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
+	if kept != "" {
+		fmt.Fprintf(out, "The previous version is kept as %s.\n", kept)
+	}
 	return nil
 }

@@ -112,3 +112,19 @@ func TestLongRunningChecksOnAfterAgent(t *testing.T) {
 		}
 	}
 }
+
+// A committed .gemini that links out of the project is not written
+// through: install refuses, and the file it leads to stays as it was.
+func TestInstallRefusesACommittedFolderLinkOutOfTheProject(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	project, elsewhere := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "settings.json"), []byte(`{"theme": "dark"}`), 0o644)
+	os.Symlink(elsewhere, filepath.Join(project, ".gemini"))
+	path := filepath.Join(project, ".gemini", "settings.json")
+	if err := Install(path, "session-hooks", nil, io.Discard, false); err == nil || !strings.Contains(err.Error(), "not writing through the link") {
+		t.Errorf("install through a link out of the project: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(elsewhere, "settings.json")); string(b) != `{"theme": "dark"}` {
+		t.Errorf("the file outside became %s", b)
+	}
+}

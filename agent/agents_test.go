@@ -14,6 +14,7 @@ import (
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/internal/readme"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 )
 
 // --agent names the same agents everywhere: the table's list (which the
@@ -184,5 +185,43 @@ func TestAnEntryForAnotherAgentIsOursOnItsOwnEvents(t *testing.T) {
 	}
 	if _, err := hookfile.ParseHookCall("session-hooks --agent nope init", ""); err == nil || !strings.Contains(err.Error(), `--agent "nope" is not an agent`) {
 		t.Errorf("an --agent the registry does not serve: %v", err)
+	}
+}
+
+// The tags each client wraps its own words in are read from its recorded
+// session files (testdata/<client>-<version>/), not from our own
+// constants, and the one output policy neutralises every one: a client
+// added with a tag the policy does not know fails here.
+func TestEveryClientsRecordedTagsAreNeutralised(t *testing.T) {
+	for _, c := range Clients {
+		a := c.Hooks
+		dirs, _ := filepath.Glob(filepath.Join("..", "testdata", a.Name+"-*"))
+		if len(dirs) == 0 {
+			t.Errorf("%s has no recorded fixtures in testdata", a.Name)
+			continue
+		}
+		var recorded strings.Builder
+		for _, dir := range dirs {
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(path)
+					recorded.Write(b)
+				}
+				return nil
+			})
+		}
+		if len(a.Tags) == 0 {
+			t.Errorf("%s declares no tag of its own", a.Name)
+		}
+		for _, tag := range a.Tags {
+			if !strings.Contains(recorded.String(), "<"+tag+">") && !strings.Contains(recorded.String(), "<"+tag+" ") {
+				t.Errorf("%s's tag <%s> is in no recorded session of it", a.Name, tag)
+			}
+			for _, s := range []string{"<" + tag + ">", "</" + tag + ">"} {
+				if got := sanitize.Clean("x " + s + " y"); strings.Contains(got, s) {
+					t.Errorf("%s's %s reaches the model as a live tag: %q", a.Name, s, got)
+				}
+			}
+		}
 	}
 }

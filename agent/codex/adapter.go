@@ -19,6 +19,7 @@ var Adapter = protocol.Agent{Name: "codex", Label: "Codex CLI",
 		"the recovery after a compaction, from Codex's rollout; the handoff; the long-running checks on Stop (`--long-running`)",
 	NotYet:     "—",
 	WritesLate: true,
+	Tags:       []string{"environment_context"},
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		r, err := Read(ctx, path, opt)
 		if err != nil {

@@ -18,6 +18,7 @@ var Adapter = protocol.Agent{Name: "copilot", Label: "GitHub Copilot CLI", Encod
 	Gets: "the brief at a new or resumed session; after a compaction, the recovery with the next tool result or prompt (Copilot has no event right after one); " +
 		"the handoff; the long-running checks on agentStop (`--long-running`)",
 	NotYet:     "—",
+	Tags:       []string{"environment_context", "system_reminder", "system_notification", "current_datetime"},
 	ParseInput: parseInput,
 	Read:       Read,
 	Injected:   func(context.Context, string, transcript.Options) ([]string, error) { return nil, nil },

@@ -18,6 +18,7 @@ var Adapter = protocol.Agent{Name: "gemini", Label: "Gemini CLI", Encode: protoc
 	Gets: "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one); " +
 		"the long-running checks on AfterAgent (`--long-running`)",
 	NotYet: "—",
+	Tags:   []string{"state_snapshot", "hook_context"},
 	Read: func(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
 		c, err := Read(ctx, path, opt)
 		if err != nil {

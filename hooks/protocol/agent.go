@@ -17,6 +17,11 @@ type Agent struct {
 	// and NotYet say what its users get and what they do not yet, for the
 	// README's table of agents.
 	Versions, Gets, NotYet string
+	// Tags are the tags the client wraps its own words in (a reminder, a
+	// notice, a context block), as its recorded session files show them:
+	// text from outside holding one could pass for the client speaking,
+	// and the one output policy (internal/sanitize) neutralises each.
+	Tags []string
 	// GitContext says that the client itself tells the model the branch,
 	// the short status and the recent commits at every start: the brief
 	// then leaves them out.

@@ -120,7 +120,10 @@ var (
 // clientTags are the tag names the agent clients wrap their own words in,
 // which a model reads as the client speaking: Claude Code's system
 // reminders, commands, tool definitions and calls, diagnostics and IDE
-// context; Codex's and Gemini's context blocks. Tags that only mark data
+// context; Codex's and Gemini's context blocks; Copilot CLI's reminders,
+// notifications and date. Each client's adapter lists those its recorded
+// sessions hold (protocol.Agent.Tags), and the registry's tests hold this
+// list to cover them. Tags that only mark data
 // (<tool_use_error> inside a tool's result) and words a text about code
 // uses (<thinking>, <output>) are not among them: restored error texts and
 // replies keep them as written.
@@ -129,7 +132,8 @@ var clientTags = []string{"system-reminder", "system", "command-name", "command-
 	"task-notification", "agent-notification", "user-prompt-submit-hook", "analysis", "summary",
 	"functions", "function_calls", "function_results", "invoke", "new-diagnostics", "tools-used-before-summary",
 	"persisted-output", "ide_opened_file", "ide_selection", "ide_diagnostics", "user-memory-input",
-	"environment_context", "user_instructions", "state_snapshot", "hook_context"}
+	"environment_context", "user_instructions", "state_snapshot", "hook_context",
+	"system_reminder", "system_notification", "current_datetime"}
 
 // Clean makes text taken from a transcript safe to write and re-inject:
 // secrets redacted, terminal escapes and control characters removed,

@@ -346,3 +346,15 @@ func TestCleanKeepsTagsThatOnlyMarkData(t *testing.T) {
 		}
 	}
 }
+
+// Every tag of the list, opening or closing, in any case, is neutralised:
+// a tag dropped from the list, or its pattern, fails here by its name.
+func TestCleanNeutralisesEveryTagOfTheList(t *testing.T) {
+	for _, name := range clientTags {
+		for _, tag := range []string{"<" + name + ">", "</" + name + ">", "<" + strings.ToUpper(name) + " x=1>"} {
+			if got := Clean("text " + tag + " more"); strings.Contains(got, tag) || !strings.Contains(got, "&lt;") {
+				t.Errorf("Clean(%q) = %q", tag, got)
+			}
+		}
+	}
+}

@@ -3,11 +3,13 @@ package install
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/session-hooks/session-hooks/install/backup"
+	"github.com/session-hooks/session-hooks/install/jsonedit"
 	"github.com/session-hooks/session-hooks/internal/atomicfile"
 )
 
@@ -67,4 +69,10 @@ func makeDirs(dir string) error {
 		backup.MarkCreated(d)
 	}
 	return nil
+}
+
+// ShowChange is a dry run's report: the change to the file at path as a
+// unified diff, and that nothing was written.
+func ShowChange(out io.Writer, path string, old, js []byte) {
+	fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, old, js))
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
-	"github.com/session-hooks/session-hooks/install/jsonedit"
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 )
@@ -125,7 +124,7 @@ func RunInstall(env Env, opt InstallOptions) error {
 	case !res.Changed:
 		fmt.Fprintf(out, "session-hooks is already installed in %s; nothing changed.\n", path)
 	case opt.DryRun:
-		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, old, res.JSON))
+		install.ShowChange(out, path, old, res.JSON)
 		return nil
 	default:
 		backup, err := install.Save(path, fence, old, existed, res.JSON, 0o644)

@@ -18,7 +18,6 @@ import (
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
-	"github.com/session-hooks/session-hooks/install/jsonedit"
 )
 
 // Entries are the hooks session-hooks wires into Codex, from the event
@@ -81,7 +80,7 @@ func Install(ctx context.Context, opt Options) error {
 			fmt.Fprintf(opt.Out, "%s needs no change.\n", hooksPath)
 			return nil
 		}
-		fmt.Fprintf(opt.Out, "Would change %s (nothing written):\n%s", hooksPath, jsonedit.UnifiedDiff(hooksPath, doc, res.JSON))
+		contract.ShowChange(opt.Out, hooksPath, doc, res.JSON)
 		fmt.Fprintf(opt.Out, "Then each new entry would be trusted in %s with the hash Codex reports for it once it is written.\n",
 			filepath.Join(opt.Home, "config.toml"))
 		return nil

@@ -130,7 +130,7 @@ func change(path string, out io.Writer, dryRun bool, edit func([]byte) ([]byte, 
 		return nil
 	}
 	if dryRun {
-		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, doc, js))
+		contract.ShowChange(out, path, doc, js)
 		return nil
 	}
 	dir := filepath.Dir(path)

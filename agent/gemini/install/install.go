@@ -16,7 +16,6 @@ import (
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
-	"github.com/session-hooks/session-hooks/install/jsonedit"
 )
 
 // Entries are the hooks session-hooks wires into Gemini CLI, from the
@@ -88,7 +87,7 @@ func edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile
 		return nil
 	}
 	if dryRun {
-		fmt.Fprintf(out, "Would change %s (nothing written):\n%s", path, jsonedit.UnifiedDiff(path, doc, res.JSON))
+		contract.ShowChange(out, path, doc, res.JSON)
 		return nil
 	}
 	dir := filepath.Dir(path)

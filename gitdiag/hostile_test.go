@@ -167,6 +167,16 @@ func TestAHugeSparsePackedRefsIsRefusedByItsSize(t *testing.T) {
 	if _, _, err = readPackedRefs(p); !errors.Is(err, rawfile.ErrTooLarge) {
 		t.Errorf("a 5 GB packed-refs: %v", err)
 	}
+	// The bound itself: one byte over it is refused by its size, one of
+	// exactly it is not (it is read, and fails on what it holds).
+	for size, refused := range map[int64]bool{rawfile.MaxFile + 1: true, rawfile.MaxFile: false} {
+		if err := os.Truncate(p, size); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err = readPackedRefs(p); errors.Is(err, rawfile.ErrTooLarge) != refused {
+			t.Errorf("a packed-refs of %d bytes: %v (refused by its size: want %v)", size, err, refused)
+		}
+	}
 }
 
 // A gc (pack-refs) that runs after the hook read packed-refs moves a ref

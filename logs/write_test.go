@@ -223,6 +223,11 @@ func TestAnotherProjectsLogsAreNotReadThroughALinkNorAsACopy(t *testing.T) {
 	if _, _, err := theirs.Read(name, 1<<20); err != nil {
 		t.Fatalf("their own read: %v", err)
 	}
+	unsealed := filepath.Join("sessions", "s1", "claim")
+	os.WriteFile(filepath.Join(theirs.Path, unsealed), []byte("their private claim"), 0o600)
+	if b, _, err := theirs.ReadUnsealed(unsealed, 1<<20); err != nil || string(b) != "their private claim" {
+		t.Fatalf("their own unsealed read: %q, %v", b, err)
+	}
 	for _, link := range []struct{ at, to string }{
 		{".claude", "../theirs/.claude"},
 		{".claude/logs", "../../theirs/.claude/logs"},
@@ -237,6 +242,11 @@ func TestAnotherProjectsLogsAreNotReadThroughALinkNorAsACopy(t *testing.T) {
 		}
 		if b, _, err := ours.Read(name, 1<<20); err == nil || strings.Contains(string(b), "private") {
 			t.Errorf("read through %s → %s: %q, %v", link.at, link.to, b, err)
+		}
+		// A file no seal covers is not read through the link either: the
+		// seal is not what stops it.
+		if b, _, err := ours.ReadUnsealed(unsealed, 1<<20); err == nil || strings.Contains(string(b), "private") {
+			t.Errorf("an unsealed file read through %s → %s: %q, %v", link.at, link.to, b, err)
 		}
 		if _, err := ours.ReadDir("sessions"); err == nil && link.at != ".claude/logs/sessions/s1" {
 			t.Errorf("listed through %s", link.at)

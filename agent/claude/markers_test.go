@@ -58,7 +58,23 @@ func TestTheMarkersAreTheOnesRealTranscriptsHold(t *testing.T) {
 		}
 		f.Close()
 	}
+	if !realTranscriptsHold(files, rejectedPrefix) {
+		t.Errorf("no real transcript holds the rejection wording %q: it no longer matches what Claude Code writes", rejectedPrefix)
+	}
 	if seen["[Request interrupted by user"] == 0 {
 		t.Errorf("no interruption found in the real transcripts (%v): the marker no longer matches what Claude Code writes", seen)
 	}
+}
+
+// realTranscriptsHold says whether any of the files holds text (as JSON
+// writes it: a quote escaped).
+func realTranscriptsHold(files []string, text string) bool {
+	escaped := strings.ReplaceAll(text, `"`, `\"`)
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err == nil && strings.Contains(string(b), escaped) {
+			return true
+		}
+	}
+	return false
 }

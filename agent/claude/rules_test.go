@@ -431,6 +431,18 @@ func TestARefusedCallIsADecisionNotAnOpenError(t *testing.T) {
 			t.Errorf("%q read as an open error: %+v", refusal, f.OpenError)
 		}
 	}
+	// The wording anywhere but at the start of a failed result is the
+	// tool's output (a test that greps for it, a log quoting it): the
+	// failure stays open.
+	for _, out := range []string{
+		"FAIL: expected \"The user doesn't want to proceed with this tool use.\" in the log",
+		"exit 1\nUser rejected the edit (a fixture's text)",
+	} {
+		f := read(t, user("run the tests"), call("t1", "Bash", `{"command":"go test"}`), answer("t1", out, true, ""))
+		if f.OpenError == nil {
+			t.Errorf("a failed command quoting the rejection wording hid its failure: %q", out)
+		}
+	}
 }
 
 func TestOnlyTheNewestUnansweredCallIsInFlight(t *testing.T) {

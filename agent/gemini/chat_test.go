@@ -229,6 +229,8 @@ func TestACommandsOwnOutputNeverOpensAnError(t *testing.T) {
 		"a success printing an exit line, kept apart": {"<untrusted_context>\nOutput: done\nExit Code: 1\nProcess Group PGID: 7\n</untrusted_context>", "done\nExit Code: 1", ""},
 		"the same, the output first in the record":    {"Output: done\nExit Code: 1\nProcess Group PGID: 7", "done\nExit Code: 1", ""},
 		"a success printing an exit line mid-output":  {"Output: Exit Code: 1\nall good\nProcess Group PGID: 7\n", "", ""},
+		"a success printing an exit line of its own":  {"Output: building\nExit Code: 1\nall good\nProcess Group PGID: 7\n", "", ""},
+		"the same, the output kept apart":             {"Output: building\nExit Code: 1\nall good\nExit Code: 0\nProcess Group PGID: 7", "building\nExit Code: 1\nall good", ""},
 		"a failure printing another exit line":        {"Output: Exit Code: 0\nboom\nExit Code: 2\nProcess Group PGID: 7\n", "Exit Code: 0\nboom", "Exit code 2 Exit Code: 0 boom"},
 	} {
 		c, err := Read(context.Background(), chatFile(t, call(tc.output, tc.display)), transcript.DefaultOptions)

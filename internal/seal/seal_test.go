@@ -99,12 +99,22 @@ func TestTheKeyIsCreatedPrivateAndReused(t *testing.T) {
 }
 
 func TestAKeyOthersCanReadIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("mode bits say nothing on Windows")
+	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "key")
-	os.WriteFile(p, bytes.Repeat([]byte{1}, keySize), 0o644)
-	os.Chmod(p, 0o644)
-	if _, err := readKey(p); err == nil {
-		t.Errorf("a world-readable key was accepted")
+	os.WriteFile(p, bytes.Repeat([]byte{1}, keySize), 0o600)
+	// Every bit that lets anyone but the user in, alone.
+	for _, mode := range []os.FileMode{0o640, 0o620, 0o610, 0o604, 0o602, 0o601, 0o644} {
+		os.Chmod(p, mode)
+		if _, err := readKey(p); err == nil {
+			t.Errorf("a key of mode %o was accepted", mode)
+		}
+	}
+	os.Chmod(p, 0o600)
+	if _, err := readKey(p); err != nil {
+		t.Errorf("a key of mode 600: %v", err)
 	}
 	os.Symlink(p, filepath.Join(dir, "link"))
 	if _, err := readKey(filepath.Join(dir, "link")); err == nil {
@@ -117,15 +127,22 @@ func TestAKeyInAFolderOthersCanWriteToIsNotUsed(t *testing.T) {
 		t.Skip("mode bits say nothing on Windows")
 	}
 	dir := filepath.Join(t.TempDir(), "shared")
-	os.Mkdir(dir, 0o777)
-	os.Chmod(dir, 0o777)
+	os.Mkdir(dir, 0o700)
 	p := filepath.Join(dir, "key")
 	os.WriteFile(p, bytes.Repeat([]byte{1}, keySize), 0o600)
-	if _, err := readKey(p); err == nil || !strings.Contains(err.Error(), "nobody else can write to") {
-		t.Errorf("a key in a world-writable folder: %v", err)
+	// A folder its group or others can write to, by each bit alone: the
+	// key could be replaced there.
+	for _, mode := range []os.FileMode{0o770, 0o720, 0o707, 0o702, 0o777} {
+		os.Chmod(dir, mode)
+		if _, err := readKey(p); err == nil || !strings.Contains(err.Error(), "nobody else can write to") {
+			t.Errorf("a key in a folder of mode %o: %v", mode, err)
+		}
 	}
-	os.Chmod(dir, 0o700)
-	if _, err := readKey(p); err != nil {
-		t.Errorf("a key in a private folder: %v", err)
+	// Reading and entering it is not writing to it.
+	for _, mode := range []os.FileMode{0o700, 0o750, 0o755, 0o705} {
+		os.Chmod(dir, mode)
+		if _, err := readKey(p); err != nil {
+			t.Errorf("a key in a folder of mode %o: %v", mode, err)
+		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
+	"github.com/session-hooks/session-hooks/agent/qwen"
+	qweninstall "github.com/session-hooks/session-hooks/agent/qwen/install"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
@@ -36,6 +38,7 @@ var Clients = []Client{
 	{codex.Adapter, codexinstall.Commands},
 	{gemini.Adapter, geminiinstall.Commands},
 	{copilot.Adapter, copilotinstall.Commands},
+	{qwen.Adapter, qweninstall.Commands},
 }
 
 // All are the clients, by the name --agent gives them.

@@ -258,9 +258,40 @@ func oursIn(body []byte) []string {
 		case v.IsObject() || v.IsArray():
 			v.ForEach(func(_, x gjson.Result) bool { walk(x); return true })
 		case v.Type == gjson.String && (strings.Contains(v.Str, "## session-hooks") || strings.Contains(v.Str, "(session-hooks recovery ")):
-			out = append(out, v.Str)
+			out = append(out, unwrapped(v.Str)...)
 		}
 	}
 	walk(gjson.ParseBytes(body))
+	return out
+}
+
+// clientWrappers are the tags a client puts a hook's context in inside a
+// text of its own (Qwen Code: in the system prompt): what is inside is
+// ours, the rest the client's.
+var clientWrappers = [][2]string{{"<qwen:session-start-context", "</qwen:session-start-context>"}}
+
+// unwrapped is the text of ours in s: what the client's wrappers hold,
+// or s whole when it has none.
+func unwrapped(s string) []string {
+	var out []string
+	for _, w := range clientWrappers {
+		rest := s
+		for {
+			i := strings.Index(rest, w[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i:]
+			j := strings.Index(rest, w[1])
+			if j < 0 {
+				break
+			}
+			out = append(out, rest[strings.IndexByte(rest, '>')+1:j])
+			rest = rest[j+len(w[1]):]
+		}
+	}
+	if out == nil {
+		return []string{s}
+	}
 	return out
 }

@@ -28,6 +28,16 @@ func TestSaveRefusesALinkOutOfTheFence(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(outside, "settings.json")); string(b) != "{}" {
 		t.Errorf("the file outside was written: %s", b)
 	}
+	// A file not there yet behind a linked folder: its folder's link is
+	// what leads out.
+	empty := t.TempDir()
+	os.Symlink(empty, filepath.Join(root, ".qwen"))
+	if _, err := Save(filepath.Join(root, ".qwen", "settings.json"), Fence{Root: root}, nil, false, []byte("{}"), 0o600); err == nil {
+		t.Error("a new file behind a folder linked out was written")
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("%d files written outside", len(entries))
+	}
 	_, err := Save(filepath.Join(root, ".gemini", "settings.json"), Fence{Root: root, Hint: "pass --follow-symlinks to write there"}, nil, false, []byte("{}"), 0o600)
 	if err == nil || !strings.HasSuffix(err.Error(), "(pass --follow-symlinks to write there)") {
 		t.Errorf("the hint is not said: %v", err)

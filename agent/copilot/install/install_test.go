@@ -390,3 +390,28 @@ func TestInstallRefusesACommittedFolderLinkOutOfTheRepository(t *testing.T) {
 		}
 	}
 }
+
+// A change to a file that was there keeps its previous version, and says
+// where; a file install creates has no previous version to name.
+func TestInstallSaysWhereThePreviousVersionIsKept(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	home := t.TempDir()
+	path, _ := Path("user", "", home)
+	var out strings.Builder
+	if err := Install(Options{Path: path, Program: "session-hooks", Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "previous version") {
+		t.Errorf("a new file's install names a previous version:\n%s", out.String())
+	}
+	os.WriteFile(path, []byte(`{"theme": "dark"}`), 0o600)
+	out.Reset()
+	if err := Install(Options{Path: path, Program: "session-hooks", Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	_, kept, ok := strings.Cut(out.String(), "The previous version is kept as ")
+	kept = strings.TrimSuffix(strings.TrimSpace(kept), ".")
+	if b, err := os.ReadFile(kept); !ok || err != nil || string(b) != `{"theme": "dark"}` {
+		t.Errorf("the previous version is not where it says (%q): %v\n%s", kept, err, out.String())
+	}
+}

@@ -72,9 +72,13 @@ func (r *reader) line(b []byte) {
 
 func (r *reader) item(p gjson.Result, at string) {
 	switch p.Get("type").Str {
-	case "function_call":
+	case "function_call", "custom_tool_call":
+		name := sanitize.Excerpt(p.Get("name").Str, 80)
 		if len(r.calls) < maxCalls {
-			r.calls[p.Get("call_id").Str] = call{name: sanitize.Excerpt(p.Get("name").Str, 80), input: callInput(p.Get("arguments").Str)}
+			r.calls[p.Get("call_id").Str] = call{name: name, input: callInput(cmpOr(p.Get("arguments").Str, p.Get("input").Str))}
+		}
+		if name == "update_plan" {
+			r.plan(gjson.Get(p.Get("arguments").Str, "plan"), at)
 		}
 		return
 	case "function_call_output", "custom_tool_call_output":
@@ -86,7 +90,7 @@ func (r *reader) item(p gjson.Result, at string) {
 	}
 	var parts []string
 	for _, c := range p.Get("content").Array() {
-		if t := c.Get("text"); t.Type == gjson.String {
+		if t := c.Get("text"); t.Type == gjson.String && !imageMarker(t.Str) {
 			parts = append(parts, t.Str)
 		}
 	}
@@ -99,8 +103,10 @@ func (r *reader) item(p gjson.Result, at string) {
 		if notARequest(text) {
 			return
 		}
-		r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
-		r.lastError = nil // a request after an error moves on from it
+		r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(typedPart(text)), sanitize.Excerpt(at, 40)
+		// A request does not close an error: only a success does. That
+		// the error came before it is said.
+		r.out.ErrorBeforeRequest = r.lastError != nil
 	case "assistant":
 		r.texts = append(r.texts, text)
 		if len(r.texts) > 3 {
@@ -111,7 +117,8 @@ func (r *reader) item(p gjson.Result, at string) {
 
 // notARequest: the user-role messages Codex writes itself.
 func notARequest(text string) bool {
-	for _, p := range []string{"<environment_context>", "<user_instructions>", "<turn_aborted>", "# AGENTS.md instructions"} {
+	for _, p := range []string{"<environment_context>", "<user_instructions>", "<turn_aborted>", "# AGENTS.md instructions",
+		"<skill>", "<recommended_plugins>", "<user_shell_command>"} {
 		if strings.HasPrefix(text, p) {
 			return true
 		}
@@ -136,7 +143,55 @@ func (r *reader) event(p gjson.Result) {
 		r.out.Usage.Window = r.window
 	case "item_completed":
 		r.completed(p.Get("item"))
+	case "patch_apply_end":
+		// 0.118–0.147 record a patch's files here (0.169 as a FileChange).
+		if p.Get("success").Bool() {
+			p.Get("changes").ForEach(func(path, _ gjson.Result) bool {
+				r.touch(path.Str)
+				return true
+			})
+		}
 	}
+}
+
+// imageMarker is the text part Codex puts around an attached image
+// ("<image name=[Image #1]>", "</image>"): the client's, not the words.
+func imageMarker(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "</image>" || strings.HasPrefix(s, "<image name=") && strings.HasSuffix(s, ">") && !strings.Contains(s, "\n")
+}
+
+// typedPart is what the person typed of a request Codex Desktop wrapped
+// with the files it mentions ("# Files mentioned by the user: … ## My
+// request for Codex: …"); the text as it is otherwise.
+func typedPart(text string) string {
+	const marker = "## My request for Codex:"
+	if i := strings.LastIndex(text, marker); i >= 0 && strings.HasPrefix(text, "# Files mentioned by the user") {
+		if typed := strings.TrimSpace(text[i+len(marker):]); typed != "" {
+			return typed
+		}
+	}
+	return text
+}
+
+// plan is the list an update_plan call sets, whole: the newest stands.
+func (r *reader) plan(steps gjson.Result, at string) {
+	if !steps.IsArray() {
+		return
+	}
+	r.out.Todos = nil
+	for _, s := range steps.Array() {
+		r.out.Todos = append(r.out.Todos, transcript.Todo{Content: sanitize.Excerpt(s.Get("step").Str, transcript.TaskRunes),
+			Status: sanitize.Excerpt(s.Get("status").Str, 20)})
+	}
+	r.out.TasksChangedAt = sanitize.Excerpt(at, 40)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // maxCalls bounds the calls remembered for their results.
@@ -145,17 +200,31 @@ const maxCalls = 10000
 type call struct{ name, input string }
 
 // callInput says in one line what a call was made with: exec_command's
-// command, else its arguments.
+// or shell_command's command, else its arguments.
 func callInput(arguments string) string {
-	if c := gjson.Get(arguments, "cmd"); c.Type == gjson.String {
-		return sanitize.Excerpt(c.Str, transcript.InputRunes)
+	for _, k := range []string{"cmd", "command"} {
+		if c := gjson.Get(arguments, k); c.Type == gjson.String {
+			return sanitize.Excerpt(c.Str, transcript.InputRunes)
+		}
 	}
 	return sanitize.Excerpt(arguments, transcript.InputRunes)
 }
 
 // exitCode is compiled on first use, not at the start of every hook (the
-// hooks package imports this one for every agent).
-var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Process exited with code (\d+)$`) })
+// hooks package imports this one for every agent): exec_command's header
+// ("Process exited with code N") and shell_command's (0.118–0.119: "Exit
+// code: N").
+var exitCode = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:Process exited with code |Exit code: )(\d+)$`)
+})
+
+// patchApplied starts apply_patch's report of the files it changed.
+const patchApplied = "Success. Updated the following files:"
+
+// failedTool are the starts of an output Codex writes for a call that
+// failed without running (a patch that did not apply, a write to a
+// session that is gone).
+var failedTool = []string{"apply_patch verification failed", "write_stdin failed", "exec_command failed"}
 
 // result reads a tool's output as the model got it: the newest decides
 // whether an error is open. A command's output says its exit code
@@ -163,6 +232,29 @@ var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 func (r *reader) result(p gjson.Result) {
 	r.lastError = nil
 	out := p.Get("output").Str
+	if o := gjson.Get(out, "output"); o.Type == gjson.String && gjson.Valid(out) {
+		out = o.Str // a custom tool's output: {"output": …, "metadata": …}
+	}
+	c := r.calls[p.Get("call_id").Str]
+	if rest, ok := strings.CutPrefix(out, patchApplied); ok {
+		// apply_patch's own report (0.118 records no patch_apply_end):
+		// a line per file, "A", "M" or "D" and its path.
+		for _, line := range strings.Split(rest, "\n") {
+			if _, path, ok := strings.Cut(strings.TrimSpace(line), " "); ok && len(line) > 2 {
+				r.touch(path)
+			}
+		}
+		return
+	}
+	for _, f := range failedTool {
+		if strings.HasPrefix(out, f) {
+			if c.name == "" {
+				c.name, _, _ = strings.Cut(f, " ")
+			}
+			r.fail(c, out)
+			return
+		}
+	}
 	// Only Codex's header says how the command ended: the output after
 	// it is the command's, and may print anything.
 	header, body, hasBody := strings.Cut(out, "\nOutput:\n")
@@ -170,7 +262,6 @@ func (r *reader) result(p gjson.Result) {
 	if m == nil || m[1] == "0" {
 		return
 	}
-	c := r.calls[p.Get("call_id").Str]
 	if c.name == "" {
 		c.name = "exec_command"
 	}
@@ -178,8 +269,14 @@ func (r *reader) result(p gjson.Result) {
 	if hasBody {
 		msg += "\n" + strings.TrimSpace(body)
 	}
+	r.fail(c, msg)
+}
+
+// fail records the newest tool result as a failure of the call c.
+func (r *reader) fail(c call, msg string) {
 	r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: c.name, Input: c.input},
 		Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}
+	r.out.ErrorBeforeRequest = false
 }
 
 // completed reads a finished item: the files a patch changed.
@@ -190,21 +287,26 @@ func (r *reader) completed(it gjson.Result) {
 			return
 		}
 		it.Get("changes").ForEach(func(path, _ gjson.Result) bool {
-			p := sanitize.Path(path.Str, 500)
-			if p == "" {
-				return true
-			}
-			if r.seen[p] {
-				r.out.FilesTouched = removeString(r.out.FilesTouched, p)
-			}
-			r.seen[p] = true
-			r.out.FilesTouched = append(r.out.FilesTouched, p)
-			if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
-				delete(r.seen, r.out.FilesTouched[0])
-				r.out.FilesTouched = r.out.FilesTouched[1:]
-			}
+			r.touch(path.Str)
 			return true
 		})
+	}
+}
+
+// touch records a file written, newest last, each once.
+func (r *reader) touch(path string) {
+	p := sanitize.Path(path, 500)
+	if p == "" {
+		return
+	}
+	if r.seen[p] {
+		r.out.FilesTouched = removeString(r.out.FilesTouched, p)
+	}
+	r.seen[p] = true
+	r.out.FilesTouched = append(r.out.FilesTouched, p)
+	if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
+		delete(r.seen, r.out.FilesTouched[0])
+		r.out.FilesTouched = r.out.FilesTouched[1:]
 	}
 }
 
@@ -221,6 +323,9 @@ func removeString(list []string, s string) []string {
 func (r *reader) finish() *Rollout {
 	out := r.out
 	out.OpenError = r.lastError
+	if out.OpenError == nil {
+		out.ErrorBeforeRequest = false
+	}
 	out.Usage.Model = r.model
 	for i, t := range r.texts {
 		n := transcript.ExcerptRunes

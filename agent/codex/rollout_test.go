@@ -66,22 +66,26 @@ func TestFilesAreThoseChangedSinceTheCompactionInTheOrderOfTheirLastChange(t *te
 	}
 }
 
-func TestAnErrorIsOpenOnlyWhileItIsTheNewestResultAndNoRequestCameAfter(t *testing.T) {
+// An error stays open until a success follows it: a request after it
+// does not close it, but is said to come after it (the handoff then
+// leaves it out, as for Claude Code).
+func TestAnErrorIsOpenUntilASuccessAndSaysWhenARequestCameAfter(t *testing.T) {
 	for _, tt := range []struct {
-		name  string
-		lines []string
-		open  bool
+		name          string
+		lines         []string
+		open, earlier bool
 	}{
-		{"the newest result failed", []string{request, called, failed}, true},
-		{"a command succeeded since", []string{request, called, failed, succeeded}, false},
-		{"the user asked something since", []string{called, failed, request}, false},
+		{"the newest result failed", []string{request, called, failed}, true, false},
+		{"a command succeeded since", []string{request, called, failed, succeeded}, false, false},
+		{"the user asked something since", []string{called, failed, request}, true, true},
+		{"it failed again after the request", []string{called, failed, request, called, failed}, true, false},
 	} {
 		r, err := Read(context.Background(), lines(t, tt.lines...), transcript.DefaultOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (r.OpenError != nil) != tt.open {
-			t.Errorf("%s: open error %+v", tt.name, r.OpenError)
+		if (r.OpenError != nil) != tt.open || r.ErrorBeforeRequest != tt.earlier {
+			t.Errorf("%s: open error %+v, before the request %v", tt.name, r.OpenError, r.ErrorBeforeRequest)
 		}
 		if e := r.OpenError; e != nil && (e.Tool != "exec_command" || e.Input != "go test" || e.Error != "Exit code 2 FAIL") {
 			t.Errorf("%s: open error %+v", tt.name, e)
@@ -197,5 +201,51 @@ func TestCodexsOwnContextIsNotTheUsersRequest(t *testing.T) {
 	r, err := Read(context.Background(), lines(t, request, env, instructions), transcript.DefaultOptions)
 	if err != nil || r.LastPrompt != "rename the lexer" {
 		t.Errorf("the request read: %q (%v)", r.LastPrompt, err)
+	}
+}
+
+// The shapes Codex 0.118–0.147 write (lines written by us, in the shapes
+// of real rollouts): the plan of the newest update_plan; the files of
+// patch_apply_end and of apply_patch's own report; the failures of
+// shell_command ("Exit code: N"), of a patch that did not apply, of a
+// write to a finished session; the request Codex Desktop wraps, without
+// the marker of an attached image; Codex's own user-role messages.
+func TestTheShapesOfOlderCodexVersions(t *testing.T) {
+	const (
+		plan    = `{"timestamp":"t1","type":"response_item","payload":{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"step\":\"Read the lexer\",\"status\":\"completed\"},{\"step\":\"Rename it\",\"status\":\"in_progress\"}]}","call_id":"p1"}}`
+		planned = `{"type":"response_item","payload":{"type":"function_call_output","call_id":"p1","output":"Plan updated"}}`
+		applied = `{"type":"event_msg","payload":{"type":"patch_apply_end","call_id":"a1","success":true,"changes":{"/p/lexer.go":{"type":"update"}}}}`
+		refused = `{"type":"event_msg","payload":{"type":"patch_apply_end","call_id":"a2","success":false,"changes":{"/p/no.go":{"type":"update"}}}}`
+		patch   = `{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch","call_id":"a3"}}`
+		report  = `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"a3","output":"{\"output\":\"Success. Updated the following files:\\nA /p/new.go\\nM /p/lexer.go\\n\",\"metadata\":{\"exit_code\":0}}"}}`
+		shell   = `{"type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"go vet\"}","call_id":"s1"}}`
+		exit1   = `{"type":"response_item","payload":{"type":"function_call_output","call_id":"s1","output":"Exit code: 1\nWall time: 0.1 seconds\nOutput:\nvet: bad"}}`
+		badFix  = `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"a3","output":"apply_patch verification failed: Failed to find expected lines in /p/lexer.go"}}`
+		stdin   = `{"type":"response_item","payload":{"type":"function_call_output","call_id":"w1","output":"write_stdin failed: Unknown process id 7"}}`
+		wrapped = `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"\n# Files mentioned by the user:\n\n## shot.png: /tmp/shot.png\n\n## My request for Codex:\nmake it look like the picture\n"},{"type":"input_text","text":"<image name=[Image #1]>"},{"type":"input_text","text":"</image>"}]}}`
+		skill   = `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<skill>\n<name>review</name>\n</skill>"}]}}`
+	)
+	r, err := Read(context.Background(), lines(t, request, plan, planned, applied, refused, patch, report, shell, exit1), transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []transcript.Todo{{Content: "Read the lexer", Status: "completed"}, {Content: "Rename it", Status: "in_progress"}}; !reflect.DeepEqual(r.Todos, want) || r.TasksChangedAt != "t1" {
+		t.Errorf("the plan %+v at %q", r.Todos, r.TasksChangedAt)
+	}
+	if want := []string{"/p/new.go", "/p/lexer.go"}; !reflect.DeepEqual(r.FilesTouched, want) {
+		t.Errorf("files %q, want %q (a patch that failed to apply wrote nothing)", r.FilesTouched, want)
+	}
+	if e := r.OpenError; e == nil || e.Tool != "shell_command" || e.Input != "go vet" || e.Error != "Exit code 1 vet: bad" {
+		t.Errorf("shell_command's exit: %+v", e)
+	}
+	for out, tool := range map[string]string{badFix: "apply_patch", stdin: "write_stdin"} {
+		r, _ := Read(context.Background(), lines(t, request, patch, out), transcript.DefaultOptions)
+		if e := r.OpenError; e == nil || e.Tool != tool || !strings.Contains(e.Error, "failed") {
+			t.Errorf("%s's failure: %+v", tool, e)
+		}
+	}
+	r, _ = Read(context.Background(), lines(t, request, wrapped, skill), transcript.DefaultOptions)
+	if r.LastPrompt != "make it look like the picture" {
+		t.Errorf("the request Codex Desktop wrapped, an image and a skill after it: %q", r.LastPrompt)
 	}
 }

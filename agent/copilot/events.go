@@ -7,9 +7,11 @@ package copilot
 import (
 	"cmp"
 	"context"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -23,7 +25,7 @@ import (
 // attempt id): Copilot CLI has no event after one, and the hooks deliver
 // its recovery once per name.
 func Read(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
-	r := &reader{seen: map[string]bool{}, calls: map[string]transcript.ToolCall{}}
+	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
 	notes, err := transcript.ReadForward(ctx, path, opt, "event log", r.line)
 	if err != nil {
 		return nil, err
@@ -43,8 +45,17 @@ type reader struct {
 	texts     []string // the agent's messages, oldest first
 	prompts   []string // the last two requests, oldest first
 	seen      map[string]bool
-	calls     map[string]transcript.ToolCall // by toolCallId, for their results
-	lastError *transcript.ToolError          // the newest tool result, when it failed
+	calls     map[string]call       // by toolCallId, for their results
+	lastError *transcript.ToolError // the newest tool result, when it failed
+	todos     todoTable
+}
+
+// call is a tool call as it started: what it was, its arguments, and the
+// call of a subagent it ran for ("" for the main agent's).
+type call struct {
+	transcript.ToolCall
+	name, parent string
+	args         gjson.Result
 }
 
 func (r *reader) line(b []byte) {
@@ -55,7 +66,12 @@ func (r *reader) line(b []byte) {
 	d := line.Get("data")
 	switch line.Get("type").Str {
 	case "user.message":
-		r.request(d.Get("content").Str, line.Get("timestamp").Str)
+		// A message with a source is Copilot CLI's own: a skill's
+		// context, a system reminder, the main agent's prompt to a
+		// subagent.
+		if d.Get("source").Str == "" {
+			r.request(d.Get("content").Str, line.Get("timestamp").Str)
+		}
 	case "assistant.message":
 		if text := strings.TrimSpace(d.Get("content").Str); text != "" {
 			r.texts = append(r.texts, text)
@@ -63,10 +79,12 @@ func (r *reader) line(b []byte) {
 		}
 	case "tool.execution_start":
 		if len(r.calls) < maxCalls {
-			r.calls[d.Get("toolCallId").Str] = transcript.ToolCall{Tool: sanitize.Excerpt(d.Get("toolName").Str, 80), Input: callInput(d.Get("arguments"))}
+			name := d.Get("toolName").Str
+			r.calls[d.Get("toolCallId").Str] = call{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80), Input: callInput(d.Get("arguments"))},
+				name: name, parent: d.Get("parentToolCallId").Str, args: d.Get("arguments")}
 		}
 	case "tool.execution_complete":
-		r.result(d)
+		r.result(d, line.Get("timestamp").Str)
 	case "session.usage_record":
 		r.usage(d.Get("usage"))
 	case "session.compaction_complete":
@@ -90,34 +108,111 @@ func (r *reader) request(text, at string) {
 	if len(r.prompts) == 2 && transcript.Terse(text) {
 		r.out.PreviousPrompt = transcript.Request(r.prompts[0])
 	}
-	r.lastError = nil // a request after an error moves on from it
+	// A request does not close an error: only a success does.
+	r.out.ErrorBeforeRequest = r.lastError != nil
 }
 
-// result reads a finished tool call: the files it wrote, and whether it
-// failed (a call Copilot CLI counts as a success may be a command that
-// exited non-zero). The newest result decides whether an error is open.
-func (r *reader) result(d gjson.Result) {
-	r.lastError = nil
+// writeTools are Copilot CLI's tools that write a file.
+var writeTools = []string{"edit", "create", "apply_patch", "write", "str_replace_editor"}
+
+// shellTools are its tools whose result says a command's exit code.
+var shellTools = []string{"bash", "powershell", "shell", "read_bash", "read_powershell"}
+
+// result reads a finished tool call: the files it wrote, the task list
+// its sql statements build, and whether it failed (a call Copilot CLI
+// counts as a success may be a command that exited non-zero). The
+// newest result of the main agent decides whether an error is open.
+func (r *reader) result(d gjson.Result, at string) {
+	c := r.calls[d.Get("toolCallId").Str]
 	ok := d.Get("success").Bool()
 	if ok {
-		for _, e := range d.Get("fileEdits").Array() {
-			r.touched(e.Get("path").Str)
+		r.wrote(d, c)
+		if q := c.args.Get("query").Str; c.name == "sql" && c.parent == "" && todoQuery(q) {
+			r.todos.exec(q)
+			r.out.Todos, r.out.TasksChangedAt = r.todos.todos(), sanitize.Excerpt(at, 40)
 		}
 	}
+	if c.parent != "" || d.Get("parentToolCallId").Str != "" {
+		return // a subagent's call: not what the main agent left open
+	}
 	msg := ""
-	switch code := d.Get("shellExecution.exitCode"); {
+	switch code := exitCode(d, c.name); {
 	case !ok:
 		msg = cmp.Or(d.Get("error.message").Str, d.Get("result.content").Str, "failed")
-	case code.Exists() && code.Int() != 0:
-		msg = "Exit code " + strconv.FormatInt(code.Int(), 10) + "\n" + d.Get("result.content").Str
+	case code != "" && code != "0":
+		msg = "Exit code " + code + "\n" + exitMarker().ReplaceAllString(d.Get("result.content").Str, "")
 	default:
+		r.lastError = nil
 		return
 	}
-	c := r.calls[d.Get("toolCallId").Str]
 	if c.Tool == "" {
 		c.Tool = "tool"
 	}
-	r.lastError = &transcript.ToolError{ToolCall: c, Error: sanitize.Excerpt(strings.TrimSpace(msg), transcript.ErrorRunes)}
+	r.lastError = &transcript.ToolError{ToolCall: c.ToolCall, Error: sanitize.Excerpt(strings.TrimSpace(msg), transcript.ErrorRunes)}
+	r.out.ErrorBeforeRequest = false
+}
+
+// wrote records the files a successful call wrote: fileEdits where the
+// version records them, else the path (or the patch) it was given.
+func (r *reader) wrote(d gjson.Result, c call) {
+	if edits := d.Get("fileEdits"); edits.IsArray() {
+		for _, e := range edits.Array() {
+			r.touched(e.Get("path").Str)
+		}
+		return
+	}
+	if !slices.Contains(writeTools, c.name) {
+		return
+	}
+	if c.name == "apply_patch" {
+		patch := c.args.Str
+		if !c.args.IsObject() && patch == "" {
+			patch = c.args.Raw
+		} else if c.args.IsObject() {
+			patch = cmp.Or(c.args.Get("input").Str, c.args.Get("patch").Str)
+		}
+		for _, line := range strings.Split(patch, "\n") {
+			for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+				if p, ok := strings.CutPrefix(line, h); ok {
+					r.touched(strings.TrimSpace(p))
+				}
+			}
+		}
+		return
+	}
+	r.touched(c.args.Get("path").Str)
+}
+
+// todoQuery says whether a sql call's statements are about the task list.
+func todoQuery(q string) bool {
+	return todoWords().MatchString(q)
+}
+
+var todoWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\btodos?\b|todo_deps`) })
+
+// exitMarker is the line a shell tool's result ends with in older
+// versions: "<exited with exit code N>", "<shellId: … completed with exit
+// code N>".
+var exitMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<(?:shellId: \S+ completed|exited) with exit code (\d+)>\s*$`)
+})
+
+// exitCode is a shell tool's exit code, as the version records it
+// ("" where it does not, or the tool is no shell).
+func exitCode(d gjson.Result, name string) string {
+	if c := d.Get("shellExecution.exitCode"); c.Exists() {
+		return strconv.FormatInt(c.Int(), 10)
+	}
+	if !slices.Contains(shellTools, name) {
+		return ""
+	}
+	if m := exitMarker().FindStringSubmatch(d.Get("result.content").Str); m != nil {
+		return m[1]
+	}
+	if c := d.Get("toolTelemetry.metrics.exit_code"); c.Exists() {
+		return strconv.FormatInt(c.Int(), 10)
+	}
+	return ""
 }
 
 // touched records a file written, newest last, each once.
@@ -171,6 +266,9 @@ func callInput(args gjson.Result) string {
 func (r *reader) finish() *transcript.Facts {
 	out := r.out
 	out.OpenError = r.lastError
+	if out.OpenError == nil {
+		out.ErrorBeforeRequest = false
+	}
 	for i, t := range r.texts {
 		n := transcript.ExcerptRunes
 		if i == len(r.texts)-1 {

@@ -2,8 +2,10 @@ package copilot
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -214,4 +216,87 @@ func readLines(t *testing.T, lines []string) *transcript.Facts {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// Versions before 1.0.102 (lines written by us, in their shapes): a
+// message with a source is Copilot's own; without fileEdits, the files
+// are the write tools' paths and apply_patch's headers; a shell's exit
+// code is its result's last line or its telemetry's; a subagent's failure
+// is not what the main agent left open; a request does not close an
+// error, only a success does.
+func TestTheShapesOfOlderCopilotVersions(t *testing.T) {
+	start := func(id, name, args string) string {
+		return `{"type":"tool.execution_start","data":{"toolCallId":"` + id + `","toolName":"` + name + `","arguments":` + args + `}}`
+	}
+	done := func(id, extra string) string {
+		return `{"type":"tool.execution_complete","data":{"toolCallId":"` + id + `","success":true` + extra + `}}`
+	}
+	f := readLines(t, []string{
+		`{"type":"user.message","data":{"content":"modularise the project"}}`,
+		`{"type":"user.message","data":{"content":"<skill-context name=\"plans\">…","source":"skill-plans"}}`,
+		start("e", "edit", `{"path":"/p/a.ts","old_str":"x","new_str":"y"}`), done("e", ""),
+		start("c", "create", `{"path":"/p/b.ts","file_text":"z"}`), done("c", ""),
+		start("p", "apply_patch", `"*** Begin Patch\n*** Add File: /p/plan.md\n+x\n*** Update File: /p/a.ts\n@@\n*** End Patch"`), done("p", ""),
+		start("v", "view", `{"path":"/p/c.ts"}`), done("v", ""),
+		start("b", "bash", `{"command":"npm test"}`), done("b", `,"result":{"content":"2 failing\n<exited with exit code 1>"}`),
+	})
+	if f.LastPrompt != "modularise the project" {
+		t.Errorf("the request: %q", f.LastPrompt)
+	}
+	if want := []string{"/p/b.ts", "/p/plan.md", "/p/a.ts"}; !reflect.DeepEqual(f.FilesTouched, want) {
+		t.Errorf("files %q, want %q", f.FilesTouched, want)
+	}
+	if e := f.OpenError; e == nil || e.Tool != "bash" || e.Input != "npm test" || e.Error != "Exit code 1 2 failing" {
+		t.Errorf("the open error: %+v", e)
+	}
+	for name, lines := range map[string][]string{
+		"the telemetry's exit code": {start("b", "bash", `{"command":"make"}`), done("b", `,"result":{"content":"no"},"toolTelemetry":{"metrics":{"exit_code":2}}`)},
+		"a shell session's marker":  {start("b", "read_bash", `{"shellId":"s1"}`), done("b", `,"result":{"content":"x\n<shellId: s1 completed with exit code 3>"}`)},
+	} {
+		if f := readLines(t, lines); f.OpenError == nil || !strings.HasPrefix(f.OpenError.Error, "Exit code ") {
+			t.Errorf("%s: %+v", name, f.OpenError)
+		}
+	}
+	sub := readLines(t, []string{
+		start("b", "bash", `{"command":"ls"}`), done("b", ""),
+		`{"type":"tool.execution_start","data":{"toolCallId":"s","toolName":"bash","parentToolCallId":"t1","arguments":{"command":"false"}}}`,
+		`{"type":"tool.execution_complete","data":{"toolCallId":"s","success":false,"error":{"message":"boom"}}}`,
+	})
+	if sub.OpenError != nil {
+		t.Errorf("a subagent's failure is the main agent's open error: %+v", sub.OpenError)
+	}
+	after := readLines(t, []string{
+		start("b", "bash", `{"command":"go test"}`), `{"type":"tool.execution_complete","data":{"toolCallId":"b","success":false,"error":{"message":"boom"}}}`,
+		`{"type":"user.message","data":{"content":"why?"}}`,
+	})
+	if after.OpenError == nil || !after.ErrorBeforeRequest {
+		t.Errorf("a request after a failure: open %+v, before the request %v", after.OpenError, after.ErrorBeforeRequest)
+	}
+}
+
+// The task list is the todos table the sql tool's statements build,
+// replayed in order: inserts (a second of the same id refused, or
+// replaced at the end), updates by id or ids, deletes; other statements
+// and a subagent's change nothing; quotes are unquoted.
+func TestTheTaskListIsTheTodosTableReplayed(t *testing.T) {
+	sql := func(id, q, parent string) []string {
+		args, _ := json.Marshal(map[string]string{"query": q, "description": "todos"})
+		return []string{`{"type":"tool.execution_start","data":{"toolCallId":"` + id + `","toolName":"sql","parentToolCallId":"` + parent + `","arguments":` + string(args) + `}}`,
+			`{"type":"tool.execution_complete","timestamp":"t-` + id + `","data":{"toolCallId":"` + id + `","success":true}}`}
+	}
+	var lines []string
+	lines = append(lines, sql("1", "INSERT INTO todos (id, title, description, status) VALUES\n ('a', 'Read the code', 'd', 'pending'),\n ('b', 'Write the plan''s draft', 'd', 'pending'),\n ('c', 'Drop this', 'd', 'pending');", "")...)
+	lines = append(lines, sql("2", "UPDATE todos SET status = 'done' WHERE id IN ('a', 'b'); SELECT * FROM todos;", "")...)
+	lines = append(lines, sql("3", "INSERT INTO todos (id, title) VALUES ('a', 'refused: the id is taken');", "")...)
+	lines = append(lines, sql("4", "DELETE FROM todos WHERE id = 'c'", "")...)
+	lines = append(lines, sql("5", "INSERT OR REPLACE INTO todos (id, title, status) VALUES ('b', 'Write the plan', 'in_progress')", "")...)
+	lines = append(lines, sql("6", "DELETE FROM todos", "sub")...)
+	f := readLines(t, lines)
+	want := []transcript.Todo{{Content: "Read the code", Status: "done"}, {Content: "Write the plan", Status: "in_progress"}}
+	if !reflect.DeepEqual(f.Todos, want) || f.TasksChangedAt != "t-5" {
+		t.Errorf("the task list %+v (changed at %q), want %+v", f.Todos, f.TasksChangedAt, want)
+	}
+	if f := readLines(t, sql("1", "SELECT 1", "")); f.Todos != nil {
+		t.Errorf("a query that builds no table gave %+v", f.Todos)
+	}
 }

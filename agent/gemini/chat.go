@@ -44,6 +44,14 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, erro
 	defer f.Close()
 	c := &chat{byID: map[string]int{}, seen: map[string]bool{}, commands: map[string]string{}}
 	br := bufio.NewReaderSize(f, 64<<10)
+	if start == 0 {
+		// Before the chat record, Gemini CLI kept a session as one JSON
+		// document (session-*.json, pretty-printed: its first line is "{"
+		// alone). Read whole: the budget bounds the file.
+		if head, _ := br.Peek(16); string(bytes.TrimSpace(firstLine(head))) == "{" {
+			return readDocument(br, opt)
+		}
+	}
 	first := start > 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -73,11 +81,50 @@ type chat struct {
 	commands map[string]string
 }
 
+// firstLine is b up to its first newline.
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// readDocument reads a session kept as one JSON document: its messages,
+// as the chat record's. One it cannot read is said so in a note.
+func readDocument(r io.Reader, opt transcript.Options) (*Chat, error) {
+	c := &chat{byID: map[string]int{}, seen: map[string]bool{}, commands: map[string]string{}}
+	b, err := io.ReadAll(io.LimitReader(r, opt.Budget+1))
+	if err != nil {
+		return nil, err
+	}
+	msgs := gjson.GetBytes(b, "messages")
+	if int64(len(b)) > opt.Budget || !gjson.ValidBytes(b) || !msgs.IsArray() {
+		out := c.facts()
+		out.Notes = append(out.Notes, "The session file is neither a chat record nor a session document Gemini CLI writes; nothing was read from it.")
+		return out, nil
+	}
+	for _, m := range msgs.Array() {
+		if t := m.Get("type").Str; t == "user" || t == "gemini" {
+			c.add(m)
+		}
+	}
+	return c.facts(), nil
+}
+
 func (c *chat) line(b []byte) {
 	if len(b) == 0 || !gjson.ValidBytes(b) {
 		return
 	}
 	l := gjson.ParseBytes(b)
+	if msgs := l.Get("messages"); msgs.IsArray() && !l.Get("type").Exists() {
+		// A session document written on one line.
+		for _, m := range msgs.Array() {
+			if t := m.Get("type").Str; t == "user" || t == "gemini" {
+				c.add(m)
+			}
+		}
+		return
+	}
 	if msgs := l.Get(`\$set.messages`); msgs.IsArray() {
 		c.messages, c.byID = nil, map[string]int{}
 		for _, m := range msgs.Array() {
@@ -101,6 +148,17 @@ func (c *chat) add(m gjson.Result) {
 	}
 	c.byID[id] = len(c.messages)
 	c.messages = append(c.messages, m)
+}
+
+// failure is a failed call's response as text: its error, else its
+// output, else its content.
+func failure(response gjson.Result) string {
+	for _, k := range []string{"error", "output"} {
+		if v := response.Get(k); v.Type == gjson.String && v.Str != "" {
+			return v.Str
+		}
+	}
+	return text(response)
 }
 
 // text is a message's content as text.
@@ -158,7 +216,8 @@ func (c *chat) facts() *Chat {
 			}
 			if r := request(t); r != "" {
 				out.LastPrompt, out.LastPromptAt = transcript.Request(r), sanitize.Excerpt(m.Get("timestamp").Str, 40)
-				out.OpenError = nil
+				// A request does not close an error: only a success does.
+				out.ErrorBeforeRequest = out.OpenError != nil
 			}
 			c.responses(m, out)
 		case "gemini":
@@ -287,7 +346,15 @@ func (c *chat) callsIn(m gjson.Result) {
 func (c *chat) calls(m gjson.Result, out *Chat) {
 	for _, call := range m.Get("toolCalls").Array() {
 		name, status := call.Get("name").Str, call.Get("status").Str
-		out.OpenError = nil
+		out.OpenError, out.ErrorBeforeRequest = nil, false
+		if todos := call.Get("args.todos"); name == "write_todos" && status == "success" && todos.IsArray() {
+			out.Todos = nil
+			for _, t := range todos.Array() {
+				out.Todos = append(out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("description").Str, transcript.TaskRunes),
+					Status: sanitize.Excerpt(t.Get("status").Str, 20)})
+			}
+			out.TasksChangedAt = sanitize.Excerpt(call.Get("timestamp").Str, 40)
+		}
 		c.seen[call.Get("id").Str] = true
 		if code, output := shellExit(name, call.Get("result.0.functionResponse.response.output").Str, call.Get("resultDisplay").Str); code != "" {
 			// Gemini CLI records a command that exits non-zero as a
@@ -303,7 +370,7 @@ func (c *chat) calls(m gjson.Result, out *Chat) {
 				input = call.Get("args").Raw
 			}
 			out.OpenError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: sanitize.Excerpt(name, 80), Input: sanitize.Excerpt(input, transcript.InputRunes)},
-				Error: sanitize.Excerpt(text(call.Get("result.0.functionResponse.response")), transcript.ErrorRunes)}
+				Error: sanitize.Excerpt(failure(call.Get("result.0.functionResponse.response")), transcript.ErrorRunes)}
 			continue
 		}
 		if (name == "write_file" || name == "replace") && status == "success" {

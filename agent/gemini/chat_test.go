@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -244,5 +245,46 @@ func TestACommandsOwnOutputNeverOpensAnError(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: open error %q, want %q", name, got, tc.want)
 		}
+	}
+}
+
+// Before the chat record, Gemini CLI kept a session as one JSON document
+// (written here in its shape): read as the record is, pretty-printed or
+// on one line; a file that is neither says so.
+func TestTheOlderSessionDocumentIsRead(t *testing.T) {
+	doc := map[string]any{"sessionId": "s", "projectHash": "h", "kind": "main", "messages": []any{
+		map[string]any{"id": "1", "type": "user", "content": []any{map[string]any{"text": "update the readme"}}},
+		map[string]any{"id": "2", "type": "gemini", "content": "Writing it.", "toolCalls": []any{
+			map[string]any{"id": "w", "name": "write_file", "args": map[string]any{"file_path": "/p/README.md"}, "status": "success"},
+			map[string]any{"id": "t", "name": "write_todos", "status": "success", "timestamp": "t9",
+				"args": map[string]any{"todos": []any{map[string]any{"description": "Update the readme", "status": "in_progress"}}}},
+			map[string]any{"id": "l", "name": "list_directory", "args": map[string]any{"dir_path": ".."}, "status": "error",
+				"result": []any{map[string]any{"functionResponse": map[string]any{"response": map[string]any{"error": "Path not in workspace"}}}}},
+		}},
+		map[string]any{"id": "3", "type": "user", "content": []any{map[string]any{"text": "why?"}}},
+	}}
+	pretty, _ := json.MarshalIndent(doc, "", "  ")
+	flat, _ := json.Marshal(doc)
+	for name, b := range map[string][]byte{"pretty-printed": pretty, "on one line": flat} {
+		path := filepath.Join(t.TempDir(), "session-1.json")
+		os.WriteFile(path, b, 0o600)
+		c, err := Read(context.Background(), path, transcript.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.LastPrompt != "why?" || !reflect.DeepEqual(c.FilesTouched, []string{"/p/README.md"}) {
+			t.Errorf("%s: request %q, files %q", name, c.LastPrompt, c.FilesTouched)
+		}
+		if want := []transcript.Todo{{Content: "Update the readme", Status: "in_progress"}}; !reflect.DeepEqual(c.Todos, want) || c.TasksChangedAt != "t9" {
+			t.Errorf("%s: todos %+v at %q", name, c.Todos, c.TasksChangedAt)
+		}
+		if e := c.OpenError; e == nil || e.Tool != "list_directory" || e.Error != "Path not in workspace" || !c.ErrorBeforeRequest {
+			t.Errorf("%s: the open error %+v, before the request %v", name, e, c.ErrorBeforeRequest)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "session-2.json")
+	os.WriteFile(path, []byte("{\n  \"not\": \"a session\"\n}\n"), 0o600)
+	if c, err := Read(context.Background(), path, transcript.DefaultOptions); err != nil || len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "nothing was read") {
+		t.Errorf("a document that is no session: %+v, %v", c, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,5 +116,37 @@ func TestOnlyWhatAPersonTypedIsTheRequestAndTheNewestResultDecides(t *testing.T)
 	}
 	if !slices.Equal(f.FilesTouched, []string{"/p/b.go", "/p/a.go"}) {
 		t.Errorf("the files: %q", f.FilesTouched)
+	}
+}
+
+// What the reader keeps is bounded: the three latest texts; usage only
+// as a count a model reports (none past a billion, none of zero); the
+// newest files, each once; a call's name where its start was not read.
+func TestTheChatsBounds(t *testing.T) {
+	var lines []string
+	for i := range 5 {
+		lines = append(lines, `{"type":"assistant","model":"m","message":{"parts":[{"text":"text `+string(rune('a'+i))+`"}]},"usageMetadata":{"promptTokenCount":`+[]string{"10", "20", "0", "1000000000", "-1"}[i]+`}}`)
+	}
+	for i := range transcript.MaxFiles + 2 {
+		lines = append(lines, `{"type":"tool_result","message":{"parts":[{"functionResponse":{"id":"x","name":"write_file","response":{}}}]},"toolCallResult":{"status":"success","resultDisplay":{"filePath":"/p/f`+strconv.Itoa(i)+`.go"}}}`)
+	}
+	lines = append(lines, `{"type":"tool_result","message":{"parts":[{"functionResponse":{"id":"gone","name":"read_file","response":{"output":"no such file"}}}]},"toolCallResult":{"status":"error"}}`)
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	f, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Texts, []string{"text c", "text d", "text e"}) {
+		t.Errorf("the texts: %q", f.Texts)
+	}
+	if !f.Usage.Known || f.Usage.Tokens != 20 {
+		t.Errorf("the usage: %+v", f.Usage)
+	}
+	if n := len(f.FilesTouched); n != transcript.MaxFiles || f.FilesTouched[0] != "/p/f2.go" || f.FilesTouched[n-1] != "/p/f201.go" {
+		t.Errorf("%d files, from %q to %q", n, f.FilesTouched[0], f.FilesTouched[n-1])
+	}
+	if e := f.OpenError; e == nil || e.Tool != "read_file" || e.Error != "no such file" {
+		t.Errorf("a failure whose call was not read: %+v", e)
 	}
 }

@@ -123,7 +123,7 @@ func (d Doctor) Text(c Reader) string {
 	if limit > 0 && d.StartOutput > limit {
 		fmt.Fprintf(&b, "FAIL our SessionStart hooks print %d characters together at a startup; %s replaces output over %d with a short preview:\n", d.StartOutput, label, limit)
 		for _, r := range d.Runs {
-			if r.Event == "SessionStart" && !strings.Contains(r.Command, "--compact-recovery") {
+			if r.Ours && r.Event == "SessionStart" && !strings.Contains(r.Command, "--compact-recovery") {
 				fmt.Fprintf(&b, "       %d from %s\n", r.OutputLen, r.Command)
 			}
 		}

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func TestStatusSaysWhatIsMissing(t *testing.T) {
 	}
 	path, _ := Path("project", project, func() (string, error) { return home, nil })
 	Install(path, "session-hooks", nil, io.Discard, false)
-	if st := ReadStatus(project, home); len(st.Warnings) != 0 || len(st.Scopes[0].Hooks) != 5 {
+	if st := ReadStatus(project, home); len(st.Warnings) != 0 || len(st.Scopes[0].Hooks) != 5 || st.Scopes[0].State != "present" {
 		t.Errorf("all wired: %q, %d entries", st.Warnings, len(st.Scopes[0].Hooks))
 	}
 	os.WriteFile(path, []byte("{not json"), 0o644)
@@ -102,6 +103,12 @@ func TestStatusSaysWhatIsMissing(t *testing.T) {
 	}
 	if _, err := Path("local", project, func() (string, error) { return home, nil }); err == nil || !strings.Contains(err.Error(), "project and user") {
 		t.Errorf("an unknown scope: %v", err)
+	}
+	if _, err := Path("user", project, func() (string, error) { return "", errors.New("no home") }); err == nil || err.Error() != "no home" {
+		t.Errorf("the user's scope without a home: %v", err)
+	}
+	if st := ReadStatus(t.TempDir(), home); st.Scopes[0].State != "absent" || st.Scopes[1].State != "absent" {
+		t.Errorf("no file is absent: %+v", st.Scopes)
 	}
 }
 
@@ -118,5 +125,50 @@ func TestRehearsalsAndTheReplyCheck(t *testing.T) {
 	}
 	if checkReply([]byte("plain text")) == "" || checkReply([]byte(`{"hookSpecificOutput":{}}`)) != "" || checkReply(nil) != "" {
 		t.Error("the reply check")
+	}
+}
+
+// Qwen Code's own "$version" is no reason to keep a file install made;
+// anything else is the user's, and a file that is no object is left as
+// it is.
+func TestOnlyQwensBookkeepingIsNotTheUsers(t *testing.T) {
+	for js, nothing := range map[string]bool{
+		`{"$version": 4}`:                       true,
+		`{"$version": 4, "hooks": {}}`:          true,
+		`{"hooks": {}}`:                         false, // the file as it is: backup.HoldsNothing decides
+		`{"$version": 4, "model": {}}`:          false,
+		`{"$version": 4, "hooks": {"Stop":[]}}`: false,
+		`{"$version": 4, "hooks": []}`:          false,
+		`[1]`:                                   false,
+	} {
+		if got := string(withoutBookkeeping([]byte(js))) == "{}"; got != nothing {
+			t.Errorf("%s: read as holding nothing: %v", js, got)
+		}
+	}
+}
+
+// A dry run prints the change and writes nothing; install into a file of
+// the user's says where its previous version is kept.
+func TestADryRunWritesNothingAndAChangeKeepsTheOldVersion(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	path := filepath.Join(t.TempDir(), ".qwen", "settings.json")
+	var out strings.Builder
+	if err := Install(path, "session-hooks", nil, &out, true); err != nil || !strings.Contains(out.String(), "Would change "+path+" (nothing written)") {
+		t.Errorf("a dry run: %v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a dry run wrote the file: %v", err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(`{"model": {}}`), 0o600)
+	out.Reset()
+	if err := Install(path, "session-hooks", nil, &out, false); err != nil || !strings.Contains(out.String(), "Changed "+path) ||
+		!strings.Contains(out.String(), "The previous version is kept as ") {
+		t.Errorf("a change to the user's file: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	Uninstall(path, &out)
+	if strings.Contains(out.String(), "Removed the session-hooks entries") {
+		t.Errorf("uninstall removed the user's file:\n%s", out.String())
 	}
 }

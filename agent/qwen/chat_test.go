@@ -150,3 +150,23 @@ func TestTheChatsBounds(t *testing.T) {
 		t.Errorf("a failure whose call was not read: %+v", e)
 	}
 }
+
+// The newest text is kept longest, the two before it cut shorter.
+func TestTheNewestTextIsKeptLongest(t *testing.T) {
+	long := strings.Repeat("word ", transcript.ExcerptRunes/5+100)
+	var lines []string
+	for range 3 {
+		lines = append(lines, `{"type":"assistant","message":{"parts":[{"text":"`+long+`"}]}}`)
+	}
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	f, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil || len(f.Texts) != 3 {
+		t.Fatal(err, len(f.Texts))
+	}
+	for i, text := range f.Texts {
+		if longest := len([]rune(text)) > transcript.ExcerptRunes+5; longest != (i == 2) {
+			t.Errorf("text %d: %d runes", i, len([]rune(text)))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"reflect"
@@ -90,5 +91,16 @@ func TestReadPayloadUsesAWholePayloadOnAStdinLeftOpen(t *testing.T) {
 	}
 	if took := time.Since(start); took > testenv.Scaled(2*time.Second) {
 		t.Errorf("waited %s for a stdin that stayed open", took)
+	}
+}
+
+// A payload of up to 16 MiB is read; one byte more is ignored, with a note.
+func TestAPayloadOverTheBoundIsIgnoredWithANote(t *testing.T) {
+	for size, read := range map[int]bool{maxInput: true, maxInput + 1: false} {
+		body := []byte(`{"session_id":"s","pad":"` + strings.Repeat("x", size-len(`{"session_id":"s","pad":""}`)) + `"}`)
+		b, notes := ReadPayload(bytes.NewReader(body), 5*time.Second)
+		if got := b != nil; got != read || (read && len(b) != size) || read == (len(notes) == 1) {
+			t.Errorf("%d bytes: read %v (%d), notes %q", size, got, len(b), notes)
+		}
 	}
 }

@@ -100,10 +100,21 @@ func TestDoctorTextSaysEveryFact(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "FAIL our SessionStart") || strings.Contains(got, "Git engine") {
+	if strings.Contains(got, "FAIL our SessionStart") || strings.Contains(got, "Git engine") || strings.Contains(got, "Not run") {
 		t.Errorf("a limit not measured, or an engine not known, is said:\n%s", got)
 	}
 	if got := (Doctor{Project: "/p", Wiring: []string{"x"}}).Text(Reader{}); strings.Contains(got, "No event is wired") || strings.Contains(got, "Transcripts") {
 		t.Errorf("said twice, or not applicable:\n%s", got)
+	}
+}
+
+// A start's output of exactly the client's limit is injected whole: only
+// one character more is a problem.
+func TestTheStartOutputLimitIsTheClients(t *testing.T) {
+	for out, problem := range map[int]bool{10000: false, 10001: true} {
+		d := Doctor{StartOutput: out}
+		if got := strings.Contains(d.Text(Reader{Label: "C", Limit: 10000}), "FAIL our SessionStart hooks print"); got != problem {
+			t.Errorf("%d characters: a problem %v", out, got)
+		}
 	}
 }

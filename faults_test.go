@@ -588,6 +588,8 @@ func assertWholeLogs(t *testing.T, dir string) {
 			// a session number's claim: the id of the session holding it
 		case strings.HasSuffix(d.Name(), ".lock") && s == "":
 			// a session state's lock: empty, held by flock
+		case d.Name() == ".gitignore" && s == logs.IgnoreAll:
+			// the directory keeping itself out of git
 		case s == "previous log":
 		case strings.HasPrefix(s, "# Session") && strings.Contains(s, "succeeded** in "):
 		case strings.HasPrefix(s, "**Branch:**") && strings.Contains(s, "### What was being worked on"):

@@ -348,6 +348,9 @@ func (d Dir) ensureDirs(dir string) error {
 			if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("cannot create %s: %w", p, unwrapPath(err))
 			}
+			if p == d.Path {
+				keepOutOfGit(p)
+			}
 		case err != nil:
 			return fmt.Errorf("cannot use %s: %w", p, unwrapPath(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
@@ -358,9 +361,38 @@ func (d Dir) ensureDirs(dir string) error {
 			if err := os.Chmod(p, 0o700); err != nil {
 				return fmt.Errorf("%s is open to other users and cannot be made private: %w", p, unwrapPath(err))
 			}
+		case p == d.Path:
+			keepOutOfGit(p)
 		}
 	}
 	return nil
+}
+
+// IgnoreAll is the log directory's own .gitignore.
+const IgnoreAll = "# session-hooks' logs: never the repository's work.\n*\n"
+
+// keptOutOfGit are the log directories this process made sure of.
+var keptOutOfGit sync.Map
+
+// keepOutOfGit gives the log directory a .gitignore of its own that
+// ignores everything in it, itself included, as tool caches do: wherever
+// a client starts a session, and whatever the repository's .gitignore
+// says, git status never shows the logs as the user's work, and `git add
+// -A` never commits them. An existing file (the user's, or a link) is
+// left as it is; a failure only costs the ignoring.
+func keepOutOfGit(dir string) {
+	if _, done := keptOutOfGit.LoadOrStore(dir, true); done {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) // O_EXCL: never through a link
+	if err != nil {
+		return
+	}
+	_, err = f.WriteString(IgnoreAll)
+	if cerr := f.Close(); err != nil || cerr != nil {
+		os.Remove(f.Name()) // a torn one would ignore nothing, and stay
+		keptOutOfGit.Delete(dir)
+	}
 }
 
 // isWithin says whether p is dir or below it.

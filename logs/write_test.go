@@ -3,6 +3,7 @@ package logs
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/internal/atomicfile"
 	"github.com/session-hooks/session-hooks/internal/seal"
+	"github.com/session-hooks/session-hooks/internal/testenv"
 )
 
 func TestWriteCreatesPrivateDirectoriesAndFiles(t *testing.T) {
@@ -121,8 +123,7 @@ func TestWriteFailureLeavesThePreviousLogIntact(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(d.Path, InitLog, "inner")); string(b) != "old" {
 		t.Errorf("previous content damaged")
 	}
-	entries, _ := os.ReadDir(d.Path)
-	if len(entries) != 1 {
+	if entries := logEntries(d.Path); len(entries) != 1 {
 		t.Errorf("temporary file left behind: %v", entries)
 	}
 }
@@ -169,7 +170,7 @@ func TestWriteOnAFullDiskKeepsThePreviousLog(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(d.Path, EndLog)); string(b) != "previous log" {
 		t.Errorf("previous log damaged: %q", b)
 	}
-	if entries, _ := os.ReadDir(d.Path); len(entries) != 1 {
+	if entries := logEntries(d.Path); len(entries) != 1 {
 		t.Errorf("partial temporary file left behind: %v", entries)
 	}
 }
@@ -339,4 +340,67 @@ func TestExistsLooksThroughNoLink(t *testing.T) {
 	if _, err := d.Exists("state/numbers"); err == nil {
 		t.Error("a directory that is a link was looked in")
 	}
+}
+
+// The log directory keeps itself out of git, wherever it is made and
+// whatever the repository ignores: git status shows nothing of it. A
+// directory made before gets the file at its next write; a .gitignore of
+// the user's, or a link in its place, is left as it is.
+func TestTheLogDirectoryKeepsItselfOutOfGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		testenv.Need(t, "git", err)
+	}
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	status := func() string {
+		out, _ := exec.Command("git", "-C", repo, "status", "--porcelain", "--untracked-files=all").Output()
+		return string(out)
+	}
+	sub := DirFor(filepath.Join(repo, "pkg", "sub"))
+	os.MkdirAll(sub.Project, 0o755)
+	if err := sub.Write(InitLog, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); strings.Contains(s, ".claude") {
+		t.Errorf("git status shows the logs:\n%s", s)
+	}
+	// Made by an older version, without the file: the next write adds it.
+	old := DirFor(filepath.Join(repo, "old"))
+	os.MkdirAll(old.Path, 0o700)
+	if err := old.Write(InitLog, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); strings.Contains(s, ".claude") {
+		t.Errorf("git status shows an older log directory:\n%s", s)
+	}
+	// The user's own file, and a link, stay as they are.
+	mine := DirFor(filepath.Join(repo, "mine"))
+	os.MkdirAll(mine.Path, 0o700)
+	os.WriteFile(filepath.Join(mine.Path, ".gitignore"), []byte("session-init.md\n"), 0o644)
+	outside := filepath.Join(t.TempDir(), "target")
+	linked := DirFor(filepath.Join(repo, "linked"))
+	os.MkdirAll(linked.Path, 0o700)
+	os.Symlink(outside, filepath.Join(linked.Path, ".gitignore"))
+	mine.Write(InitLog, []byte("x"))
+	linked.Write(InitLog, []byte("x"))
+	if b, _ := os.ReadFile(filepath.Join(mine.Path, ".gitignore")); string(b) != "session-init.md\n" {
+		t.Errorf("the user's .gitignore became %q", b)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("a link in the .gitignore's place was written through")
+	}
+}
+
+// logEntries are a log directory's entries but its own .gitignore.
+func logEntries(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if e.Name() != ".gitignore" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

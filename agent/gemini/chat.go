@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -44,13 +45,18 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*Chat, erro
 	defer f.Close()
 	c := &chat{byID: map[string]int{}, seen: map[string]bool{}, commands: map[string]string{}}
 	br := bufio.NewReaderSize(f, 64<<10)
-	if start == 0 {
-		// Before the chat record, Gemini CLI kept a session as one JSON
-		// document (session-*.json, pretty-printed: its first line is "{"
-		// alone). Read whole: the budget bounds the file.
-		if head, _ := br.Peek(16); string(bytes.TrimSpace(firstLine(head))) == "{" {
-			return readDocument(br, opt)
+	// Before the chat record, Gemini CLI kept a session as one JSON
+	// document (session-*.json, pretty-printed: its first line is "{"
+	// alone). Read whole: the budget bounds the file; one past it is said
+	// not read.
+	head := make([]byte, 16)
+	if n, _ := f.ReadAt(head, 0); string(bytes.TrimSpace(firstLine(head[:n]))) == "{" {
+		if start > 0 {
+			out := c.facts()
+			out.Notes = append(out.Notes, "The session file is a session document over the "+strconv.FormatInt(opt.Budget>>20, 10)+" MiB read back; nothing was read from it.")
+			return out, nil
 		}
+		return readDocument(br, opt)
 	}
 	first := start > 0
 	for {

@@ -288,3 +288,20 @@ func TestTheOlderSessionDocumentIsRead(t *testing.T) {
 		t.Errorf("a document that is no session: %+v, %v", c, err)
 	}
 }
+
+// A session document is read whole only within the budget: one of
+// exactly the budget is read, one byte more is said not read.
+func TestASessionDocumentIsReadWithinTheBudget(t *testing.T) {
+	doc := []byte("{\n  \"messages\": [{\"id\": \"1\", \"type\": \"user\", \"content\": [{\"text\": \"update the readme\"}]}]\n}\n")
+	path := filepath.Join(t.TempDir(), "session-1.json")
+	os.WriteFile(path, doc, 0o600)
+	for budget, read := range map[int64]bool{int64(len(doc)): true, int64(len(doc)) - 1: false} {
+		c, err := Read(context.Background(), path, transcript.Options{Budget: budget, MaxLine: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.LastPrompt == "update the readme"; got != read || read == (len(c.Notes) == 1) {
+			t.Errorf("a budget of %d for %d bytes: read %v, notes %q", budget, len(doc), got, c.Notes)
+		}
+	}
+}

@@ -128,3 +128,23 @@ func TestInstallRefusesACommittedFolderLinkOutOfTheProject(t *testing.T) {
 		t.Errorf("the file outside became %s", b)
 	}
 }
+
+// A change to a settings file that was there keeps its previous version,
+// and says where; a file install creates names none.
+func TestInstallSaysWhereThePreviousVersionIsKept(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+	var out strings.Builder
+	if err := Install(path, "session-hooks", nil, &out, false); err != nil || strings.Contains(out.String(), "previous version") {
+		t.Errorf("a new file: %v\n%s", err, out.String())
+	}
+	os.WriteFile(path, []byte(`{"theme": "dark"}`), 0o600)
+	out.Reset()
+	if err := Install(path, "session-hooks", nil, &out, false); err != nil {
+		t.Fatal(err)
+	}
+	_, kept, ok := strings.Cut(out.String(), "The previous version is kept as ")
+	if b, err := os.ReadFile(strings.TrimSuffix(strings.TrimSpace(kept), ".")); !ok || err != nil || string(b) != `{"theme": "dark"}` {
+		t.Errorf("the previous version is not where it says: %v\n%s", err, out.String())
+	}
+}

@@ -80,6 +80,26 @@ var secrets = []secretPattern{
 	secret(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, "eyj"),
 	// Credentials in URLs: scheme://user:password@host.
 	secret(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s/@]+@`, "://"),
+	// The rest of gitleaks' default rules that agents meet: HashiCorp Vault
+	// service and batch tokens, Databricks, age, 1Password (service
+	// account tokens and secret keys), Alibaba, Artifactory (API keys and
+	// reference tokens), Doppler, Postman, Pulumi, GitLab's other tokens
+	// (runner, trigger, deploy, feed, agent…), Telegram bots; and a PEM key
+	// wrapped in base64 ("-----BEGIN" encoded).
+	secret(`\bhv[sb]\.[A-Za-z0-9_\-]{24,}`, "hvs.", "hvb."),
+	secret(`\bdapi[a-f0-9]{32}(?:-\d)?`, "dapi"),
+	secret(`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "age-secret-key-1"),
+	secret(`\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}`, "ops_eyj"),
+	secret(`\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b`, "a3-"),
+	secret(`\bLTAI[A-Za-z0-9]{20}\b`, "ltai"),
+	secret(`\bAKCp[A-Za-z0-9]{69}\b`, "akcp"),
+	secret(`\bcmVmd[A-Za-z0-9]{59}\b`, "cmvmd"),
+	secret(`\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}`, "dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."),
+	secret(`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`, "pmak-"),
+	secret(`\bpul-[a-f0-9]{40}\b`, "pul-"),
+	secret(`\bgl(?:rt|ptt|cbt|dt|ft|imt|agent|soat|oas)-[A-Za-z0-9_\-]{20,}`, "glrt-", "glptt-", "glcbt-", "gldt-", "glft-", "glimt-", "glagent-", "glsoat-", "gloas-"),
+	secret(`\b\d{5,16}:A[A-Za-z0-9_\-]{34}\b`, ":a"),
+	secret(`LS0tLS1CRUdJTi[A-Za-z0-9+/=]{20,}`, "ls0tls1crudjti"),
 	// Authorization headers: Bearer and Basic.
 	secret(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*`, "bearer"),
 	secret(`(?i)\bauthorization:\s*basic\s+[A-Za-z0-9+/]{8,}=*`, "authorization"),

@@ -631,10 +631,23 @@ func TestAPayloadFieldIsCutOnACharactersStart(t *testing.T) {
 	for name, s := range map[string]string{
 		"three-byte characters across the bound": strings.Repeat("€", 100),
 		"bytes that start no character":          strings.Repeat("\x80", 300),
+		"a megabyte of them":                      strings.Repeat("\x80", 1<<20),
+		"a megabyte of words":                     strings.Repeat("word ", 1<<18),
 	} {
 		got := field(s)
-		if !strings.HasSuffix(got, "…") || len(got) > maxField+len("…") || name != "bytes that start no character" && !utf8.ValidString(got) {
+		if len(got) > maxField+len("…") || !utf8.ValidString(got) || name != "bytes that start no character" && !strings.HasSuffix(got, "…") {
 			t.Errorf("%s: %q", name, got)
+		}
+	}
+}
+
+// A payload field is redacted before it is cut: a token the cut goes
+// through is not left in part, whatever its pattern needs whole.
+func TestAPayloadFieldIsRedactedBeforeItIsCut(t *testing.T) {
+	for _, at := range []int{maxField - 20, maxField - 10, maxField - 1} {
+		s := strings.Repeat("a", at) + " AKIAIOSFODNN7EXAMPLE " + strings.Repeat("b", 100)
+		if got := field(s); strings.Contains(got, "AKIA") || strings.Contains(got, "IOSFODNN") {
+			t.Errorf("a key at byte %d left in part: %q", at, got[max(0, len(got)-40):])
 		}
 	}
 }

@@ -299,6 +299,19 @@ func field(s string) string {
 	if len(s) <= maxField {
 		return s
 	}
+	// Redacted before it is cut (a token cut through is a part no
+	// pattern knows), on a prefix: a megabyte is not cleaned whole.
+	prefix := min(4*maxField, len(s))
+	for back := 0; back < utf8.UTFMax && prefix < len(s) && !utf8.RuneStart(s[prefix]); back++ {
+		prefix--
+	}
+	s, more := sanitize.Clean(s[:prefix]), prefix < len(s)
+	if len(s) <= maxField {
+		if more {
+			return s + "…"
+		}
+		return s
+	}
 	cut := maxField
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/session-hooks/session-hooks/internal/sanitize"
 )
 
 // Field is one row of the metadata table at the top of a log.
@@ -167,6 +169,11 @@ func shorten(lines []string, l Limits) []string {
 // oneLine cuts a line to n characters.
 func oneLine(s string, n int) string {
 	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	// Redacted before it is cut: a cut through a token would leave a
+	// part no pattern knows.
+	if s = sanitize.Clean(s); utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	return string([]rune(s)[:n]) + "…"

@@ -102,3 +102,17 @@ func TestACutDiffStatKeepsItsTotalsLine(t *testing.T) {
 		}
 	}
 }
+
+// A line is redacted before it is cut: a token the cut goes through is
+// not left in part.
+func TestALineIsRedactedBeforeItIsCut(t *testing.T) {
+	for _, at := range []int{280, 290, 299} {
+		line := strings.Repeat("a", at) + " AKIAIOSFODNN7EXAMPLE " + strings.Repeat("b", 50)
+		if got := oneLine(line, 300); strings.Contains(got, "AKIA") {
+			t.Errorf("a key at %d left in part: %q", at, got[len(got)-40:])
+		}
+	}
+	if got := oneLine("short AKIAIOSFODNN7EXAMPLE", 300); got != "short AKIAIOSFODNN7EXAMPLE" {
+		t.Errorf("a line within the bound is changed here (the output's one policy cleans it): %q", got)
+	}
+}

@@ -631,8 +631,8 @@ func TestAPayloadFieldIsCutOnACharactersStart(t *testing.T) {
 	for name, s := range map[string]string{
 		"three-byte characters across the bound": strings.Repeat("€", 100),
 		"bytes that start no character":          strings.Repeat("\x80", 300),
-		"a megabyte of them":                      strings.Repeat("\x80", 1<<20),
-		"a megabyte of words":                     strings.Repeat("word ", 1<<18),
+		"a megabyte of them":                     strings.Repeat("\x80", 1<<20),
+		"a megabyte of words":                    strings.Repeat("word ", 1<<18),
 	} {
 		got := field(s)
 		if len(got) > maxField+len("…") || !utf8.ValidString(got) || name != "bytes that start no character" && !strings.HasSuffix(got, "…") {

@@ -34,6 +34,8 @@ func TestEachStatementChangesTheTableAsSQLiteWould(t *testing.T) {
 		{"an id taken, replaced at the end", "INSERT OR REPLACE INTO todos (id, title) VALUES ('a', 'again')", []string{"b|B|pending", "c|C|done", "a|again|pending"}},
 		{"a semicolon and a quote in a string", "INSERT INTO todos (id, title) VALUES ('d', 'it''s; done')", []string{"a|A|pending", "b|B|pending", "c|C|done", "d|it's; done|pending"}},
 		{"a NULL title", "INSERT INTO todos (id, title) VALUES ('d', NULL)", []string{"a|A|pending", "b|B|pending", "c|C|done", "d||pending"}},
+		{"an empty title", "INSERT INTO todos (id, title) VALUES ('d', '')", []string{"a|A|pending", "b|B|pending", "c|C|done", "d||pending"}},
+		{"two statements, both counted", "INSERT INTO todos (id, title) VALUES ('d', 'D');UPDATE todos SET status = 'done' WHERE id = 'd'", []string{"a|A|pending", "b|B|pending", "c|C|done", "d|D|done"}},
 		{"another table", "INSERT INTO notes (id, title) VALUES ('x', 'y'); UPDATE notes SET status = 'x'; DELETE FROM notes", []string{"a|A|pending", "b|B|pending", "c|C|done"}},
 		{"columns and values of other counts", "INSERT INTO todos (id, title) VALUES ('d')", []string{"a|A|pending", "b|B|pending", "c|C|done"}},
 	} {
@@ -44,7 +46,7 @@ func TestEachStatementChangesTheTableAsSQLiteWould(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
-	for _, cut := range []string{"INSERT", "INSERT OR", "INSERT INTO", "INSERT INTO todos", "INSERT INTO todos (id", "INSERT INTO todos (id)",
+	for _, cut := range []string{"INSERT", "INSERT OR", "INSERT OR REPLACE", "INSERT OR REPLACE INTO", "INSERT INTO", "INSERT INTO todos", "INSERT INTO todos (id", "INSERT INTO todos (id)",
 		"INSERT INTO todos (id) VALUES", "INSERT INTO todos (id) VALUES ('x'", "INSERT INTO todos (id) VALUES ('x'),", "UPDATE todos", "UPDATE todos SET",
 		"UPDATE todos SET status", "UPDATE todos SET status =", "UPDATE todos SET status = 'x',", "UPDATE todos SET status = 'x' WHERE",
 		"UPDATE todos SET status = 'x' WHERE id =", "UPDATE todos SET status = 'x' WHERE id IN", "UPDATE todos SET status = 'x' WHERE id IN ('a'",

@@ -162,7 +162,7 @@ func briefBody(f facts.Init, now time.Time) string {
 		fmt.Fprintf(&b, "Other worktrees: %d: %s.\n\n", n, strings.Join(ws, ", "))
 	}
 	if h := s.Handoff; h != nil {
-		b.WriteString(renderHandoff(*h, s.HandoffSince, s.UpstreamMove, now))
+		b.WriteString(renderHandoff(*h, s.HandoffSince, s.UpstreamMove))
 	}
 	return b.String()
 }
@@ -257,18 +257,15 @@ func resumeLine(r *facts.Resume, now time.Time) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Resumed at " + now.UTC().Format("2006-01-02 15:04") + " UTC: " + strings.Join(parts, "; ") + "."
+	return "Resumed at " + now.UTC().Format(briefTime) + " UTC: " + strings.Join(parts, "; ") + "."
 }
 
 // renderHandoff is the previous session's handoff, framed as history, with
 // what git says changed since.
-func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool, now time.Time) string {
+func renderHandoff(h facts.Handoff, since *facts.Since, upstreamMoved bool) string {
 	var b strings.Builder
 	b.WriteString("### The previous session, as it ended (history)\n\n")
-	ended := "It ended"
-	if at, err := time.Parse(logs.TimeFormat, h.EndedAt); err == nil {
-		ended += " " + roughAge(now.Sub(at)) + " ago"
-	}
+	ended := "It ended" + atTime(h.EndedAt)
 	if why := endReason(h.Reason); why != "" {
 		ended += " " + why + ","
 	}

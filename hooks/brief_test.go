@@ -19,21 +19,24 @@ func TestHandoffSaysWhenAndWhatChangedSince(t *testing.T) {
 		OpenError:   &facts.ToolError{Tool: "Bash", Input: "go test ./...", Error: "FAIL lexer_test.go:9"},
 		Uncommitted: []string{" M lexer.go"}, Upstream: "origin/feature/parser"}
 	tests := []struct {
-		name  string
-		now   time.Time
-		since *facts.Since
-		moved bool
-		want  []string
+		name    string
+		endedAt string
+		since   *facts.Since
+		moved   bool
+		want    []string
 	}{
-		{"ended minutes ago, nothing since", clock.Add(-2*time.Hour - 25*time.Minute), &facts.Since{}, false,
-			[]string{"It ended 5min ago with /clear, on branch `feature/parser`.", "Since then: no new commit."}},
-		{"ended hours ago, commits and the upstream moved", clock, &facts.Since{Commits: []string{"abc1234 Fix the lexer", "def5678 Start"}}, true,
-			[]string{"It ended 2.5h ago with /clear,", "Since then: 2 commits made since (newest: `abc1234 Fix the lexer`); the upstream `origin/feature/parser` moved."}},
-		{"ended days ago", clock.Add(72 * time.Hour), nil, false, []string{"It ended 3 days ago with /clear,"}},
+		{"nothing since", "2026-11-23T09:30:00.000Z", &facts.Since{}, false,
+			[]string{"It ended at 2026-11-23 09:30 UTC with /clear, on branch `feature/parser`.", "Since then: no new commit."}},
+		{"commits and the upstream moved", "2026-11-23T09:30:00.000Z", &facts.Since{Commits: []string{"abc1234 Fix the lexer", "def5678 Start"}}, true,
+			[]string{"It ended at 2026-11-23 09:30 UTC with /clear,", "Since then: 2 commits made since (newest: `abc1234 Fix the lexer`); the upstream `origin/feature/parser` moved."}},
+		// A time that does not parse (a handoff edited by hand) is left out, not guessed.
+		{"an unreadable end time", "yesterday\x1b[2J", nil, false, []string{"It ended with /clear,"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := renderHandoff(h, tt.since, tt.moved, tt.now)
+			h := h
+			h.EndedAt = tt.endedAt
+			got := renderHandoff(h, tt.since, tt.moved)
 			for _, w := range append(tt.want, "### The previous session, as it ended (history)", "Its last request:\n\n> Rename the lexer\n",
 				"- [ ] Update the docs", "Its last tool call had failed: `Bash` `go test ./...`", "It left 1 uncommitted change(s): ` M lexer.go`.") {
 				if !strings.Contains(got, w) {
@@ -175,7 +178,7 @@ func TestFromALinkedWorktreeTheBriefNamesItAndListsTheMainOne(t *testing.T) {
 func TestAHandoffsUncommittedFilesCommittedSinceAreNotCalledUncommitted(t *testing.T) {
 	h := facts.Handoff{Uncommitted: []string{" M a.go", "?? b.go", " M c.go"}}
 	since := &facts.Since{NowClean: cleanSince(h.Uncommitted, []string{" M c.go", "?? new.go"})}
-	got := renderHandoff(h, since, false, clock)
+	got := renderHandoff(h, since, false)
 	if want := "It left 3 uncommitted change(s); 2 committed or undone since: ` M a.go`, `?? b.go`; still uncommitted: ` M c.go`."; !strings.Contains(got, want) {
 		t.Errorf("no %q in:\n%s", want, got)
 	}
@@ -183,7 +186,7 @@ func TestAHandoffsUncommittedFilesCommittedSinceAreNotCalledUncommitted(t *testi
 	for i := range 33 {
 		many.Uncommitted = append(many.Uncommitted, fmt.Sprintf("?? f%02d.go", i))
 	}
-	if got := renderHandoff(many, nil, false, clock); !strings.Contains(got, "It left 33 uncommitted change(s): ") || !strings.Contains(got, "and 25 more.") {
+	if got := renderHandoff(many, nil, false); !strings.Contains(got, "It left 33 uncommitted change(s): ") || !strings.Contains(got, "and 25 more.") {
 		t.Errorf("a shortened list does not say how many it left out:\n%s", got)
 	}
 }
@@ -210,7 +213,7 @@ func TestAHandoffsOpenTasksSayHowManyTheyLeaveOut(t *testing.T) {
 	for i := range 14 {
 		h.OpenTasks = append(h.OpenTasks, facts.Task{Content: fmt.Sprintf("task %d", i), Status: "pending"})
 	}
-	if got := renderHandoff(h, nil, false, clock); !strings.Contains(got, "- [ ] task 9\n- … and 4 more\n") {
+	if got := renderHandoff(h, nil, false); !strings.Contains(got, "- [ ] task 9\n- … and 4 more\n") {
 		t.Errorf("got:\n%s", got)
 	}
 }
@@ -235,11 +238,11 @@ func TestACutStatusIsNotShownAsClean(t *testing.T) {
 		}
 	}
 	h := facts.Handoff{Session: "s0", EndedAt: "2026-01-01T00:00:00Z", LastPrompt: "go", UncommittedIncomplete: cut}
-	if out := renderHandoff(h, nil, false, clock); !strings.Contains(out, "What it left uncommitted is not known: "+cut) {
+	if out := renderHandoff(h, nil, false); !strings.Contains(out, "What it left uncommitted is not known: "+cut) {
 		t.Errorf("a handoff whose status was cut before any change:\n%s", out)
 	}
 	h.Uncommitted = []string{" M a.go"}
-	if out := renderHandoff(h, nil, false, clock); !strings.Contains(out, "It left at least 1 uncommitted change(s) ("+cut+")") {
+	if out := renderHandoff(h, nil, false); !strings.Contains(out, "It left at least 1 uncommitted change(s) ("+cut+")") {
 		t.Errorf("a handoff whose status was cut after a change:\n%s", out)
 	}
 }

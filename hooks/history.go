@@ -36,8 +36,8 @@ func receiptEnd(nonce string) string   { return "end of session-hooks recovery "
 func renderHistory(r facts.Recovery, budget int) string {
 	s := *r.Facts
 	var b strings.Builder
-	fmt.Fprintf(&b, "---\n\n## Pre-Compaction Context\n\n_(%s) Captured %s at %s, just before the compaction. This is history: the request and the tasks are as they stood then; check them against the repository before acting on them._\n\n",
-		receiptStart(r.Nonce), ago(r.AgeMS), s.Time)
+	fmt.Fprintf(&b, "---\n\n## Pre-Compaction Context\n\n_(%s) Captured%s, just before the compaction. This is history: the request and the tasks are as they stood then; check them against the repository before acting on them._\n\n",
+		receiptStart(r.Nonce), atTime(s.Time))
 	if s.LastPrompt != "" {
 		b.WriteString("**The user's last request, before the compaction:**\n\n" + logs.Quote(s.LastPrompt))
 		if s.PreviousPrompt != "" {
@@ -125,9 +125,16 @@ func codes(list []string) string {
 }
 
 // ago says how long before now a snapshot was taken.
-func ago(ms float64) string {
-	if ms <= 0 {
-		return "just now"
+// briefTime is how a time reads in the context: to the minute, in UTC.
+const briefTime = "2006-01-02 15:04"
+
+// atTime is " at <when>" for a time read back from a log, or nothing when
+// it does not parse. An absolute time stays true in a context the model
+// reads hours later; "N s ago" does not, and goes negative on a clock skew.
+func atTime(logged string) string {
+	at, err := time.Parse(logs.TimeFormat, logged)
+	if err != nil {
+		return ""
 	}
-	return roughAge(time.Duration(ms)*time.Millisecond) + " ago"
+	return " at " + at.UTC().Format(briefTime) + " UTC"
 }

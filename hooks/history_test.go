@@ -29,7 +29,7 @@ func sampleRecovery() facts.Recovery {
 func TestRecoveryIsFramedAsHistoryMostImportantFirst(t *testing.T) {
 	got := renderRecovered(sampleRecovery(), 9000)
 	order := []string{
-		"(session-hooks recovery 0123abcd) Captured 1min ago at 2026-11-23T11:58:30.000Z, just before the compaction. This is history",
+		"(session-hooks recovery 0123abcd) Captured at 2026-11-23 11:58 UTC, just before the compaction. This is history",
 		"**The user's last request, before the compaction:**\n\n> 3\n",
 		"It answered this earlier request:\n\n> Pick one of the three designs\n",
 		"Then the user said:\n\n> use the table\n",

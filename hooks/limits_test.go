@@ -45,10 +45,10 @@ func TestTheBriefsListsSayHowManyTheyLeaveOutOnlyPastTheirLimit(t *testing.T) {
 		for _, s := range numbered("task ", n) {
 			h.OpenTasks = append(h.OpenTasks, facts.Task{Content: s, Status: "pending"})
 		}
-		return renderHandoff(h, nil, false, clock)
+		return renderHandoff(h, nil, false)
 	}
 	uncommitted := func(n int) string {
-		return renderHandoff(facts.Handoff{Uncommitted: numbered(" M f", n)}, nil, false, clock)
+		return renderHandoff(facts.Handoff{Uncommitted: numbered(" M f", n)}, nil, false)
 	}
 	diffStat := func(n int) string {
 		stat := append(numbered(" f", n), fmt.Sprintf(" %d files changed", n))
@@ -96,13 +96,13 @@ func TestCleanSinceComparesPathsNotLetters(t *testing.T) {
 
 // What a handoff does not hold, its brief does not mention.
 func TestAnEmptyHandoffListsNothing(t *testing.T) {
-	got := renderHandoff(facts.Handoff{}, nil, false, clock)
+	got := renderHandoff(facts.Handoff{}, nil, false)
 	for _, no := range []string{"Tasks it left open", "uncommitted", "Since then"} {
 		if strings.Contains(got, no) {
 			t.Errorf("%q in:\n%s", no, got)
 		}
 	}
-	got = renderHandoff(facts.Handoff{Uncommitted: []string{" M a.go"}}, &facts.Since{NowClean: []string{" M a.go"}}, false, clock)
+	got = renderHandoff(facts.Handoff{Uncommitted: []string{" M a.go"}}, &facts.Since{NowClean: []string{" M a.go"}}, false)
 	if !strings.Contains(got, "It left 1 uncommitted change(s); 1 committed or undone since: ` M a.go`.") || strings.Contains(got, "still uncommitted") {
 		t.Errorf("all committed since:\n%s", got)
 	}
@@ -127,7 +127,7 @@ func TestARecoveryHasNoEmptySections(t *testing.T) {
 			t.Errorf("%q in:\n%s", no, got)
 		}
 	}
-	if !strings.Contains(got, "**What the agent said last:**\n\n> the only one\n") || !strings.Contains(got, "Captured just now at") {
+	if !strings.Contains(got, "**What the agent said last:**\n\n> the only one\n") || !strings.Contains(got, "Captured at 2026-11-23 11:58 UTC, just before") {
 		t.Errorf("got:\n%s", got)
 	}
 	rec.Since = &facts.Since{NowClean: []string{"a.go"}}
@@ -600,7 +600,7 @@ func TestTheFilesCommittedSinceAreNamedUpToEight(t *testing.T) {
 		for i := range n {
 			h.Uncommitted = append(h.Uncommitted, fmt.Sprintf("?? f%02d.go", i))
 		}
-		got := renderHandoff(h, &facts.Since{NowClean: h.Uncommitted}, false, clock)
+		got := renderHandoff(h, &facts.Since{NowClean: h.Uncommitted}, false)
 		if !strings.Contains(got, fmt.Sprintf("%d committed or undone since: ", n)) || !strings.Contains(got, tail) || strings.Contains(got, "and 0 more") {
 			t.Errorf("%d committed since:\n%s", n, got)
 		}

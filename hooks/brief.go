@@ -257,7 +257,13 @@ func resumeLine(r *facts.Resume, now time.Time) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Resumed at " + now.UTC().Format(briefTime) + " UTC: " + strings.Join(parts, "; ") + "."
+	// A fork is a new session that carries the old one's context: calling
+	// it a resume would tell the model this is the same session.
+	what := "Resumed"
+	if r.Fork {
+		what = "Forked"
+	}
+	return what + " at " + now.UTC().Format(briefTime) + " UTC: " + strings.Join(parts, "; ") + "."
 }
 
 // renderHandoff is the previous session's handoff, framed as history, with

@@ -91,6 +91,10 @@ func TestResumeLineSaysHowLongTheSessionSleptAndWhen(t *testing.T) {
 	if got := resumeLine(&facts.Resume{}, at); got != "" {
 		t.Errorf("a resume with no figure: %q", got)
 	}
+	// A fork is a new session: "Resumed" would say it is the old one.
+	if got := resumeLine(&facts.Resume{Fork: true, ContextTokens: intp(9)}, at); got != "Forked at 2026-11-26 19:40 UTC: the context holds 9 tokens." {
+		t.Errorf("a fork: %q", got)
+	}
 }
 
 // The recovery says where the branch stands without the diff stat; the

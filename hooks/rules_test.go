@@ -229,13 +229,15 @@ func TestPayloadFieldsReachTheLogAsOneCleanLine(t *testing.T) {
 // A start that is no resume or fork says nothing of a resume, whatever
 // the payload carries: only those two continue a session.
 func TestOnlyAResumeOrAForkIsSaidToResume(t *testing.T) {
-	for source, says := range map[string]bool{"resume": true, "fork": true, "startup": false, "clear": false} {
+	for source, says := range map[string]string{"resume": "Resumed at ", "fork": "Forked at ", "startup": "", "clear": ""} {
 		dir := project(t)
 		var out strings.Builder
 		Execute(payload(dir, "SessionStart", `,"source":"`+source+`","context_tokens":1020,"seconds_since_last_response":7200`), &out, eventtable.Table[0],
 			Options{Deadline: 5 * time.Second, NoLog: true, Now: func() time.Time { return clock }, Getenv: func(string) string { return "" }})
-		if got := strings.Contains(out.String(), "Resumed at "); got != says {
-			t.Errorf("source %s: says it resumed: %v\n%s", source, got, out.String())
+		for _, line := range []string{"Resumed at ", "Forked at "} {
+			if got := strings.Contains(out.String(), line); got != (line == says) {
+				t.Errorf("source %s: says %q: %v\n%s", source, line, got, out.String())
+			}
 		}
 	}
 }

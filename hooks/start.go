@@ -93,7 +93,7 @@ func (r *Run) gatherStart() *facts.Start {
 	s.Output = r.Cfg.Output
 	s.Handoff = h
 	if src := r.In.Source; src == protocol.SourceResume || src == protocol.SourceFork {
-		s.Resume = &facts.Resume{SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
+		s.Resume = &facts.Resume{Fork: src == protocol.SourceFork, SecondsSinceLastResponse: r.In.SecondsSinceLastResponse,
 			PromptCacheExpired: r.In.PromptCacheExpired, ContextTokens: r.In.ContextTokens}
 		r.contextUsage() // seeds the session's usage, recorded in the event line
 	}

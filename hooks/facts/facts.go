@@ -185,6 +185,7 @@ type Worktree struct {
 
 // Resume is what Claude Code says of the session it resumes or forks.
 type Resume struct {
+	Fork                     bool  `json:"fork,omitempty"` // a new session branched from the old one's context
 	SecondsSinceLastResponse *int  `json:"seconds_since_last_response"`
 	PromptCacheExpired       *bool `json:"prompt_cache_expired"`
 	ContextTokens            *int  `json:"context_tokens"`

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	agents "github.com/session-hooks/session-hooks/agent"
+	"github.com/session-hooks/session-hooks/install"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,7 +38,7 @@ func installCommand(stdout io.Writer, client agents.Client, usageErr cli.OnUsage
 }
 
 // uninstallCommand is uninstall: it removes session-hooks' entries from
-// the client's settings, and nothing else.
+// the client's settings, and nothing else, and says what it leaves.
 func uninstallCommand(stdout io.Writer, client agents.Client, usageErr cli.OnUsageErrorFunc) *cli.Command {
 	return &cli.Command{
 		Name:         "uninstall",
@@ -50,7 +51,12 @@ func uninstallCommand(stdout io.Writer, client agents.Client, usageErr cli.OnUsa
 			if err != nil {
 				return err
 			}
-			return fail(a.Uninstall(request(c, stdout)))
+			req := request(c, stdout)
+			if err := a.Uninstall(req); err != nil {
+				return fail(err)
+			}
+			install.LeftBehind(req.Dir, stdout)
+			return nil
 		},
 	}
 }

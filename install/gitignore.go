@@ -49,11 +49,8 @@ func ignoreLogs(project string) (bool, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		switch strings.TrimSpace(line) {
-		case ".claude/logs/", ".claude/logs", "/.claude/logs/", "/.claude/logs", ".claude/", ".claude", "/.claude/":
-			return false, nil
-		}
+	if coversLogs(b) != "" {
+		return false, nil
 	}
 	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, '\n')
@@ -63,4 +60,38 @@ func ignoreLogs(project string) (bool, error) {
 		return false, err
 	}
 	return true, atomicfile.Write(target, append(b, ".claude/logs/\n"...), atomicfile.Options{Perm: 0o644})
+}
+
+// coversLogs is the line of a .gitignore that keeps .claude/logs out of
+// git, or "".
+func coversLogs(gitignore []byte) string {
+	for _, line := range strings.Split(string(gitignore), "\n") {
+		switch l := strings.TrimSpace(line); l {
+		case ".claude/logs/", ".claude/logs", "/.claude/logs/", "/.claude/logs", ".claude/", ".claude", "/.claude/":
+			return l
+		}
+	}
+	return ""
+}
+
+// LeftBehind says what uninstall leaves in the project of dir: the logs
+// (the sessions' history and handoffs, the user's to keep or delete) and
+// the .gitignore line that keeps them out of git, which install may have
+// added and which cannot be told from one the user wrote. Uninstall
+// removes only our settings entries; a person must not have to find the
+// rest.
+func LeftBehind(dir string, out io.Writer) {
+	project, _ := hookfile.ProjectRoot(dir)
+	var left []string
+	if fi, err := safefile.StatIn(project, ".claude/logs"); err == nil && fi.IsDir() {
+		left = append(left, fmt.Sprintf("the logs in %s (the sessions' history and handoffs)", filepath.Join(project, ".claude", "logs")))
+	}
+	if b, err := safefile.ReadIn(project, ".gitignore", hookfile.MaxSettings); err == nil {
+		if line := coversLogs(b); line != "" {
+			left = append(left, fmt.Sprintf("the line %q in %s", line, filepath.Join(project, ".gitignore")))
+		}
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(out, "Left in place: %s. Delete them if you no longer want them.\n", strings.Join(left, "; "))
+	}
 }

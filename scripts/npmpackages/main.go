@@ -39,10 +39,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	agents "github.com/session-hooks/session-hooks/agent"
 	"github.com/session-hooks/session-hooks/scripts/internal/goreleaser"
 )
 
@@ -89,11 +89,8 @@ const (
 // maxBinary bounds a file taken from an archive: the binary is about 10 MB.
 var maxBinary = 200 << 20
 
-// semver is npm's version syntax (a goreleaser snapshot's is one too).
-var semver = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
-
 func run(dist, out, launcher string, only []string, w io.Writer) error {
-	version, err := releaseVersion(dist)
+	version, err := goreleaser.Version(dist)
 	if err != nil {
 		return err
 	}
@@ -134,22 +131,6 @@ func run(dist, out, launcher string, only []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "session-hooks@%s\n", version)
 	return nil
-}
-
-// releaseVersion is the version goreleaser built, from dist/metadata.json.
-func releaseVersion(dist string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
-	if err != nil {
-		return "", err
-	}
-	var m struct{ Version string }
-	if err := json.Unmarshal(b, &m); err != nil {
-		return "", fmt.Errorf("%s: %v", filepath.Join(dist, "metadata.json"), err)
-	}
-	if !semver.MatchString(m.Version) {
-		return "", fmt.Errorf("%s: version %q is not one npm takes (MAJOR.MINOR.PATCH)", filepath.Join(dist, "metadata.json"), m.Version)
-	}
-	return m.Version, nil
 }
 
 // checksums reads goreleaser's checksums.txt: "<sha256>  <file name>".
@@ -336,11 +317,11 @@ func wrapperPackage(dir, launcher, version string, optional map[string]string, d
 	return writeJSON(filepath.Join(dir, "package.json"), map[string]any{
 		"name":                 "session-hooks",
 		"version":              version,
-		"description":          "Gives a coding agent back where it was after a compaction or a new session (Claude Code, Codex CLI, Gemini CLI).",
+		"description":          "Gives a coding agent back where it was after a compaction or a new session (" + agents.Labels() + ").",
 		"license":              "MIT",
 		"homepage":             repository,
 		"repository":           map[string]string{"type": "git", "url": "git+" + repository + ".git"},
-		"keywords":             []string{"claude-code", "codex", "gemini-cli", "hooks", "git", "agents"},
+		"keywords":             []string{"claude-code", "codex", "gemini-cli", "copilot-cli", "qwen-code", "hooks", "git", "agents"},
 		"bin":                  map[string]string{"session-hooks": "bin/session-hooks.js"},
 		"files":                []string{"bin", "README.md", "LICENSE"},
 		"optionalDependencies": optional,
@@ -351,7 +332,7 @@ func wrapperPackage(dir, launcher, version string, optional map[string]string, d
 // pluginPackage writes the plugin's package.json: session-hooks at the
 // release's version, exactly.
 func pluginPackage(dir, dist string) error {
-	version, err := releaseVersion(dist)
+	version, err := goreleaser.Version(dist)
 	if err != nil {
 		return err
 	}

@@ -133,6 +133,10 @@ func TestThePackagesHoldTheReleasedBinaries(t *testing.T) {
 	if got := fmt.Sprint(wrapper["optionalDependencies"]); got != "map[@session-hooks/linux-x64:1.2.3 @session-hooks/win32-arm64:1.2.3]" {
 		t.Errorf("optionalDependencies %s", got)
 	}
+	// npm search shows the description: it names every client served.
+	if d := fmt.Sprint(wrapper["description"]); !strings.Contains(d, "GitHub Copilot CLI") || !strings.Contains(d, "Qwen Code") {
+		t.Errorf("description %q leaves out a client", d)
+	}
 	if got := fmt.Sprint(wrapper["bin"]); got != "map[session-hooks:bin/session-hooks.js]" {
 		t.Errorf("bin %s", got)
 	}

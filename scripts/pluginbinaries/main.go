@@ -77,8 +77,16 @@ func run(dist, manifest string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", manifest, err)
 	}
+	// Claude Code keys its plugin cache by this version: one left at the
+	// manifest's placeholder would keep every release in one folder.
+	version, err := goreleaser.Version(dist)
+	if err != nil {
+		return err
+	}
 	value, _ := json.Marshal(binaries)
-	patch, _ := json.Marshal([]map[string]any{{"op": "add", "path": "/binaries", "value": json.RawMessage(value)}})
+	patch, _ := json.Marshal([]map[string]any{
+		{"op": "add", "path": "/version", "value": version},
+		{"op": "add", "path": "/binaries", "value": json.RawMessage(value)}})
 	if err := v.Patch(patch); err != nil {
 		return fmt.Errorf("%s: %v", manifest, err)
 	}

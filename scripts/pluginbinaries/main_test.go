@@ -27,6 +27,7 @@ func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 	artifacts = append(artifacts, goreleaser.Artifact{Name: "x.tar.gz", Path: filepath.Join(dir, "archive"), Goos: "linux", Goarch: "amd64", Type: "Archive"})
 	b, _ := json.Marshal(artifacts)
 	os.WriteFile(filepath.Join(dir, "artifacts.json"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "metadata.json"), []byte(`{"project_name":"session-hooks","version":"1.4.2"}`), 0o644)
 	manifest := filepath.Join(dir, "plugin.json")
 	os.WriteFile(manifest, []byte("{\n  \"name\": \"session-hooks\",\n  \"version\": \"0.1.0\"\n}\n"), 0o644)
 	if err := run(dir, manifest, io.Discard); err != nil {
@@ -46,7 +47,7 @@ func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 		"session-hooks-x86_64-apple-darwin":        "darwinamd64",
 		"session-hooks-aarch64-apple-darwin":       "darwinarm64",
 	}
-	if !strings.HasPrefix(string(b), "{\n  \"name\": \"session-hooks\",\n  \"version\": \"0.1.0\",\n  \"binaries\": {\n    \"session-hooks-") {
+	if !strings.HasPrefix(string(b), "{\n  \"name\": \"session-hooks\",\n  \"version\": \"1.4.2\",\n  \"binaries\": {\n    \"session-hooks-") {
 		t.Errorf("the manifest is not laid out as the rest of it:\n%s", b)
 	}
 	if len(got.Binaries) != len(want) {
@@ -60,6 +61,13 @@ func TestTheManifestGetsTheFourTargetsBinaries(t *testing.T) {
 			t.Errorf("%s: %q, want the sha256 of its build", name, got.Binaries[name].SHA256)
 		}
 	}
+	// A manifest without the release's version is refused, not left at
+	// the placeholder: Claude Code caches plugins by version.
+	os.Remove(filepath.Join(dir, "metadata.json"))
+	if err := run(dir, manifest, io.Discard); err == nil {
+		t.Error("no metadata.json, yet the manifest was written")
+	}
+	os.WriteFile(filepath.Join(dir, "metadata.json"), []byte(`{"version":"1.4.2"}`), 0o644)
 	// Run again (a new release): the entries are replaced, not added.
 	if err := run(dir, manifest, io.Discard); err != nil {
 		t.Fatal(err)

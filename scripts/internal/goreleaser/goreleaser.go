@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 )
 
 // Artifact is an entry of goreleaser's artifacts.json: a binary, an
@@ -32,4 +33,25 @@ func Artifacts(dir string) ([]Artifact, error) {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return all, nil
+}
+
+// semver is npm's version syntax (a goreleaser snapshot's is one too).
+var semver = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+
+// Version is the version goreleaser built, from dir/metadata.json: every
+// package and the plugin's manifest carry it.
+func Version(dir string) (string, error) {
+	file := filepath.Join(dir, "metadata.json")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	var m struct{ Version string }
+	if err := json.Unmarshal(b, &m); err != nil {
+		return "", fmt.Errorf("%s: %v", file, err)
+	}
+	if !semver.MatchString(m.Version) {
+		return "", fmt.Errorf("%s: version %q is not one npm takes (MAJOR.MINOR.PATCH)", file, m.Version)
+	}
+	return m.Version, nil
 }

@@ -55,6 +55,10 @@ func handleRecovery(r *Run) string {
 }
 
 func lateRecovery(r *Run, compaction string) string {
+	if !r.agent().CompactHookCompacts {
+		// The first this run knows of the compaction: no hook marked it.
+		r.ev.Compacted = ptrTrue()
+	}
 	out := initStory(r, true)
 	r.recovered(compaction)
 	return out
@@ -222,3 +226,5 @@ func withoutHeld(out string, held []string) string {
 	out, _ = onlyNew(out, held)
 	return out
 }
+
+func ptrTrue() *bool { t := true; return &t }

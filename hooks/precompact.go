@@ -35,8 +35,10 @@ const (
 // saved for the SessionStart "compact" hook that follows.
 func handlePreCompact(r *Run) string {
 	if r.agent().LateRecovery && !r.agent().CompactHookCompacts {
+		r.ev.Compacted = new(bool) // it fires before every request
 		return handlePreCompress(r)
 	}
+	r.ev.Compacted = ptrTrue()
 	f := gatherPreCompact(r)
 	text := renderSnapshot(f, r)
 	// The snapshot is what the session gets back after the compaction:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/events"
 )
 
 // geminiRun runs one hook as Gemini CLI runs it, and returns the context
@@ -96,6 +97,15 @@ func TestGeminiRecoveryRidesTheFirstPromptAfterACompressionOnce(t *testing.T) {
 	geminiRun(t, dir, chat, "PreCompress", preCompact)
 	if b, _ := os.ReadFile(snapshot); !strings.Contains(string(b), "now the parser") {
 		t.Errorf("after the recovery, the snapshot is still the old one:\n%s", b)
+	}
+
+	// Six PreCompress runs, one compression: the summary counts one.
+	all, err := events.Read(logs.DirFor(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := events.Summarize(all, "s1"); s.Compactions != 1 {
+		t.Errorf("the summary counts %d compactions, want 1", s.Compactions)
 	}
 }
 

@@ -48,6 +48,13 @@ type Event struct {
 	Context       *int      `json:"context_tokens,omitempty"`
 	Errors        []Error   `json:"errors,omitempty"`
 	Engine        string    `json:"git_engine,omitempty"`
+	// Compacted says whether this run marks a compaction: true for a
+	// pre-compaction hook a compaction follows, and for the first prompt
+	// after a compaction a client announces no other way; false for a
+	// pre-compaction hook that fires whether or not one follows. Absent
+	// from lines written before it existed, where a pre-compact run was
+	// one compaction.
+	Compacted *bool `json:"compacted,omitempty"`
 	// Compaction is post-compact's record of a compaction.
 	Compaction *Compaction `json:"compaction,omitempty"`
 	// Receipt says whether the recovery injected after a compaction

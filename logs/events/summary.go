@@ -71,12 +71,15 @@ func Summarize(all []Event, session string) (Summary, error) {
 		if e.Model != "" && (len(s.Models) == 0 || s.Models[len(s.Models)-1] != e.Model) {
 			s.Models = append(s.Models, e.Model)
 		}
-		if e.Subcommand == "pre-compact" {
-			s.Compactions++
-			s.Triggers = append(s.Triggers, orDash(e.Trigger))
-		}
 		if e.Context != nil {
 			s.Context = e.Context
+		}
+		if e.IsCompaction() {
+			s.Compactions++
+			s.Triggers = append(s.Triggers, orDash(e.Trigger))
+			// The size read before a compaction is not the context's
+			// after it: unknown until a later run reads it.
+			s.Context = nil
 		}
 		if e.Receipt != nil {
 			s.Receipts = append(s.Receipts, *e.Receipt)
@@ -92,6 +95,14 @@ func Summarize(all []Event, session string) (Summary, error) {
 		}
 	}
 	return s, nil
+}
+
+// IsCompaction says whether the run marks a compaction (Compacted).
+func (e Event) IsCompaction() bool {
+	if e.Compacted != nil {
+		return *e.Compacted
+	}
+	return e.Subcommand == "pre-compact"
 }
 
 // Markdown renders the summary for people.

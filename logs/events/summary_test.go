@@ -113,3 +113,32 @@ func TestTheLastSessionIsTheNewestEventThatNamesOne(t *testing.T) {
 		}
 	}
 }
+
+// A client whose pre-compaction hook fires before every request (Gemini
+// CLI's PreCompress) says so on each line: the summary counts the
+// compactions that happened, marked by the run that found each, and no
+// context size read before the last of them.
+func TestTheSummaryCountsCompactionsNotPreCompactionHooks(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 11, 21, 10, 0, s, 0, time.UTC) }
+	no, yes := false, true
+	ctx := func(n int) *int { return &n }
+	all := []Event{
+		{Time: at(1), Session: "g", Subcommand: "pre-compact", Trigger: "auto", Compacted: &no, Context: ctx(400)},
+		{Time: at(2), Session: "g", Subcommand: "pre-compact", Trigger: "auto", Compacted: &no, Context: ctx(990000)},
+		{Time: at(3), Session: "g", Subcommand: "init", Compacted: &yes},
+		{Time: at(4), Session: "g", Subcommand: "pre-compact", Trigger: "auto", Compacted: &no},
+		// A line written before the field: a pre-compact run was one compaction.
+		{Time: at(5), Session: "g", Subcommand: "pre-compact", Trigger: "manual"},
+	}
+	s, _ := Summarize(all, "g")
+	if s.Compactions != 2 || strings.Join(s.Triggers, ",") != "-,manual" {
+		t.Errorf("compactions %d %v, want 2 [- manual]", s.Compactions, s.Triggers)
+	}
+	if s.Context != nil {
+		t.Errorf("latest context %d, read before the compaction", *s.Context)
+	}
+	all = append(all, Event{Time: at(6), Session: "g", Subcommand: "stop", Context: ctx(31000)})
+	if s, _ = Summarize(all, "g"); s.Context == nil || *s.Context != 31000 {
+		t.Errorf("latest context %v, want the one read after", s.Context)
+	}
+}

@@ -225,8 +225,11 @@ func (r *Run) survivingInjections(rec *facts.Recovery) []string {
 // the same run that read a transcript the client has not written yet.
 func (r *Run) notePrompt() {
 	s := r.session()
+	if protocol.IsHoldReason(r.In.Prompt) {
+		return // the held stop's reason, sent back as a request: not the user's
+	}
 	if p := transcript.Request(r.In.Prompt); p != "" && s != nil && !r.NoLog {
-		s.Prompt, s.PromptAt = p, r.Now().UTC()
+		s.Prompt, s.PromptAt, s.Held = p, r.Now().UTC(), ""
 		r.saveState(s)
 	}
 }

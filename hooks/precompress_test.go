@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/hooks/state"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/logs/events"
 )
@@ -200,5 +202,49 @@ func TestGeminiSnapshotDoesNotWaitForAStillChat(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog)))
 	if err != nil || strings.Contains(string(b), "still being written") {
 		t.Errorf("%v:\n%s", err, b)
+	}
+}
+
+// Gemini CLI retries a held AfterAgent with stop_hook_active, but the
+// agent's tool calls then end in another AfterAgent without it: the stop
+// hook holds a request's turn once, and the user's next request (even
+// the same words) may be held again. The reason Gemini sends back as a
+// request is not the user's.
+func TestGeminiStopHoldsARequestsTurnOnce(t *testing.T) {
+	dir := project(t)
+	stop, prompt := rowOf(t, "stop"), eventtable.Table[1]
+	afterAgent := func(extra string) string {
+		var out strings.Builder
+		Execute(payload(dir, "AfterAgent", `,"prompt":"go on","prompt_response":"done"`+extra), &out, stop,
+			Options{Deadline: 5 * time.Second, Now: time.Now, Agent: Gemini, Getenv: func(string) string { return "" }})
+		return out.String()
+	}
+	beforeAgent := func(p string) {
+		b, _ := json.Marshal(p)
+		Execute(payload(dir, "BeforeAgent", `,"prompt":`+string(b)), io.Discard, prompt,
+			Options{Deadline: 5 * time.Second, Now: time.Now, Agent: Gemini, Getenv: func(string) string { return "" }})
+	}
+	held := func(out string) bool { return strings.Contains(out, `"decision":"block"`) }
+
+	beforeAgent("go on")
+	first := afterAgent("")
+	if !held(first) {
+		t.Fatalf("a dirty stop was not held: %q", first)
+	}
+	if out := afterAgent(`,"stop_hook_active":true`); held(out) {
+		t.Errorf("the retry was held again: %q", out)
+	}
+	var reason struct{ Reason string }
+	json.Unmarshal([]byte(first), &reason)
+	beforeAgent(reason.Reason) // Gemini's continuation request: our reason
+	if out := afterAgent(""); held(out) {
+		t.Errorf("the stop after the retry's tool calls was held again: %q", out)
+	}
+	if s, _ := state.Load(logs.DirFor(dir), "s1"); s == nil || s.Prompt != "go on" {
+		t.Errorf("the held stop's reason was taken for the request: %q", s.Prompt)
+	}
+	beforeAgent("go on") // the user's next request
+	if out := afterAgent(""); !held(out) {
+		t.Errorf("the next request's stop was not held: %q", out)
 	}
 }

@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,21 +28,48 @@ func handleStop(r *Run) protocol.Reply {
 	if !r.Cfg.Active(r.Project) {
 		return protocol.Reply{}
 	}
+	in := r.In
+	in.StopHookActive = in.StopHookActive || r.heldThisTurn()
 	var facts longrun.StopFacts
 	var err error
-	if !r.In.StopHookActive && r.Cfg.LongRunning.EnforceCleanStop && r.In.BackgroundTasks+r.In.SessionCrons == 0 {
+	if !in.StopHookActive && r.Cfg.LongRunning.EnforceCleanStop && in.BackgroundTasks+in.SessionCrons == 0 {
 		facts, err = r.gatherStop()
 	}
-	decision, reasons := decideStop(r.In, r.Cfg, facts, err)
+	decision, reasons := decideStop(in, r.Cfg, facts, err)
 	r.ev.Decision = decision
 	r.writeLog(StopLog, renderStopLog(r, decision, reasons))
 	switch decision {
 	case "block":
-		return protocol.Hold("Before you stop (long-running agent checks):\n- " + strings.Join(reasons, "\n- "))
+		r.noteHeld()
+		return protocol.Hold(protocol.HoldHeading + "\n- " + strings.Join(reasons, "\n- "))
 	case "nudge":
 		return protocol.AddContext(protocol.Stop, "Before you stop, consider (long-running agent checks):\n- "+strings.Join(reasons, "\n- "))
 	}
 	return protocol.Reply{}
+}
+
+// heldThisTurn says whether a stop of this request's turn was already
+// held, for a client whose stop payload names the request (Gemini CLI's
+// AfterAgent): after a hold, the agent's tool calls end in a new stop
+// whose payload no longer says a hook held one. A client that sends no
+// request with its stop says so itself (stop_hook_active).
+func (r *Run) heldThisTurn() bool {
+	s := r.session()
+	return s != nil && r.In.Prompt != "" && s.Held != "" && s.Held == turnKey(r.In.Prompt)
+}
+
+// noteHeld records the turn whose stop was held.
+func (r *Run) noteHeld() {
+	if s := r.session(); s != nil && r.In.Prompt != "" {
+		s.Held = turnKey(r.In.Prompt)
+		r.saveState(s)
+	}
+}
+
+// turnKey names a turn by its request without keeping the request.
+func turnKey(request string) string {
+	sum := sha256.Sum256([]byte(request))
+	return hex.EncodeToString(sum[:8])
 }
 
 // decideStop returns "block", "nudge", "allow" or "dry run", with the

@@ -152,6 +152,17 @@ func Request(s string) string {
 	return sanitize.Middle(sanitize.Clean(strings.TrimSpace(s)), RequestRunes)
 }
 
+// HoldHeading begins every reason a held stop gives (protocol.Hold). A
+// client may send the reason back as the next request (Gemini CLI's
+// AfterAgent retry): a reader that finds it there knows it is ours, not
+// the user's.
+const HoldHeading = "Before you stop (long-running agent checks):"
+
+// IsHoldReason says whether a request is a held stop's reason.
+func IsHoldReason(request string) bool {
+	return strings.HasPrefix(strings.TrimSpace(request), HoldHeading)
+}
+
 // Terse says whether a request means little alone: a word or two, a
 // number, "yes", "continue".
 func Terse(s string) bool {

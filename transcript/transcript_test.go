@@ -132,3 +132,14 @@ func TestReadForwardSkipsTheCutLineAndSaysWhatItDidNotRead(t *testing.T) {
 		t.Error("a read after the context ended did not fail")
 	}
 }
+
+func TestAHoldReasonIsKnownByItsHeading(t *testing.T) {
+	for in, want := range map[string]bool{
+		HoldHeading + "\n- commit": true, "  " + HoldHeading: true,
+		"Before you stop, run the tests": false, "x " + HoldHeading: false, "": false,
+	} {
+		if got := IsHoldReason(in); got != want {
+			t.Errorf("IsHoldReason(%q) = %v", in, got)
+		}
+	}
+}

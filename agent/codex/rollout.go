@@ -100,7 +100,7 @@ func (r *reader) item(p gjson.Result, at string) {
 	}
 	switch p.Get("role").Str {
 	case "user":
-		if notARequest(text) {
+		if notARequest(text) || transcript.IsHoldReason(text) {
 			return
 		}
 		r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(typedPart(text)), sanitize.Excerpt(at, 40)

@@ -249,3 +249,13 @@ func TestTheShapesOfOlderCodexVersions(t *testing.T) {
 		t.Errorf("the request Codex Desktop wrapped, an image and a skill after it: %q", r.LastPrompt)
 	}
 }
+
+// A held stop's reason, sent back to the model as a user message, is
+// ours: the request stays the user's.
+func TestAHeldStopsReasonIsNotTheRequest(t *testing.T) {
+	held := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Before you stop (long-running agent checks):\n- commit"}]}}`
+	r, err := Read(context.Background(), lines(t, request, held), transcript.DefaultOptions)
+	if err != nil || r.LastPrompt != "rename the lexer" {
+		t.Errorf("request %q, %v", r.LastPrompt, err)
+	}
+}

@@ -98,7 +98,7 @@ func (r *reader) line(b []byte) {
 // before it beside it.
 func (r *reader) request(text, at string) {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" || transcript.IsHoldReason(text) {
 		return
 	}
 	r.prompts = append(r.prompts, text)

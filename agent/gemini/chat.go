@@ -16,6 +16,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/transcript"
 )
@@ -198,7 +199,7 @@ func request(s string) string {
 		s = s[:i] + s[i+j+len("</hook_context>"):]
 	}
 	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "<session_context>") || strings.HasPrefix(s, "<state_snapshot>") {
+	if strings.HasPrefix(s, "<session_context>") || strings.HasPrefix(s, "<state_snapshot>") || protocol.IsHoldReason(s) {
 		return ""
 	}
 	return s

@@ -158,7 +158,9 @@ func TestTheChatsLimits(t *testing.T) {
 
 func TestHookContextIsNotTheUsersAndReplaceWritesAFile(t *testing.T) {
 	for in, want := range map[string]string{"<hook_context>x</hook_context>\n\nfix it": "fix it", "fix it <hook_context>torn": "fix it",
-		"<session_context>x</session_context>": ""} {
+		"<session_context>x</session_context>": "",
+		// A held stop's reason, which Gemini CLI sends back as the next request.
+		"Before you stop (long-running agent checks):\n- commit": "", "Before you stop, I said": "Before you stop, I said"} {
 		if got := request(in); got != want {
 			t.Errorf("request(%q) = %q, want %q", in, got, want)
 		}

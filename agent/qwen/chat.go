@@ -84,7 +84,7 @@ func textOf(parts []gjson.Result) string {
 }
 
 func (r *reader) prompt(text, at string) {
-	if text == "" {
+	if text == "" || transcript.IsHoldReason(text) {
 		return
 	}
 	request := transcript.Request(text)

@@ -13,6 +13,8 @@ package protocol
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/transcript"
 )
 
 // Events, as the event table's rows name them (and hook_event_name does
@@ -74,6 +76,13 @@ func AddContext(event, text string) Reply { return Reply{Text: text, Context: tr
 
 // Hold is a Stop's reply that makes the agent go on, with reason.
 func Hold(reason string) Reply { return Reply{Text: reason, Block: true} }
+
+// HoldHeading begins every reason a held stop gives: the readers know it
+// when a client sends it back as a request (transcript.IsHoldReason).
+const HoldHeading = transcript.HoldHeading
+
+// IsHoldReason says whether a request is a held stop's reason.
+func IsHoldReason(request string) bool { return transcript.IsHoldReason(request) }
 
 // Empty says whether the reply prints nothing.
 func (r Reply) Empty() bool { return r.Text == "" && !r.Block }

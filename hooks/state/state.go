@@ -72,6 +72,10 @@ type Session struct {
 	// transcript shows a run's request only after the run's own hooks.
 	Prompt   string    `json:"prompt,omitempty"`
 	PromptAt time.Time `json:"prompt_at,omitzero"`
+	// Held names (a hash of) the request whose turn's stop a stop hook
+	// held; the next request of the user clears it. The stop hook holds a
+	// turn once.
+	Held string `json:"held_turn,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

@@ -193,14 +193,18 @@ func TestCompactSnapshotsAndRecoversTheWork(t *testing.T) {
 	if len(summaries) != 1 {
 		t.Fatalf("%d summary requests", len(summaries))
 	}
-	contains(t, "the summary request", messagesText(summaries[0]),
-		"When you write the summary, keep these facts", "- the user's last request: “Please write notes.txt with my first notes.”",
-		"- open tasks: Write notes.txt")
-
-	// PreCompact's stdout is in the transcript too (a manual /compact
-	// records it): a short list, so the snapshot comes once, in the
-	// recovery.
+	// A manual /compact records PreCompact's stdout in the transcript,
+	// where the model would read it beside the recovery: it prints
+	// nothing, and the snapshot comes once, in the recovery.
+	if text := messagesText(summaries[0]); strings.Contains(text, "When you write the summary") {
+		t.Errorf("a manual /compact's summary request holds the keep list:\n%s", clip(text, 4000))
+	}
 	after := s.afterCompaction(id)
+	for _, r := range s.mainRequests() {
+		if text := messagesText(r); strings.Contains(text, "When you write the summary") {
+			t.Errorf("PreCompact's output reached the model after a manual compaction:\n%s", clip(text, 4000))
+		}
+	}
 	contains(t, "the first request after compaction", after,
 		briefHeader, "## Pre-Compaction Context", "This is history",
 		"**The user's last request, before the compaction:**\n\n> Please write notes.txt with my first notes.",
@@ -220,9 +224,13 @@ func TestAutoCompactionMidTurnRecovers(t *testing.T) {
 		fakeapi.Text("Done after the compaction."),
 	)
 	s.claude(s.project, "-p", "Write the notes, then finish.")
-	if n := len(s.requestsOfKind("summary")); n != 1 {
-		t.Fatalf("%d summary requests: the turn did not auto-compact", n)
+	summaries := s.requestsOfKind("summary")
+	if len(summaries) != 1 {
+		t.Fatalf("%d summary requests: the turn did not auto-compact", len(summaries))
 	}
+	// An automatic compaction's summariser gets the keep list.
+	contains(t, "the summary request", messagesText(summaries[0]),
+		"When you write the summary, keep these facts", "- the user's last request: “Write the notes, then finish.”")
 	contains(t, "pre-compact-state.md", s.log("pre-compact-state.md"), "**Trigger:** `auto`", "> Starting on the notes.")
 	var recovered bool
 	seenSummary := false

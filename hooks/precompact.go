@@ -8,6 +8,7 @@ import (
 	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/longrun"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/sanitize"
 	"github.com/session-hooks/session-hooks/logs"
 	"github.com/session-hooks/session-hooks/transcript"
@@ -56,6 +57,12 @@ func handlePreCompact(r *Run) string {
 	}
 	if r.JSON {
 		return facts.JSON(f)
+	}
+	if r.In.Trigger == protocol.TriggerManual && r.agent().EchoesManualCompact {
+		// The keep list would reach the model twice: echoed in the
+		// session after the compaction, and as the recovery that follows.
+		r.note("the keep list was not printed: the client records a manual compaction's output in the session, and the recovery right after it gives the snapshot")
+		return ""
 	}
 	return renderKeepList(f.Snapshot, f.HookNotes)
 }

@@ -15,6 +15,7 @@ var Adapter = protocol.Agent{Name: "claude", Label: "Claude Code", GitContext: t
 	Gets:     "the brief at startup, resume, clear and fork; the recovery right after a compaction; the handoff; the long-running checks",
 	NotYet:   "—",
 	Budget:   Budget, ProjectDirEnv: EnvProjectDir, WritesLate: true, KeepsRunsStarts: true,
+	EchoesManualCompact: true,
 	Tags: []string{"system-reminder", "command-name", "command-message", "command-args", "local-command-stdout",
 		"local-command-caveat", "task-notification", "functions", "tools-used-before-summary"},
 	Read: Read, ContextUsage: ContextUsage, Injected: Injected,

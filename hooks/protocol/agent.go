@@ -60,6 +60,11 @@ type Agent struct {
 	// compaction until the process exits: the snapshot it takes marks the
 	// compaction whose recovery is pending.
 	CompactHookCompacts bool
+	// EchoesManualCompact says that the client records a manual
+	// compaction's pre-compaction hook output in the session, where the
+	// model reads it after the compaction beside the recovery (Claude
+	// Code's "/compact"): that hook then prints nothing.
+	EchoesManualCompact bool
 	// Read, ContextUsage and Injected read the client's session file: the
 	// facts of the work, the context in use, and the texts the hooks put
 	// in the context. ContextUsage is nil where there is no reading of

@@ -43,6 +43,10 @@ const (
 	SourceFork    = "fork"
 )
 
+// TriggerManual is a pre-compaction payload's trigger when the user asked
+// for the compaction.
+const TriggerManual = "manual"
+
 // DefaultBudget is what a run prints at most for a client that names no
 // limit of its own: under the 10,000 characters the strictest client
 // injects whole, with some margin.

@@ -169,6 +169,35 @@ func Terse(s string) bool {
 	return utf8.RuneCountInString(s) <= 20 && len(strings.Fields(s)) <= 3
 }
 
+// Requests follows a session's requests, oldest first, for the one that
+// set the work: after "go on" and then "what next?", the request before
+// the last is terse too, and the task is the one before that.
+type Requests struct{ last, before, setting string }
+
+// Add records the next request, as typed.
+func (q *Requests) Add(request string) {
+	if q.last != "" {
+		q.before = q.last
+		if !Terse(q.last) {
+			q.setting = q.last
+		}
+	}
+	q.last = request
+}
+
+// Previous is the request to keep beside a terse last one, cleaned: the
+// newest that is not terse, else the one just before; "" when the last
+// one means something alone.
+func (q Requests) Previous() string {
+	switch {
+	case q.last == "" || !Terse(Request(q.last)):
+		return ""
+	case q.setting != "":
+		return Request(q.setting)
+	}
+	return Request(q.before)
+}
+
 // EachLine calls fn with each line of r, oldest first, without its
 // newline, and skips (and counts) the lines longer than max without
 // holding them: the readers of transcripts appended line by line (Codex's

@@ -143,3 +143,27 @@ func TestAHoldReasonIsKnownByItsHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestATerseRequestKeepsTheOneThatSetTheWork(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		requests []string
+		want     string
+	}{
+		{"none", nil, ""},
+		{"one alone", []string{"go on"}, ""},
+		{"the last means something alone", []string{"Rename the lexer package to scanner", "Now fix the parser tests"}, ""},
+		{"one terse after it", []string{"Rename the lexer package to scanner", "go on"}, "Rename the lexer package to scanner"},
+		{"two terse after it", []string{"Rename the lexer package to scanner", "go on", "what next?"}, "Rename the lexer package to scanner"},
+		{"the newest that is not terse", []string{"Rename the lexer package to scanner", "Then fix the parser tests", "yes", "continue"}, "Then fix the parser tests"},
+		{"all terse: the one just before", []string{"hi", "go on", "yes"}, "go on"},
+	} {
+		var q Requests
+		for _, r := range tt.requests {
+			q.Add(r)
+		}
+		if got := q.Previous(); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

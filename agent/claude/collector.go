@@ -26,7 +26,7 @@ type collector struct {
 	prompt       string
 	promptFound  bool
 	previous     string
-	wantPrevious bool       // the prompt is terse: find the one before it
+	wantPrevious bool       // the prompt is terse: find the one that set the work
 	followUps    []followUp // newest first
 	todos        []transcript.Todo
 	todosFound   bool
@@ -351,7 +351,14 @@ func (c *collector) userEntry(entry entry) {
 		c.promptAt = strings.Clone(entry.timestamp)
 		c.wantPrevious = transcript.Terse(text)
 	case c.wantPrevious:
-		c.previous, c.wantPrevious = text, false
+		// Back past "go on" and "what next?" to the request that set the
+		// work; the one just before when none did.
+		if c.previous == "" {
+			c.previous = text
+		}
+		if !transcript.Terse(text) {
+			c.previous, c.wantPrevious = text, false
+		}
 	}
 }
 

@@ -125,6 +125,10 @@ func TestATerseRequestBringsTheOneBeforeIt(t *testing.T) {
 	if f := read(t, user("first"), user("Please rewrite the lexer with a table")); f.PreviousPrompt != "" {
 		t.Errorf("a full request brought %q", f.PreviousPrompt)
 	}
+	// Past "go on" to the request that set the work.
+	if f := read(t, user("Rename the lexer package to scanner and fix its tests"), say("Renamed."), user("go on"), say("Tests fixed."), user("what next?")); f.PreviousPrompt != "Rename the lexer package to scanner and fix its tests" {
+		t.Errorf("after two terse requests: %q", f.PreviousPrompt)
+	}
 }
 
 func TestFollowUpsAreTheUsersWordsAfterTheRequest(t *testing.T) {

@@ -41,6 +41,7 @@ type reader struct {
 	calls     map[string]call       // by call_id, for their results
 	model     string
 	window    int // the latest model_context_window, kept across usage lines
+	requests  transcript.Requests
 }
 
 func (r *reader) line(b []byte) {
@@ -103,7 +104,9 @@ func (r *reader) item(p gjson.Result, at string) {
 		if notARequest(text) || transcript.IsHoldReason(text) {
 			return
 		}
+		r.requests.Add(typedPart(text))
 		r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(typedPart(text)), sanitize.Excerpt(at, 40)
+		r.out.PreviousPrompt = r.requests.Previous()
 		// A request does not close an error: only a success does. That
 		// the error came before it is said.
 		r.out.ErrorBeforeRequest = r.lastError != nil

@@ -259,3 +259,14 @@ func TestAHeldStopsReasonIsNotTheRequest(t *testing.T) {
 		t.Errorf("request %q, %v", r.LastPrompt, err)
 	}
 }
+
+// After "go on" and "what next?", the request that set the work is kept.
+func TestTerseRequestsKeepTheOneThatSetTheWork(t *testing.T) {
+	user := func(text string) string {
+		return `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"` + text + `"}]}}`
+	}
+	r, err := Read(context.Background(), lines(t, user("Rename the lexer package to scanner and fix its tests"), user("go on"), user("what next?")), transcript.DefaultOptions)
+	if err != nil || r.LastPrompt != "what next?" || r.PreviousPrompt != "Rename the lexer package to scanner and fix its tests" {
+		t.Errorf("request %q, before it %q, %v", r.LastPrompt, r.PreviousPrompt, err)
+	}
+}

@@ -43,7 +43,7 @@ const maxCalls = 10000
 type reader struct {
 	out       transcript.Facts
 	texts     []string // the agent's messages, oldest first
-	prompts   []string // the last two requests, oldest first
+	requests  transcript.Requests
 	seen      map[string]bool
 	calls     map[string]call       // by toolCallId, for their results
 	lastError *transcript.ToolError // the newest tool result, when it failed
@@ -95,19 +95,15 @@ func (r *reader) line(b []byte) {
 }
 
 // request is a prompt the user typed; a terse one ("go on") keeps the one
-// before it beside it.
+// that set the work beside it.
 func (r *reader) request(text, at string) {
 	text = strings.TrimSpace(text)
 	if text == "" || transcript.IsHoldReason(text) {
 		return
 	}
-	r.prompts = append(r.prompts, text)
-	r.prompts = r.prompts[max(0, len(r.prompts)-2):]
+	r.requests.Add(text)
 	r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
-	r.out.PreviousPrompt = ""
-	if len(r.prompts) == 2 && transcript.Terse(text) {
-		r.out.PreviousPrompt = transcript.Request(r.prompts[0])
-	}
+	r.out.PreviousPrompt = r.requests.Previous()
 	// A request does not close an error: only a success does.
 	r.out.ErrorBeforeRequest = r.lastError != nil
 }

@@ -300,3 +300,12 @@ func TestTheTaskListIsTheTodosTableReplayed(t *testing.T) {
 		t.Errorf("a query that builds no table gave %+v", f.Todos)
 	}
 }
+
+// After "go on" and "what next?", the request that set the work is kept.
+func TestTerseRequestsKeepTheOneThatSetTheWork(t *testing.T) {
+	f := readLines(t, []string{`{"type":"user.message","data":{"content":"Rename the lexer package to scanner and fix its tests"}}`,
+		`{"type":"user.message","data":{"content":"go on"}}`, `{"type":"user.message","data":{"content":"what next?"}}`})
+	if f.LastPrompt != "what next?" || f.PreviousPrompt != "Rename the lexer package to scanner and fix its tests" {
+		t.Errorf("request %q, before it %q", f.LastPrompt, f.PreviousPrompt)
+	}
+}

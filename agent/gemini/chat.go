@@ -208,6 +208,7 @@ func request(s string) string {
 func (c *chat) facts() *Chat {
 	out := &Chat{}
 	var texts []string
+	var requests transcript.Requests
 	// The reply that follows a compression's summary is Gemini CLI's
 	// canned acknowledgement, not the model's words.
 	afterSummary := false
@@ -222,7 +223,9 @@ func (c *chat) facts() *Chat {
 				out.FilesTouched, afterSummary = nil, true
 			}
 			if r := request(t); r != "" {
+				requests.Add(r)
 				out.LastPrompt, out.LastPromptAt = transcript.Request(r), sanitize.Excerpt(m.Get("timestamp").Str, 40)
+				out.PreviousPrompt = requests.Previous()
 				// A request does not close an error: only a success does.
 				out.ErrorBeforeRequest = out.OpenError != nil
 			}

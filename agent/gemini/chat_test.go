@@ -307,3 +307,12 @@ func TestASessionDocumentIsReadWithinTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// After "go on" and "what next?", the request that set the work is kept.
+func TestTerseRequestsKeepTheOneThatSetTheWork(t *testing.T) {
+	c, err := Read(context.Background(), chatFile(t, `{"id":"u1","type":"user","content":[{"text":"Rename the lexer package to scanner and fix its tests"}]}`,
+		`{"id":"u2","type":"user","content":[{"text":"go on"}]}`, `{"id":"u3","type":"user","content":[{"text":"what next?"}]}`), transcript.DefaultOptions)
+	if err != nil || c.LastPrompt != "what next?" || c.PreviousPrompt != "Rename the lexer package to scanner and fix its tests" {
+		t.Errorf("request %q, before it %q, %v", c.LastPrompt, c.PreviousPrompt, err)
+	}
+}

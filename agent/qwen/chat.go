@@ -32,6 +32,7 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*transcript
 
 type reader struct {
 	out       transcript.Facts
+	requests  transcript.Requests
 	texts     []string // the agent's texts, oldest first
 	seen      map[string]bool
 	lastError *transcript.ToolError // the newest tool result, when it failed
@@ -87,13 +88,9 @@ func (r *reader) prompt(text, at string) {
 	if text == "" || transcript.IsHoldReason(text) {
 		return
 	}
-	request := transcript.Request(text)
-	if transcript.Terse(request) && r.out.LastPrompt != "" && !transcript.Terse(r.out.LastPrompt) {
-		r.out.PreviousPrompt = r.out.LastPrompt
-	} else {
-		r.out.PreviousPrompt = ""
-	}
-	r.out.LastPrompt, r.out.LastPromptAt = request, sanitize.Excerpt(at, 40)
+	r.requests.Add(text)
+	r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
+	r.out.PreviousPrompt = r.requests.Previous()
 	r.out.ErrorBeforeRequest = r.lastError != nil
 }
 

@@ -170,3 +170,16 @@ func TestTheNewestTextIsKeptLongest(t *testing.T) {
 		}
 	}
 }
+
+// After "go on" and "what next?", the request that set the work is kept.
+func TestTerseRequestsKeepTheOneThatSetTheWork(t *testing.T) {
+	user := func(text string) string {
+		return `{"type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"` + text + `"}]}}`
+	}
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(path, []byte(user("Rename the lexer package to scanner and fix its tests")+"\n"+user("go on")+"\n"+user("what next?")+"\n"), 0o600)
+	f, err := Read(context.Background(), path, transcript.DefaultOptions)
+	if err != nil || f.LastPrompt != "what next?" || f.PreviousPrompt != "Rename the lexer package to scanner and fix its tests" {
+		t.Errorf("request %q, before it %q, %v", f.LastPrompt, f.PreviousPrompt, err)
+	}
+}

@@ -93,5 +93,44 @@ func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, 
 		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
 	}
 	run.OutputLen = utf8.RuneCount(stdout.Bytes())
+	if p := wiredProblem(hookfile.ProgramOf(h.Command, custom), project, self, exec.LookPath); p != "" && run.Result == "ok" {
+		run.Result, run.Problem = "fail", p
+	}
 	return run
+}
+
+// wiredProblem says why the program an entry runs, found as the client
+// will find it (a bare name on PATH, a path from the project directory),
+// is not the binary doctor rehearsed (self); "" when it is. The rehearsal
+// of self says nothing of a command the client cannot find, or of another
+// version of it. The plugin's bridge finds its binary itself.
+func wiredProblem(program, project, self string, lookPath func(string) (string, error)) string {
+	if program == "" || strings.TrimSuffix(filepath.Base(program), ".exe") == "session-hooks-bridge" {
+		return ""
+	}
+	path := os.Expand(program, func(name string) string {
+		if strings.HasSuffix(name, "PROJECT_DIR") { // the client's project directory variable
+			return project
+		}
+		return os.Getenv(name)
+	})
+	switch {
+	case !strings.ContainsAny(path, `/\`):
+		found, err := lookPath(path)
+		if err != nil {
+			return fmt.Sprintf("the client runs %s, which is not on PATH: it will not find it (put session-hooks on PATH, or install again from the binary you want run)", program)
+		}
+		path = found
+	case !filepath.IsAbs(path):
+		path = filepath.Join(project, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Sprintf("the client runs %s, which does not exist", path)
+	}
+	me, err := filepath.EvalSymlinks(self)
+	if err != nil || real == me || npmRuns(real, me) {
+		return ""
+	}
+	return fmt.Sprintf("the client runs %s, not %s, the binary doctor rehearsed: run that one's doctor, or install again from the binary you want run", real, me)
 }

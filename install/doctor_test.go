@@ -1,6 +1,9 @@
 package install
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,5 +30,52 @@ func TestAgentDoctorCountsFailedRunsAndWiring(t *testing.T) {
 	}
 	if d := RunDoctor("codex", project, nil, nil); d.Problems != 0 {
 		t.Errorf("nothing to fail: %d problems", d.Problems)
+	}
+}
+
+// doctor judges the program the client will run, found as the client
+// finds it: one it cannot find, or another binary than the one doctor
+// rehearsed, is a problem; a link to it, the npm package's command that
+// runs it, a path from the project directory and the plugin's bridge are
+// not.
+func TestDoctorJudgesTheProgramTheClientWillRun(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	self := filepath.Join(project, "bin", "session-hooks")
+	other := filepath.Join(root, "old", "session-hooks")
+	npm := filepath.Join(root, "lib", "node_modules", "session-hooks")
+	npmBinary := filepath.Join(npm, "node_modules", "@session-hooks", "linux-x64", "bin", "session-hooks")
+	for _, f := range []string{self, other, filepath.Join(npm, "bin", "session-hooks.js"), npmBinary} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("x"), 0o755)
+	}
+	link := filepath.Join(root, "link")
+	os.Symlink(self, link)
+	npmLink := filepath.Join(root, "npmlink")
+	os.Symlink(filepath.Join(npm, "bin", "session-hooks.js"), npmLink)
+	on := func(path string) func(string) (string, error) {
+		return func(string) (string, error) { return path, nil }
+	}
+	off := func(string) (string, error) { return "", errors.New("not found") }
+	for _, tt := range []struct {
+		name, program, self string
+		lookPath            func(string) (string, error)
+		want                string
+	}{
+		{"on PATH, a link to it", "session-hooks", self, on(link), ""},
+		{"not on PATH", "session-hooks", self, off, "the client runs session-hooks, which is not on PATH"},
+		{"another binary on PATH", "session-hooks", self, on(other), "the client runs " + other + ", not " + self},
+		{"the npm command running it", "session-hooks", npmBinary, on(npmLink), ""},
+		{"the npm command running another", "session-hooks", self, on(npmLink), "not " + self},
+		{"from the project directory", "$CLAUDE_PROJECT_DIR/bin/session-hooks", self, off, ""},
+		{"relative to the project", "bin/session-hooks", self, off, ""},
+		{"a path that is not there", "/nowhere/session-hooks", self, off, "the client runs /nowhere/session-hooks, which does not exist"},
+		{"the plugin's bridge", "${CLAUDE_PLUGIN_ROOT}/bin/session-hooks-bridge", self, off, ""},
+		{"no program", "", self, off, ""},
+	} {
+		got := wiredProblem(tt.program, project, tt.self, tt.lookPath)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -66,6 +66,17 @@ func ParseHookCall(cmd, custom string) (HookCall, error) {
 	return c, nil
 }
 
+// ProgramOf is the word of an entry that runs session-hooks, as the
+// shell gives it to exec (quotes removed, variables as written); "" when
+// none does.
+func ProgramOf(cmd, custom string) string {
+	words := shellWords(cmd)
+	if at := slices.IndexFunc(words, func(w string) bool { return isOurProgram(w, custom) }); at >= 0 {
+		return words[at]
+	}
+	return ""
+}
+
 // afterOurProgram reads the words after the first session-hooks program of
 // an entry: the --agent given there ("" when none) and the rest, from the
 // subcommand on; ok is false when no word runs session-hooks. Only the

@@ -377,3 +377,47 @@ func TestTheRecoverySaysWhatWasCommittedSinceTheSnapshot(t *testing.T) {
 		t.Errorf("the recovery says the untracked file was committed:\n%s", out)
 	}
 }
+
+// A resume after `git stash pop` and `git worktree remove` says the stash
+// and the other worktree the context states are gone, once; a stash made
+// again is stated again.
+func TestAResumeSaysWhatGitTookBack(t *testing.T) {
+	dir := gitRepo(t)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("stashed\n"), 0o644)
+	git("stash", "-q")
+	side := filepath.Join(t.TempDir(), "side")
+	git("worktree", "add", "-q", side)
+	first := runHook(t, dir, "init", "s1", `,"source":"startup"`)
+	for _, want := range []string{"Stashes: 1", "Other worktrees: 1"} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("the startup brief lacks %q:\n%s", want, first)
+		}
+	}
+	git("stash", "pop", "-q")
+	git("worktree", "remove", "--force", side)
+	resumed := runHook(t, dir, "init", "s1", `,"source":"resume"`)
+	for _, want := range []string{"No stash now: the stashes named earlier in this conversation are gone.",
+		"No other worktree now: those named earlier in this conversation are gone."} {
+		if !strings.Contains(resumed, want) {
+			t.Errorf("the resume lacks %q:\n%s", want, resumed)
+		}
+	}
+	if again := runHook(t, dir, "init", "s1", `,"source":"resume"`); strings.Contains(again, "No stash now") {
+		t.Errorf("said twice:\n%s", again)
+	}
+	git("stash", "-q") // README.md is modified again after the pop
+	if again := runHook(t, dir, "init", "s1", `,"source":"resume"`); !strings.Contains(again, "Stashes: 1") {
+		t.Errorf("a new stash was not stated:\n%s", again)
+	}
+	// A new session states nothing as gone.
+	if fresh := runHook(t, dir, "init", "s2", `,"source":"startup"`); strings.Contains(fresh, "now:") {
+		t.Errorf("a new session was told of facts it never held:\n%s", fresh)
+	}
+}

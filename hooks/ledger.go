@@ -113,9 +113,25 @@ func (r *Run) injectOnlyNew(out string) string {
 		// the parent's starts injected is in its transcript.
 		held = append(held, r.heldByTranscript()...)
 	}
+	said := staleable(out)
+	var gone, stale []string
+	if !replaced { // else the context no longer holds the earlier start's facts
+		gone, stale = goneSince(s.Said, said)
+		held = slices.DeleteFunc(slices.Clone(held), func(h string) bool { return slices.Contains(stale, h) })
+	}
 	out, kept := onlyNew(out, held)
+	if len(gone) > 0 {
+		out += strings.Join(gone, "\n\n") + "\n\n"
+	}
+	if !slices.Equal(s.Said, said) {
+		s.Said = said
+		r.saveState(s)
+	}
+	if replaced || len(stale) > 0 {
+		s.Injected = held
+	}
 	if replaced {
-		s.Injected, s.LastStartInjected = held, nil
+		s.LastStartInjected = nil
 	}
 	if len(kept) > 0 || replaced {
 		s.Injected = append(s.Injected, kept...)
@@ -124,6 +140,44 @@ func (r *Run) injectOnlyNew(out string) string {
 		r.saveState(s)
 	}
 	return out
+}
+
+// staleFacts are the brief's facts that git can take back between two
+// starts of one context (a stash popped, a worktree removed, an
+// operation ended), by the start of their paragraph, with what a later
+// start says when its brief no longer has them: the context would
+// otherwise keep stating them.
+var staleFacts = []struct{ prefix, gone string }{
+	{"**In progress:** ", "No operation is in progress now: the one named earlier in this conversation has ended."},
+	{"Stashes: ", "No stash now: the stashes named earlier in this conversation are gone."},
+	{"Other worktrees: ", "No other worktree now: those named earlier in this conversation are gone."},
+}
+
+// staleable lists the staleFacts an output states, each as its prefix,
+// "#", and its paragraph's hash.
+func staleable(out string) []string {
+	var said []string
+	blocks, hashes := paragraphs(out)
+	for _, f := range staleFacts {
+		if i := slices.IndexFunc(blocks, func(p string) bool { return strings.HasPrefix(p, f.prefix) }); i >= 0 {
+			said = append(said, f.prefix+"#"+hashes[i])
+		}
+	}
+	return said
+}
+
+// goneSince is what to say of the facts the context states (held) that
+// the brief no longer has (now), and the hashes of the paragraphs that
+// stated them: the context no longer holds them as true, so the same
+// fact coming back must be stated again.
+func goneSince(held, now []string) (gone, stale []string) {
+	for _, f := range staleFacts {
+		i := slices.IndexFunc(held, func(h string) bool { return strings.HasPrefix(h, f.prefix+"#") })
+		if i >= 0 && !slices.ContainsFunc(now, func(h string) bool { return strings.HasPrefix(h, f.prefix+"#") }) {
+			gone, stale = append(gone, f.gone), append(stale, strings.TrimPrefix(held[i], f.prefix+"#"))
+		}
+	}
+	return gone, stale
 }
 
 // heldByTranscript hashes the paragraphs of what the transcript says
@@ -183,6 +237,7 @@ func (r *Run) newContext(out string, held []string) {
 	_, hashes := paragraphs(out)
 	hashes = slices.Concat(held, hashes) // a copy: held is the state's own list
 	s.Injected = hashes[max(0, len(hashes)-maxLedger):]
+	s.Said = staleable(out)
 	r.saveState(s)
 }
 

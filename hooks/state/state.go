@@ -72,6 +72,10 @@ type Session struct {
 	// transcript shows a run's request only after the run's own hooks.
 	Prompt   string    `json:"prompt,omitempty"`
 	PromptAt time.Time `json:"prompt_at,omitzero"`
+	// Said are the facts git can take back (a stash, another worktree, an
+	// operation in progress) that the context states, by the start of
+	// their paragraph: a later start whose brief lacks one says it is gone.
+	Said []string `json:"said_facts,omitempty"`
 	// Held names (a hash of) the request whose turn's stop a stop hook
 	// held; the next request of the user clears it. The stop hook holds a
 	// turn once.

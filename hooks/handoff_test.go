@@ -421,3 +421,23 @@ func TestAResumeSaysWhatGitTookBack(t *testing.T) {
 		t.Errorf("a new session was told of facts it never held:\n%s", fresh)
 	}
 }
+
+// A session started in a subdirectory keeps its logs at the worktree's
+// top: the next session, started at the top, gets its handoff, and no
+// .claude appears in the subdirectory.
+func TestASessionInASubdirectoryHandsOverToTheTop(t *testing.T) {
+	dir := gitRepo(t)
+	sub := filepath.Join(dir, "src", "pkg")
+	os.MkdirAll(sub, 0o755)
+	runHook(t, sub, "init", "s1", `,"source":"startup"`)
+	runHook(t, sub, "end", "s1", `,"reason":"other"`)
+	if _, err := os.Stat(filepath.Join(sub, ".claude")); err == nil {
+		t.Error("the subdirectory got a .claude of its own")
+	}
+	if out := runHook(t, dir, "init", "s2", `,"source":"startup"`); !strings.Contains(out, "The previous session") {
+		t.Errorf("the top's session got no handoff from the subdirectory's:\n%s", out)
+	}
+	if got := worktreeTop(filepath.Join(t.TempDir(), "no-repo")); !strings.HasSuffix(got, "no-repo") {
+		t.Errorf("outside a work tree: %q", got)
+	}
+}

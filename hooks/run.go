@@ -109,8 +109,12 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	r := &Run{Ctx: ctx, hard: hard, skipNote: -1, In: in, Start: start, Now: opt.Now, Getenv: opt.Getenv, NoLog: opt.NoLog, JSON: opt.JSON,
 		Version: opt.Version, Agent: opt.Agent, notes: append(append([]string(nil), opt.Notes...), inputNotes...)}
 	r.ev = r.newEvent(e.Command)
-	r.Project = projectDir(in, opt.Agent, opt.Getenv)
-	r.Git = gitdiag.NewShared(r.Project)
+	// git is read from where the session runs (status paths relative to
+	// it, as git prints them there); the logs, the state and the
+	// configuration are the worktree's.
+	dir := projectDir(in, opt.Agent, opt.Getenv)
+	r.Project = worktreeTop(dir)
+	r.Git = gitdiag.NewShared(dir)
 	if !r.NoLog {
 		r.Git.CacheDir = cacheDir(opt.Getenv)
 	}
@@ -378,6 +382,28 @@ func projectDir(in protocol.Input, a protocol.Agent, getenv func(string) string)
 		return "."
 	}
 	return d
+}
+
+// worktreeTop is the top of the git work tree dir is in, else dir: a
+// session started in a subdirectory keeps its logs, handoff and state
+// with the sessions started at the top, which hand over to each other.
+// The nearest .git (a directory, or a linked worktree's or submodule's
+// file) marks it; the walk is a stat per level.
+func worktreeTop(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
 
 // runFacts says which run the facts are from.

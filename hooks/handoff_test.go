@@ -383,13 +383,7 @@ func TestTheRecoverySaysWhatWasCommittedSinceTheSnapshot(t *testing.T) {
 // again is stated again.
 func TestAResumeSaysWhatGitTookBack(t *testing.T) {
 	dir := gitRepo(t)
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e.com"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { gitIn(t, dir, args...) }
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("stashed\n"), 0o644)
 	git("stash", "-q")
 	side := filepath.Join(t.TempDir(), "side")
@@ -439,5 +433,15 @@ func TestASessionInASubdirectoryHandsOverToTheTop(t *testing.T) {
 	}
 	if got := worktreeTop(filepath.Join(t.TempDir(), "no-repo")); !strings.HasSuffix(got, "no-repo") {
 		t.Errorf("outside a work tree: %q", got)
+	}
+}
+
+// gitIn runs git in dir as a test's author, failing the test on an error.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }

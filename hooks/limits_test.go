@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -354,13 +353,7 @@ func TestStdinIsWaitedForAQuarterOfTheDeadlineAtMostTwoSeconds(t *testing.T) {
 // committed since is said to be committed, not left.
 func TestTheNextSessionSeesTheHandoffsFileCommittedSince(t *testing.T) {
 	dir := project(t)
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { gitIn(t, dir, args...) }
 	git("add", "-A")
 	git("commit", "-qm", "start")
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644)

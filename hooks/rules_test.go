@@ -154,13 +154,7 @@ func TestStopLetsATurnThroughThatBackgroundWorkWillResume(t *testing.T) {
 // After a batch of parallel calls, PostToolBatch warns once for the batch.
 func TestPostToolBatchWarnsOnceForTheBatch(t *testing.T) {
 	dir := project(t)
-	run := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	run := func(args ...string) { gitIn(t, dir, args...) }
 	run("add", "-A")
 	run("commit", "-qm", "the list")
 	os.WriteFile(filepath.Join(dir, "feature_list.json"), []byte(`[{"category":"c","description":"d, rewritten","passes":false}]`), 0o644)

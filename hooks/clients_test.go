@@ -7,6 +7,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/codex"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	"github.com/session-hooks/session-hooks/agent/gemini"
+	"github.com/session-hooks/session-hooks/agent/qwen"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
 )
@@ -19,6 +20,7 @@ var (
 	Codex   = codex.Adapter
 	Gemini  = gemini.Adapter
 	Copilot = copilot.Adapter
+	Qwen    = qwen.Adapter
 )
 
 type Agent = protocol.Agent

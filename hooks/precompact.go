@@ -215,8 +215,9 @@ func (r *Run) addTranscript(snap *facts.Snapshot) {
 	}
 	// A client that runs the hook before every request has written the
 	// transcript by then; waiting would delay every request.
+	everyRequest := r.agent().LateRecovery && !r.agent().CompactHookCompacts
 	if settled, ok := within(r, "waiting for the transcript", func() bool {
-		return r.agent().LateRecovery || !r.agent().WritesLate || transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
+		return everyRequest || !r.agent().WritesLate || transcript.Settle(r.Ctx, path, transcriptQuiet, transcriptSettleMax)
 	}); ok && !settled {
 		snap.Notes = append(snap.Notes, "The transcript was still being written; its last messages may be missing.")
 	}

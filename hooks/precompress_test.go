@@ -205,6 +205,38 @@ func TestGeminiSnapshotDoesNotWaitForAStillChat(t *testing.T) {
 	}
 }
 
+// Qwen Code's PreCompact runs for a compaction only, and its chat
+// recorder writes each line later than the event: the snapshot waits for
+// the chat to be still (and says so when it never was), where Gemini's
+// PreCompress, before every request, does not.
+func TestQwenSnapshotWaitsForItsChat(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(`{"type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"write the notes"}]}}`+"\n"), 0o600)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				f.WriteString("\n")
+			}
+		}
+	}()
+	Execute(payload(dir, "PreCompact", `,"trigger":"auto","transcript_path":"`+chat+`"`), io.Discard, rowOf(t, "pre-compact"),
+		Options{Deadline: 5 * time.Second, Now: time.Now, Agent: Qwen, Getenv: func(string) string { return "" }})
+	close(stop)
+	<-done
+	b, err := os.ReadFile(filepath.Join(dir, ".claude", "logs", logs.SessionFile("s1", logs.SnapshotLog)))
+	if err != nil || !strings.Contains(string(b), "still being written") {
+		t.Errorf("the snapshot did not wait for the chat (%v):\n%s", err, b)
+	}
+}
+
 // Gemini CLI retries a held AfterAgent with stop_hook_active, but the
 // agent's tool calls then end in another AfterAgent without it: the stop
 // hook holds a request's turn once, and the user's next request (even

@@ -15,7 +15,10 @@ var Adapter = protocol.Agent{Name: "qwen", Label: "Qwen Code", Encode: protocol.
 	// prompt or tool result (Events); a start's context replaces the
 	// previous start's (it is the system prompt's, not the history's).
 	LateRecovery: true, CompactHookCompacts: true, StartReplacesStart: true,
-	Versions: "0.24.4",
+	// Its chat recorder queues each line and writes it later (a promise
+	// chain): PreCompact can start before the last tool result is written.
+	WritesLate: true,
+	Versions:   "0.24.4",
 	Gets: "the brief at startup and resume; the snapshot before a compaction, and the recovery with the next prompt or tool result " +
 		"(Qwen Code applies SessionStart `compact` without waiting for it); the handoff; the long-running checks on Stop (`--long-running`)",
 	NotYet: "the handoff of a one-shot run (`qwen \"…\"`): Qwen Code fires no SessionEnd there",

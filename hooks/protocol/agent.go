@@ -93,8 +93,8 @@ type Agent struct {
 	KeepsRunsStarts bool
 	// WritesLate says that the client may start a hook before the last
 	// batch of its session file is on disk: a snapshot waits for it to
-	// settle (never for a LateRecovery client, whose hook runs before
-	// every request).
+	// settle (never where the pre-compaction hook runs before every
+	// request: LateRecovery without CompactHookCompacts).
 	WritesLate bool
 }
 

@@ -163,6 +163,20 @@ func IsHoldReason(request string) bool {
 	return strings.HasPrefix(strings.TrimSpace(request), HoldHeading)
 }
 
+// Excerpts are the agent's texts, oldest first, as a snapshot keeps
+// them: each cleaned and cut, the newest kept longest.
+func Excerpts(texts []string) []string {
+	out := make([]string, 0, len(texts))
+	for i, t := range texts {
+		n := ExcerptRunes
+		if i == len(texts)-1 {
+			n = LatestRunes
+		}
+		out = append(out, sanitize.Excerpt(t, n))
+	}
+	return out
+}
+
 // Terse says whether a request means little alone: a word or two, a
 // number, "yes", "continue".
 func Terse(s string) bool {

@@ -167,3 +167,11 @@ func TestATerseRequestKeepsTheOneThatSetTheWork(t *testing.T) {
 		}
 	}
 }
+
+func TestExcerptsKeepTheNewestLongest(t *testing.T) {
+	long := strings.Repeat("x", LatestRunes+10)
+	got := Excerpts([]string{long, long})
+	if len([]rune(got[0])) > ExcerptRunes+10 || len([]rune(got[1])) <= ExcerptRunes+10 || len(Excerpts(nil)) != 0 {
+		t.Errorf("%d and %d runes", len([]rune(got[0])), len([]rune(got[1])))
+	}
+}

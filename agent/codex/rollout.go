@@ -330,12 +330,6 @@ func (r *reader) finish() *Rollout {
 		out.ErrorBeforeRequest = false
 	}
 	out.Usage.Model = r.model
-	for i, t := range r.texts {
-		n := transcript.ExcerptRunes
-		if i == len(r.texts)-1 {
-			n = transcript.LatestRunes
-		}
-		out.Texts = append(out.Texts, sanitize.Excerpt(t, n))
-	}
+	out.Texts = append(out.Texts, transcript.Excerpts(r.texts)...)
 	return &out
 }

@@ -265,12 +265,6 @@ func (r *reader) finish() *transcript.Facts {
 	if out.OpenError == nil {
 		out.ErrorBeforeRequest = false
 	}
-	for i, t := range r.texts {
-		n := transcript.ExcerptRunes
-		if i == len(r.texts)-1 {
-			n = transcript.LatestRunes
-		}
-		out.Texts = append(out.Texts, sanitize.Excerpt(t, n))
-	}
+	out.Texts = append(out.Texts, transcript.Excerpts(r.texts)...)
 	return &out
 }

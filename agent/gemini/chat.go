@@ -245,13 +245,7 @@ func (c *chat) facts() *Chat {
 	if len(texts) > 3 {
 		texts = texts[len(texts)-3:]
 	}
-	for i, t := range texts {
-		n := transcript.ExcerptRunes
-		if i == len(texts)-1 {
-			n = transcript.LatestRunes
-		}
-		out.Texts = append(out.Texts, sanitize.Excerpt(t, n))
-	}
+	out.Texts = append(out.Texts, transcript.Excerpts(texts)...)
 	return out
 }
 

@@ -18,6 +18,8 @@ import (
 	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
+	"github.com/session-hooks/session-hooks/agent/opencode"
+	opencodeinstall "github.com/session-hooks/session-hooks/agent/opencode/install"
 	"github.com/session-hooks/session-hooks/agent/qwen"
 	qweninstall "github.com/session-hooks/session-hooks/agent/qwen/install"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
@@ -39,6 +41,7 @@ var Clients = []Client{
 	{gemini.Adapter, geminiinstall.Commands},
 	{copilot.Adapter, copilotinstall.Commands},
 	{qwen.Adapter, qweninstall.Commands},
+	{opencode.Adapter, opencodeinstall.Commands},
 }
 
 // All are the clients, by the name --agent gives them.

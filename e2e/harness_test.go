@@ -190,6 +190,16 @@ func typeIn(project string, args []string) {
 			return
 		}
 	}
+	if len(args) > 0 && args[0] == "run" { // opencode run [flags] message words…
+		var words []string
+		for i, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") && (i == 0 || args[i] != "-m") {
+				words = append(words, a)
+			}
+		}
+		typed[project] = append(typed[project], strings.Join(words, " "))
+		return
+	}
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
 		typed[project] = append(typed[project], args[0])
 	}

@@ -113,7 +113,8 @@ export const SessionHooks = async ({ client, directory }) => {
     } catch {}
     if (reason) {
       held.add(id)
-      await client.session.promptAsync({ path: { id }, body: { parts: [{ type: "text", text: reason }] } }).catch(() => {})
+      // Awaited: a one-shot run ends once nothing it waits for is left.
+      await client.session.prompt({ path: { id }, body: { parts: [{ type: "text", text: reason }] } }).catch(() => {})
       return
     }
     await hook("end", id, { reason: "other" })

@@ -67,7 +67,8 @@ type InstallOptions struct {
 func RunInstall(env Env, opt InstallOptions) error {
 	project, moved := hookfile.ProjectRoot(env.Dir)
 	if moved && opt.Scope != "user" {
-		fmt.Fprintf(env.Out, "Installing at the top of the repository, %s (you are in a subdirectory).\n", project)
+		fmt.Fprintf(env.Out, "Installing at the top of the repository, %s (you are in a subdirectory). Note: %s.\n", project,
+			install.BelowTop(env.Dir, claude.Adapter.Label, ".claude/settings.json"))
 	}
 	env.Dir = project
 	path, err := env.settingsPath(opt.Scope)

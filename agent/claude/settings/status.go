@@ -7,6 +7,7 @@ import (
 
 	"github.com/session-hooks/session-hooks/agent/claude"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
+	"github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 
@@ -56,7 +57,11 @@ func ReadStatus(env Env, custom string) Status {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("%s (%s) is not loaded by Claude Code: %s. Run session-hooks install --scope %s --rewrite-strict to rewrite it as strict JSON", s.Scope, s.Path, s.Error, s.Scope))
 		}
 	}
-	st.Warnings = append(st.Warnings, checkWired(all, custom)...)
+	missing := checkWired(all, custom)
+	if below := install.BelowTop(env.Dir, claude.Adapter.Label, ".claude/settings.json"); below != "" && len(missing) > 0 {
+		missing = []string{below} // installing here would not help: it says what does
+	}
+	st.Warnings = append(st.Warnings, missing...)
 	return st
 }
 

@@ -2,6 +2,7 @@ package install
 
 import (
 	"cmp"
+	"fmt"
 	"time"
 
 	"github.com/session-hooks/session-hooks/agent/gemini"
@@ -35,6 +36,9 @@ var Commands = contract.Commands{
 		}
 		if err := Install(path, program, r.BoolFlag("long-running"), r.Out, r.Bool("dry-run")); err != nil {
 			return err
+		}
+		if below := contract.BelowTop(r.Dir, gemini.Adapter.Label, ".gemini/settings.json"); below != "" && r.String("scope") != "user" {
+			fmt.Fprintf(r.Out, "Note: %s.\n", below)
 		}
 		if !r.Bool("no-gitignore") && r.String("scope") != "user" && !r.Bool("dry-run") {
 			contract.IgnoreLogs(r.Dir, r.Out)

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/agent/gemini"
 	"github.com/session-hooks/session-hooks/hooks/facts"
+	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/tidwall/gjson"
@@ -59,6 +61,7 @@ const minTimeoutMS = 1000
 func ReadStatus(w Where) Status {
 	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []ScopeStatus{}, Warnings: []string{}}
 	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	below := contract.BelowTop(w.Dir, gemini.Adapter.Label, ".gemini/settings.json")
 	for _, scope := range []string{"project", "user"} {
 		path, _ := Path(scope, w.Dir, func() (string, error) { return w.Home, nil })
 		sc, js := readScope(scope, path)
@@ -68,6 +71,9 @@ func ReadStatus(w Where) Status {
 			continue
 		}
 		st.Warnings = append(st.Warnings, offSwitches(path, js, sc.Hooks)...)
+		if scope == "project" && below != "" {
+			continue // Gemini CLI started here does not read them
+		}
 		for _, h := range sc.Hooks {
 			key := h.Event + " " + lastWords(h.Command)
 			wired[key] = append(wired[key], scope)
@@ -84,7 +90,11 @@ func ReadStatus(w Where) Status {
 	for _, e := range Entries("", false) {
 		entries = append(entries, wiring.Entry{Key: e.Event + " " + lastWords(e.Command), Name: e.Event + " → session-hooks" + e.Command})
 	}
-	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, "Gemini CLI", "settings", "session-hooks --agent gemini install")...)
+	missing := wiring.Coverage(entries, wired, "Gemini CLI", "settings", "session-hooks --agent gemini install")
+	if below != "" && len(missing) > 0 {
+		missing = []string{below} // installing here would not help: it says what does
+	}
+	st.Warnings = append(st.Warnings, missing...)
 	return st
 }
 

@@ -3,6 +3,7 @@ package install
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,31 @@ func TestStatusTextSaysMissingFilesAndDefaultTimeouts(t *testing.T) {
 	}
 	if n := strings.Count(text, "\n  "); n != 1 {
 		t.Errorf("%d entries listed, not the one:\n%s", n, text)
+	}
+}
+
+// Gemini CLI started in a subdirectory reads none of the top's project
+// settings: status there says so and what works, and the user's scope
+// still does.
+func TestStatusBelowTheTopSaysTheProjectsHooksDoNotRun(t *testing.T) {
+	w := tree(t, "", "", `{"$PROJECT": "TRUST_FOLDER"}`)
+	os.RemoveAll(filepath.Join(w.Dir, ".git"))
+	if out, err := exec.Command("git", "init", "-q", w.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	installed(t, w, "project")
+	sub := filepath.Join(w.Dir, "sub")
+	os.Mkdir(sub, 0o755)
+	below := Where{Dir: sub, Home: w.Home}
+	st := ReadStatus(below)
+	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "Gemini CLI started here") || !strings.Contains(st.Warnings[0], "--scope user") {
+		t.Errorf("below the top: %q", st.Warnings)
+	}
+	if st := ReadStatus(w); len(st.Warnings) != 0 {
+		t.Errorf("at the top: %q", st.Warnings)
+	}
+	installed(t, w, "user")
+	if st := ReadStatus(below); len(st.Warnings) != 0 {
+		t.Errorf("below the top, wired for the user: %q", st.Warnings)
 	}
 }

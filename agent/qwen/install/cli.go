@@ -2,6 +2,7 @@ package install
 
 import (
 	"cmp"
+	"fmt"
 
 	"github.com/session-hooks/session-hooks/agent/qwen"
 	contract "github.com/session-hooks/session-hooks/install"
@@ -33,6 +34,9 @@ var Commands = contract.Commands{
 		}
 		if err := Install(path, program, r.BoolFlag("long-running"), r.Out, r.Bool("dry-run")); err != nil {
 			return err
+		}
+		if below := contract.BelowTop(r.Dir, qwen.Adapter.Label, ".qwen/settings.json"); below != "" && r.String("scope") != "user" {
+			fmt.Fprintf(r.Out, "Note: %s.\n", below)
 		}
 		if !r.Bool("no-gitignore") && s != "user" && !r.Bool("dry-run") {
 			contract.IgnoreLogs(r.Dir, r.Out)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +171,25 @@ func TestADryRunWritesNothingAndAChangeKeepsTheOldVersion(t *testing.T) {
 	Uninstall(path, &out)
 	if strings.Contains(out.String(), "Removed the session-hooks entries") {
 		t.Errorf("uninstall removed the user's file:\n%s", out.String())
+	}
+}
+
+// Qwen Code started in a subdirectory reads none of the top's project
+// settings: status there says so and what works.
+func TestStatusBelowTheTopSaysTheProjectsHooksDoNotRun(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	project, home := t.TempDir(), t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	path, _ := Path("project", project, func() (string, error) { return home, nil })
+	Install(path, "session-hooks", nil, io.Discard, false)
+	sub := filepath.Join(project, "sub")
+	os.Mkdir(sub, 0o755)
+	if st := ReadStatus(sub, home); len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "Qwen Code started here") {
+		t.Errorf("below the top: %q", st.Warnings)
+	}
+	if st := ReadStatus(project, home); len(st.Warnings) != 0 {
+		t.Errorf("at the top: %q", st.Warnings)
 	}
 }

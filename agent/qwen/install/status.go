@@ -10,6 +10,7 @@ import (
 	"github.com/session-hooks/session-hooks/agent/qwen"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/tidwall/gjson"
@@ -28,6 +29,7 @@ type Status struct {
 func ReadStatus(dir, home string) Status {
 	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []wiring.Scope{}, Warnings: []string{}}
 	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	below := contract.BelowTop(dir, qwen.Adapter.Label, ".qwen/settings.json")
 	for _, scope := range []string{"project", "user"} {
 		path, _ := Path(scope, dir, func() (string, error) { return home, nil })
 		sc := readScope(scope, path)
@@ -35,6 +37,9 @@ func ReadStatus(dir, home string) Status {
 		if sc.Error != "" {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; Qwen Code will not load it either", path, sc.Error))
 			continue
+		}
+		if scope == "project" && below != "" {
+			continue // Qwen Code started here does not read them
 		}
 		for _, h := range sc.Hooks {
 			key := entryKey(h.Event, h.Matcher, h.Command)
@@ -45,7 +50,11 @@ func ReadStatus(dir, home string) Status {
 	for _, e := range Entries("", false) {
 		entries = append(entries, wiring.Entry{Key: entryKey(e.Event, e.Matcher, e.Command), Name: e.Event + " → session-hooks" + e.Command})
 	}
-	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, qwen.Adapter.Label, "settings", "session-hooks --agent qwen install")...)
+	missing := wiring.Coverage(entries, wired, qwen.Adapter.Label, "settings", "session-hooks --agent qwen install")
+	if below != "" && len(missing) > 0 {
+		missing = []string{below} // installing here would not help: it says what does
+	}
+	st.Warnings = append(st.Warnings, missing...)
 	return st
 }
 

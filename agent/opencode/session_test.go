@@ -209,3 +209,70 @@ func TestAMissingSessionIsAnError(t *testing.T) {
 		t.Error("no error")
 	}
 }
+
+func TestTheBoundsOfWhatIsKept(t *testing.T) {
+	var many []string
+	for i := 0; i <= transcript.MaxFiles; i++ {
+		many = append(many, tool("write", "completed", fmt.Sprintf(`{"filePath":"f%d"}`, i), ""))
+	}
+	for _, tt := range []struct {
+		name, doc string
+		check     func(*transcript.Facts) string
+	}{
+		{"the newest files are kept, up to the most listed", session(message("user", text("go", "")), message("assistant", many...)),
+			func(f *transcript.Facts) string {
+				return want(len(f.FilesTouched) == transcript.MaxFiles && f.FilesTouched[0] == "f1", len(f.FilesTouched))
+			}},
+		{"the three latest texts are kept", session(message("assistant", text("a", ""), text("b", ""), text("c", ""), text("d", ""))),
+			func(f *transcript.Facts) string { return want(len(f.Texts) == 3 && f.Texts[0] == "b", f.Texts) }},
+		{"a reply that reports no tokens leaves the usage", session(
+			`{"info":{"role":"assistant","tokens":{"input":7}},"parts":[]}`, `{"info":{"role":"assistant","tokens":{"input":0}},"parts":[]}`),
+			func(f *transcript.Facts) string { return want(f.Usage.Tokens == 7, f.Usage) }},
+		{"an impossible count is not a usage", session(`{"info":{"role":"assistant","tokens":{"input":1000000000}},"parts":[]}`),
+			func(f *transcript.Facts) string { return want(!f.Usage.Known, f.Usage) }},
+		{"a time of 0 is no time", `{"messages":[{"info":{"role":"user","time":{"created":0}},"parts":[` + text("go", "") + `]}]}`,
+			func(f *transcript.Facts) string {
+				return want(f.LastPrompt == "go" && f.LastPromptAt == "", f.LastPromptAt)
+			}},
+		{"the info after the messages is read", `{"messages":[],"info":{"model":{"id":"m-9"}}}`,
+			func(f *transcript.Facts) string { return want(f.Usage.Model == "m-9", f.Usage) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if msg := tt.check(read(t, write(t, tt.doc), transcript.DefaultOptions)); msg != "" {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// A message as long as MaxLine is read; one byte more is skipped.
+func TestAMessageOfMaxLineBytesIsRead(t *testing.T) {
+	m := message("user", text("go", ""))
+	doc := session(m)
+	if f := read(t, write(t, doc), transcript.Options{Budget: 1 << 20, MaxLine: len(m)}); f.LastPrompt != "go" {
+		t.Errorf("a message of MaxLine bytes: %+v", f)
+	}
+	if f := read(t, write(t, doc), transcript.Options{Budget: 1 << 20, MaxLine: len(m) - 1}); f.LastPrompt != "" || len(f.Notes) != 1 {
+		t.Errorf("a message of MaxLine+1 bytes: %+v", f)
+	}
+}
+
+// The budget counts from where a message starts: one starting exactly
+// the budget before the end is read, one a byte earlier is not.
+func TestTheBudgetCountsFromAMessagesStart(t *testing.T) {
+	last := message("user", text("new", ""))
+	doc := session(message("user", text("old", "")), last)
+	from := int64(len(doc) - strings.Index(doc, last))
+	if f := read(t, write(t, doc), transcript.Options{Budget: from, MaxLine: 1 << 20}); f.LastPrompt != "new" || len(f.Notes) != 1 {
+		t.Errorf("a message starting the budget before the end: %+v", f)
+	}
+	if f := read(t, write(t, doc), transcript.Options{Budget: from - 1, MaxLine: 1 << 20}); f.LastPrompt != "" {
+		t.Errorf("a message starting before the budget: %+v", f)
+	}
+}
+
+func TestSizesAreSaidInMiB(t *testing.T) {
+	if mib(1<<20) != "1 MiB" || mib(1<<20-1) != "1048575 bytes" {
+		t.Errorf("%q %q", mib(1<<20), mib(1<<20-1))
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
@@ -84,8 +85,9 @@ func TestInstallAndUninstallGiveBackWhatWasThere(t *testing.T) {
 	project := t.TempDir()
 	path := filepath.Join(project, ".opencode", "plugin", FileName)
 	yes, no := true, false
-	if err := Install(path, "session-hooks", &yes, project, io.Discard, false); err != nil {
-		t.Fatal(err)
+	var first strings.Builder
+	if err := Install(path, "session-hooks", &yes, project, &first, false); err != nil || strings.Contains(first.String(), "previous version") {
+		t.Fatalf("the first install: %v %q", err, first.String())
 	}
 	var out strings.Builder
 	if err := Install(path, "session-hooks", nil, project, &out, false); err != nil || !strings.Contains(out.String(), "needs no change") {
@@ -96,6 +98,13 @@ func TestInstallAndUninstallGiveBackWhatWasThere(t *testing.T) {
 	}
 	if err := Install(path, "session-hooks", &no, project, io.Discard, false); err != nil || strings.Contains(argsOf(t, path), "stop") {
 		t.Errorf("the checks stay after --long-running=false: %v", err)
+	}
+	if err := Install(path, "session-hooks", nil, project, io.Discard, false); err != nil || strings.Contains(argsOf(t, path), "stop") {
+		t.Errorf("an install without --long-running adds the checks: %v", err)
+	}
+	out.Reset()
+	if err := Install(path, "other-hooks", nil, project, &out, false); err != nil || !strings.Contains(out.String(), "The previous version is kept as ") {
+		t.Errorf("a change keeps the previous version: %v %q", err, out.String())
 	}
 	out.Reset()
 	if err := Uninstall(path, &out); err != nil {
@@ -194,7 +203,7 @@ func TestStatusSaysWhatIsWired(t *testing.T) {
 	if len(st.Warnings) != 4 || !strings.Contains(st.Warnings[0], "project and user plugin files: OpenCode runs each") {
 		t.Errorf("both scopes: %q", st.Warnings)
 	}
-	if r := Rehearsals(st, project); len(r) != 4 || !strings.Contains(string(r[1].Payload), `"source":"compact"`) {
+	if r := Rehearsals(st, project); len(r) != 4 || !strings.Contains(string(r[1].Payload), `"source":"compact"`) || r[0].Limit != 30*time.Second {
 		t.Errorf("the rehearsals: %+v", r)
 	}
 	path, _ := Path("user", project, getenv, homeOf)

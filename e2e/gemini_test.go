@@ -90,6 +90,36 @@ func TestGeminiSessionsGetTheBriefAndTheHandoff(t *testing.T) {
 	}
 }
 
+// Gemini CLI's --resume rebuilds the conversation without any message
+// that begins with a hook's context, and `gemini -p` puts a start's
+// context before the prompt, in one message: the user's request went with
+// it. The brief rides the first prompt's hook instead, after the prompt:
+// the resumed conversation holds the request and the brief, once each.
+func TestGeminiResumeKeepsTheRequestAndTheBrief(t *testing.T) {
+	gemini := requireGemini(t)
+	srv := fakegemini.New(fakegemini.Reply{Text: "I will look at the parser."}, fakegemini.Reply{Text: "Going on."})
+	defer srv.Close()
+	_, run := geminiProject(t, srv, `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`, "")
+	const request = "fix the parser so that the tests pass"
+	run(gemini, "-p", request, "--yolo", "-o", "json")
+	seen := len(srv.Requests())
+	run(gemini, "--resume", "latest", "-p", "go on", "--yolo", "-o", "json")
+	var resumed []string
+	for _, r := range srv.Requests()[seen:] {
+		if strings.HasSuffix(r.Path, ":streamGenerateContent") {
+			resumed = append(resumed, string(r.Body))
+		}
+	}
+	if len(resumed) == 0 {
+		t.Fatal("the resumed run made no request")
+	}
+	for what, s := range map[string]string{"the session's request": request, "the brief": "what Gemini CLI does not say of it"} {
+		if n := strings.Count(resumed[0], s); n != 1 {
+			t.Errorf("the resumed run's request holds %s %d times, want once:\n%.3000s", what, n, resumed[0])
+		}
+	}
+}
+
 // A Gemini CLI session that compresses its chat mid-turn gets the
 // recovery, quoting the request, with the next prompt (here the next
 // run's, a resume), and only once: PreCompress ran before every request,

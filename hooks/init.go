@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"os"
 	"runtime"
 	"time"
@@ -28,6 +29,9 @@ const snapshotShare = 6000
 // compaction, a start that finds one not yet recovered gives the
 // recovery instead: the context it starts is the compacted one.
 func handleInit(r *Run) string {
+	if r.deferStart() {
+		return ""
+	}
 	// A client that keeps only the latest start's block (Copilot CLI)
 	// would drop a recovery given there at the next resume: its prompt
 	// and tool-result hooks give it, into the conversation's history.
@@ -46,12 +50,42 @@ func handleInit(r *Run) string {
 func handleRecovery(r *Run) string {
 	if r.agent().LateRecovery {
 		r.notePrompt()
+		deferred := r.takeDeferredStart()
 		if c := r.pendingCompaction(); c != "" {
 			return lateRecovery(r, c)
+		}
+		if deferred {
+			return initStory(r, false)
 		}
 		return ""
 	}
 	return initStory(r, true)
+}
+
+// deferStart keeps a start's context for the run's first prompt, for a
+// client that would lose the prompt with it (protocol.Agent.StartOnPrompt):
+// it says whether it did. Without a session's state, the start gives it.
+func (r *Run) deferStart() bool {
+	s := r.session()
+	if !r.agent().StartOnPrompt || s == nil || r.NoLog {
+		return false
+	}
+	s.DeferredStart = cmp.Or(r.In.Source, protocol.SourceStartup)
+	r.saveState(s)
+	return true
+}
+
+// takeDeferredStart takes the start whose context waits for this prompt:
+// the run goes on as that start, its source restored. It says whether
+// there was one.
+func (r *Run) takeDeferredStart() bool {
+	s := r.session()
+	if s == nil || s.DeferredStart == "" {
+		return false
+	}
+	r.In.Source, s.DeferredStart = s.DeferredStart, ""
+	r.saveState(s)
+	return true
 }
 
 func lateRecovery(r *Run, compaction string) string {

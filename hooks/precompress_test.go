@@ -112,8 +112,10 @@ func TestGeminiRecoveryRidesTheFirstPromptAfterACompressionOnce(t *testing.T) {
 }
 
 // A session that starts (a resume) on a chat compressed since its last
-// recovery gets the recovery at its start, and not again at its prompt.
-func TestGeminiStartAfterACompressionGivesTheRecovery(t *testing.T) {
+// recovery gets nothing at its start (Gemini CLI would put it before the
+// prompt, and drop both from a later resume), and the recovery with the
+// brief at its first prompt, once.
+func TestGeminiStartAfterACompressionGivesTheRecoveryAtTheFirstPrompt(t *testing.T) {
 	dir := project(t)
 	chat := filepath.Join(t.TempDir(), "chat.jsonl")
 	os.WriteFile(chat, []byte(chatBefore), 0o600)
@@ -121,12 +123,33 @@ func TestGeminiStartAfterACompressionGivesTheRecovery(t *testing.T) {
 	f, _ := os.OpenFile(chat, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(compression)
 	f.Close()
-	start := geminiRun(t, dir, chat, "SessionStart", eventtable.Table[0])
-	if !strings.Contains(start, "Pre-Compaction Context") || !strings.Contains(start, "fix the lexer") {
-		t.Errorf("the start after a compression has no recovery:\n%s", start)
+	if start := geminiRun(t, dir, chat, "SessionStart", eventtable.Table[0]); start != "" {
+		t.Errorf("the start printed:\n%s", start)
+	}
+	prompt := geminiRun(t, dir, chat, "BeforeAgent", eventtable.Table[1])
+	if !strings.Contains(prompt, "Pre-Compaction Context") || !strings.Contains(prompt, "fix the lexer") || !strings.Contains(prompt, "what Gemini CLI does not say of it") {
+		t.Errorf("the first prompt after a compression has no recovery with the brief:\n%s", prompt)
 	}
 	if out := geminiRun(t, dir, chat, "BeforeAgent", eventtable.Table[1]); out != "" {
-		t.Errorf("the prompt after that start got the recovery again:\n%s", out)
+		t.Errorf("the next prompt got the recovery again:\n%s", out)
+	}
+}
+
+// A start's brief waits for the run's first prompt, with the start's
+// source: a resume's says the session resumed; the prompts after it get
+// nothing.
+func TestGeminiStartsBriefComesWithTheFirstPrompt(t *testing.T) {
+	dir := project(t)
+	chat := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(chat, []byte(chatBefore), 0o600)
+	if start := geminiRun(t, dir, chat, "SessionStart", eventtable.Table[0]); start != "" {
+		t.Errorf("the start printed:\n%s", start)
+	}
+	if out := geminiRun(t, dir, chat, "BeforeAgent", eventtable.Table[1]); !strings.Contains(out, "what Gemini CLI does not say of it") {
+		t.Errorf("the first prompt has no brief:\n%s", out)
+	}
+	if out := geminiRun(t, dir, chat, "BeforeAgent", eventtable.Table[1]); out != "" {
+		t.Errorf("the second prompt got the brief again:\n%s", out)
 	}
 }
 

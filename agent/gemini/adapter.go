@@ -11,11 +11,14 @@ import (
 // session file a chat of messages patched in place; it reads a hook's
 // context only as JSON, and has no event right after a compression.
 var Adapter = protocol.Agent{Name: "gemini", Label: "Gemini CLI", Encode: protocol.ContextOnly, LateRecovery: true,
+	// A start's context put before `gemini -p`'s prompt would take the
+	// prompt with it out of a resumed conversation.
+	StartOnPrompt: true,
 	// Gemini CLI sets $CLAUDE_PROJECT_DIR too, for hooks written for
 	// Claude Code.
 	ProjectDirEnv: "CLAUDE_PROJECT_DIR",
 	Versions:      "0.61.0",
-	Gets: "the brief; the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one); " +
+	Gets: "the brief with a run's first prompt (kept by `--resume`, which drops a start's context and the prompt it rides); the handoff; after a compression, the recovery with the next prompt (Gemini has no event right after one); " +
 		"the long-running checks on AfterAgent (`--long-running`)",
 	NotYet: "—",
 	Tags:   []string{"state_snapshot", "hook_context"},

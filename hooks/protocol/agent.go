@@ -96,6 +96,13 @@ type Agent struct {
 	// settle (never where the pre-compaction hook runs before every
 	// request: LateRecovery without CompactHookCompacts).
 	WritesLate bool
+	// StartOnPrompt says that the client puts a start's context before
+	// the run's first prompt, in one message, and that its resume rebuilds
+	// the conversation without any message that begins with a hook's
+	// context (Gemini CLI 0.61.0): the user's request would go with ours.
+	// The start's context waits for the first prompt's hook instead, whose
+	// context the client puts after the prompt.
+	StartOnPrompt bool
 }
 
 // Limit is the most a run prints for the agent.

@@ -80,6 +80,9 @@ type Session struct {
 	// held; the next request of the user clears it. The stop hook holds a
 	// turn once.
 	Held string `json:"held_turn,omitempty"`
+	// DeferredStart is the source of a start whose context waits for the
+	// run's first prompt (protocol.Agent.StartOnPrompt); "" when none does.
+	DeferredStart string `json:"deferred_start,omitempty"`
 }
 
 // SeeModel records the model of an event and returns the previous one

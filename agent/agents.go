@@ -16,6 +16,8 @@ import (
 	codexinstall "github.com/session-hooks/session-hooks/agent/codex/install"
 	"github.com/session-hooks/session-hooks/agent/copilot"
 	copilotinstall "github.com/session-hooks/session-hooks/agent/copilot/install"
+	"github.com/session-hooks/session-hooks/agent/droid"
+	droidinstall "github.com/session-hooks/session-hooks/agent/droid/install"
 	"github.com/session-hooks/session-hooks/agent/gemini"
 	geminiinstall "github.com/session-hooks/session-hooks/agent/gemini/install"
 	"github.com/session-hooks/session-hooks/agent/opencode"
@@ -42,6 +44,7 @@ var Clients = []Client{
 	{copilot.Adapter, copilotinstall.Commands},
 	{qwen.Adapter, qweninstall.Commands},
 	{opencode.Adapter, opencodeinstall.Commands},
+	{droid.Adapter, droidinstall.Commands},
 }
 
 // All are the clients, by the name --agent gives them.

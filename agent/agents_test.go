@@ -40,7 +40,7 @@ func TestEveryAgentHasAnAdapterAndEveryCommand(t *testing.T) {
 	if Default != "claude" || All[Default].Hooks.Label != "Claude Code" {
 		t.Errorf("the default agent is %s", Default)
 	}
-	if Names("and") != "claude, codex, gemini, copilot, qwen and opencode" || Names("or") != "claude, codex, gemini, copilot, qwen or opencode" {
+	if Names("and") != "claude, codex, gemini, copilot, qwen, opencode and droid" || Names("or") != "claude, codex, gemini, copilot, qwen, opencode or droid" {
 		t.Errorf("Names = %q, %q", Names("and"), Names("or"))
 	}
 }

@@ -79,11 +79,17 @@ func ensureClaude() (bin, unavailable string) {
 // cache (SESSION_HOOKS_E2E_CACHE, else the user's cache directory) when
 // it is not there yet, and returns its binary, or why it cannot be had.
 func npmBinary(name, pkg, version, binName string) (bin, unavailable string) {
+	return npmFile(name, pkg, version, binName, filepath.Join("node_modules", ".bin", binName))
+}
+
+// npmFile is npmBinary for the file rel below the install's prefix (a
+// platform package that declares no bin), cached under key-version.
+func npmFile(name, pkg, version, key, rel string) (bin, unavailable string) {
 	if npmCache == "" {
 		return "", "no cache directory for " + name
 	}
-	prefix := filepath.Join(npmCache, binName+"-"+version)
-	bin = filepath.Join(prefix, "node_modules", ".bin", binName)
+	prefix := filepath.Join(npmCache, key+"-"+version)
+	bin = filepath.Join(prefix, rel)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, ""
 	}
@@ -96,7 +102,7 @@ func npmBinary(name, pkg, version, binName string) (bin, unavailable string) {
 		return "", fmt.Sprintf("npm install failed: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return "", "npm installed no " + binName + " binary at " + bin
+		return "", "npm installed no " + key + " binary at " + bin
 	}
 	return bin, ""
 }

@@ -1,0 +1,122 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/session-hooks/session-hooks/agent/droid"
+	"github.com/session-hooks/session-hooks/hooks/facts"
+	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/install/hookfile"
+	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/tidwall/gjson"
+)
+
+// Status is Factory Droid's wiring of session-hooks: our entries in each
+// scope's settings.json, and what is wrong with them.
+type Status struct {
+	SchemaVersion int
+	Scopes        []wiring.Scope
+	Warnings      []string
+}
+
+// ReadStatus reads both scopes' settings (dir is the project, or a
+// directory in it) and says what is wrong.
+func ReadStatus(dir, home string) Status {
+	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []wiring.Scope{}, Warnings: []string{}}
+	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	for _, scope := range []string{"project", "user"} {
+		path, _ := Path(scope, dir, func() (string, error) { return home, nil })
+		sc := readScope(scope, path)
+		st.Scopes = append(st.Scopes, sc)
+		if sc.Error != "" {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; Factory Droid will not load it either", path, sc.Error))
+			continue
+		}
+		for _, h := range sc.Hooks {
+			key := entryKey(h.Event, h.Matcher, h.Command)
+			wired[key] = append(wired[key], scope)
+		}
+	}
+	var entries []wiring.Entry
+	for _, e := range Entries("", false) {
+		entries = append(entries, wiring.Entry{Key: entryKey(e.Event, e.Matcher, e.Command), Name: e.Event + " → session-hooks" + e.Command})
+	}
+	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, droid.Adapter.Label, "settings", "session-hooks --agent droid install")...)
+	return st
+}
+
+// entryKey tells an entry apart: its event, its matcher (init and its
+// recovery are both SessionStart's) and its subcommand with flags.
+func entryKey(event, matcher, cmd string) string {
+	if _, after, ok := strings.Cut(cmd, "--agent droid "); ok {
+		cmd = after
+	}
+	return event + " [" + matcher + "] " + strings.TrimSpace(cmd)
+}
+
+func readScope(scope, path string) wiring.Scope {
+	sc := wiring.Scope{Scope: scope, Path: path, State: "absent", Hooks: []wiring.Hook{}}
+	doc, err := hookfile.ReadFile(path)
+	if err != nil {
+		sc.State, sc.Error = "unreadable", err.Error()
+		return sc
+	}
+	if doc != nil {
+		sc.State = "present"
+	}
+	js, err := hookfile.Parse(doc)
+	if err != nil {
+		sc.State, sc.Error = "unreadable", err.Error()
+		return sc
+	}
+	for _, h := range hookfile.Wired(js) {
+		if hookfile.IsOurs(h.Event, h.Command, "") {
+			sc.Hooks = append(sc.Hooks, wiring.Hook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Timeout: wiring.Seconds(h.Timeout), Ours: true})
+		}
+	}
+	return sc
+}
+
+// Wiring is the status in the one shape of every client's.
+func (s Status) Wiring() wiring.Status {
+	return wiring.Status{SchemaVersion: s.SchemaVersion, Agent: droid.Adapter.Name, Scopes: s.Scopes, Warnings: s.Warnings}
+}
+
+// defaultTimeout is Factory Droid's timeout for an entry without one.
+const defaultTimeout = 60 * time.Second
+
+// Rehearsals are the entries of ours as doctor runs them, each once, with
+// the payload Factory Droid gives them (the shared shape, as recorded in
+// testdata/droid-0.225.2/payloads).
+func Rehearsals(st Status, project string) []hookfile.Rehearsal {
+	var out []hookfile.Rehearsal
+	seen := map[string]bool{}
+	for _, sc := range st.Scopes {
+		for _, h := range sc.Hooks {
+			if seen[h.Event+" "+h.Command] {
+				continue
+			}
+			seen[h.Event+" "+h.Command] = true
+			limit := defaultTimeout
+			if h.Timeout != nil {
+				limit = time.Duration(*h.Timeout * float64(time.Second))
+			}
+			b, _ := json.Marshal(protocol.SamplePayload(h.Event, h.Matcher, "session-hooks-doctor", project))
+			out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b, Check: checkReply})
+		}
+	}
+	return out
+}
+
+// checkReply says what is wrong with a hook's output as Factory Droid reads
+// it: a context only as JSON.
+func checkReply(stdout []byte) string {
+	if len(bytes.TrimSpace(stdout)) == 0 || gjson.ValidBytes(stdout) {
+		return ""
+	}
+	return "its output is not JSON, and Factory Droid reads a hook's context only as JSON"
+}

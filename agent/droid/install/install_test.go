@@ -1,15 +1,12 @@
 package install
 
 import (
-	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tidwall/gjson"
 )
 
 // The entries are the event table's rows by Factory Droid's names: the brief
@@ -18,7 +15,7 @@ import (
 // PreCompact, the end; the check on Stop only when asked.
 func TestEntriesAreTheTablesRowsByDroidsNames(t *testing.T) {
 	var got []string
-	for _, e := range Entries("session-hooks", false) {
+	for _, e := range Client.Entries("session-hooks", false) {
 		got = append(got, e.Event+" ["+e.Matcher+"] "+e.Command)
 	}
 	want := []string{
@@ -32,85 +29,8 @@ func TestEntriesAreTheTablesRowsByDroidsNames(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if lr := Entries("session-hooks", true); lr[len(lr)-1].Event != "Stop" || !strings.HasSuffix(lr[len(lr)-1].Command, " stop") {
+	if lr := Client.Entries("session-hooks", true); lr[len(lr)-1].Event != "Stop" || !strings.HasSuffix(lr[len(lr)-1].Command, " stop") {
 		t.Errorf("with the long-running checks, the last entry is %+v", lr[len(lr)-1])
-	}
-}
-
-// Install keeps every other byte; a second install changes nothing; the
-// check on Stop stays wired unless asked off; uninstall takes back a file
-// it created, even after Factory Droid wrote its schema's "$version" into it,
-// and gives back a file of the user's as it was.
-func TestInstallAndUninstallGiveBackWhatWasThere(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	project := t.TempDir()
-	path := filepath.Join(project, ".factory", "settings.json")
-	yes, no := true, false
-	if err := Install(path, "session-hooks", &yes, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
-	if n := len(gjson.GetBytes(b, "hooks.Stop").Array()); n != 1 {
-		t.Fatalf("the check on Stop: %d entries\n%s", n, b)
-	}
-	var out strings.Builder
-	if err := Install(path, "session-hooks", nil, &out, false); err != nil || !strings.Contains(out.String(), "needs no change") {
-		t.Errorf("a second install: %v %q", err, out.String())
-	}
-	if err := Install(path, "session-hooks", &no, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); gjson.GetBytes(b, "hooks.Stop").Exists() {
-		t.Errorf("the check on Stop stays after --long-running=false:\n%s", b)
-	}
-	b, _ = os.ReadFile(path)
-	os.WriteFile(path, append([]byte(`{"$version": 4,`), b[1:]...), 0o600) // as Factory Droid migrates it
-	if err := Uninstall(path, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("uninstall left the file install created: %v", err)
-	}
-
-	theirs := "{\n  // mine\n  \"model\": {\"name\": \"droid3\"}\n}\n"
-	os.WriteFile(path, []byte(theirs), 0o644)
-	if err := Install(path, "session-hooks", nil, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := Uninstall(path, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != theirs {
-		t.Errorf("the user's settings came back as:\n%s", b)
-	}
-}
-
-// status says what is not wired, and lists what is; a settings file it
-// cannot read is a problem.
-func TestStatusSaysWhatIsMissing(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	project, home := t.TempDir(), t.TempDir()
-	st := ReadStatus(project, home)
-	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "session-hooks is not wired for Factory Droid: run session-hooks --agent droid install") {
-		t.Errorf("nothing wired: %q", st.Warnings)
-	}
-	path, _ := Path("project", project, func() (string, error) { return home, nil })
-	Install(path, "session-hooks", nil, io.Discard, false)
-	if st := ReadStatus(project, home); len(st.Warnings) != 0 || len(st.Scopes[0].Hooks) != 6 || st.Scopes[0].State != "present" {
-		t.Errorf("all wired: %q, %d entries", st.Warnings, len(st.Scopes[0].Hooks))
-	}
-	os.WriteFile(path, []byte("{not json"), 0o644)
-	if st := ReadStatus(project, home); len(st.Warnings) == 0 || st.Scopes[0].State != "unreadable" {
-		t.Errorf("an unreadable file: %+v", st)
-	}
-	if _, err := Path("local", project, func() (string, error) { return home, nil }); err == nil || !strings.Contains(err.Error(), "project and user") {
-		t.Errorf("an unknown scope: %v", err)
-	}
-	if _, err := Path("user", project, func() (string, error) { return "", errors.New("no home") }); err == nil || err.Error() != "no home" {
-		t.Errorf("the user's scope without a home: %v", err)
-	}
-	if st := ReadStatus(t.TempDir(), home); st.Scopes[0].State != "absent" || st.Scopes[1].State != "absent" {
-		t.Errorf("no file is absent: %+v", st.Scopes)
 	}
 }
 
@@ -119,59 +39,14 @@ func TestStatusSaysWhatIsMissing(t *testing.T) {
 func TestRehearsalsAndTheReplyCheck(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	project, home := t.TempDir(), t.TempDir()
-	path, _ := Path("project", project, func() (string, error) { return home, nil })
-	Install(path, "session-hooks", nil, io.Discard, false)
-	rs := Rehearsals(ReadStatus(project, home), project)
+	path, _ := Client.Path("project", project, func() (string, error) { return home, nil })
+	Client.Install(path, "session-hooks", nil, io.Discard, false)
+	rs := Client.Rehearsals(Client.ReadStatus(project, home), project)
 	if len(rs) != 6 || rs[len(rs)-1].Limit.Seconds() != 5 || !strings.Contains(string(rs[0].Payload), `"source":"startup"`) {
 		t.Errorf("the rehearsals: %d, the end's limit %s, the start's payload %s", len(rs), rs[len(rs)-1].Limit, rs[0].Payload)
 	}
-	if checkReply([]byte("plain text")) == "" || checkReply([]byte(`{"hookSpecificOutput":{}}`)) != "" || checkReply(nil) != "" {
+	if rs[0].Check([]byte("plain text")) == "" || rs[0].Check([]byte(`{"hookSpecificOutput":{}}`)) != "" || rs[0].Check(nil) != "" {
 		t.Error("the reply check")
-	}
-}
-
-// Factory Droid's own "$version" is no reason to keep a file install made;
-// anything else is the user's, and a file that is no object is left as
-// it is.
-func TestOnlyQwensBookkeepingIsNotTheUsers(t *testing.T) {
-	for js, nothing := range map[string]bool{
-		`{"$version": 4}`:                       true,
-		`{"$version": 4, "hooks": {}}`:          true,
-		`{"hooks": {}}`:                         false, // the file as it is: backup.HoldsNothing decides
-		`{"$version": 4, "model": {}}`:          false,
-		`{"$version": 4, "hooks": {"Stop":[]}}`: false,
-		`{"$version": 4, "hooks": []}`:          false,
-		`[1]`:                                   false,
-	} {
-		if got := string(withoutBookkeeping([]byte(js))) == "{}"; got != nothing {
-			t.Errorf("%s: read as holding nothing: %v", js, got)
-		}
-	}
-}
-
-// A dry run prints the change and writes nothing; install into a file of
-// the user's says where its previous version is kept.
-func TestADryRunWritesNothingAndAChangeKeepsTheOldVersion(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	path := filepath.Join(t.TempDir(), ".factory", "settings.json")
-	var out strings.Builder
-	if err := Install(path, "session-hooks", nil, &out, true); err != nil || !strings.Contains(out.String(), "Would change "+path+" (nothing written)") {
-		t.Errorf("a dry run: %v\n%s", err, out.String())
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("a dry run wrote the file: %v", err)
-	}
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte(`{"model": {}}`), 0o600)
-	out.Reset()
-	if err := Install(path, "session-hooks", nil, &out, false); err != nil || !strings.Contains(out.String(), "Changed "+path) ||
-		!strings.Contains(out.String(), "The previous version is kept as ") {
-		t.Errorf("a change to the user's file: %v\n%s", err, out.String())
-	}
-	out.Reset()
-	Uninstall(path, &out)
-	if strings.Contains(out.String(), "Removed the session-hooks entries") {
-		t.Errorf("uninstall removed the user's file:\n%s", out.String())
 	}
 }
 
@@ -183,11 +58,11 @@ func TestStatusBelowTheTopSaysTheTopsHooksRun(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	path, _ := Path("project", project, func() (string, error) { return home, nil })
-	Install(path, "session-hooks", nil, io.Discard, false)
+	path, _ := Client.Path("project", project, func() (string, error) { return home, nil })
+	Client.Install(path, "session-hooks", nil, io.Discard, false)
 	sub := filepath.Join(project, "sub")
 	os.Mkdir(sub, 0o755)
-	if st := ReadStatus(sub, home); len(st.Warnings) != 0 {
+	if st := Client.ReadStatus(sub, home); len(st.Warnings) != 0 {
 		t.Errorf("below the top: %q", st.Warnings)
 	}
 }

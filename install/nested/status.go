@@ -1,4 +1,4 @@
-package install
+package nested
 
 import (
 	"bytes"
@@ -7,52 +7,64 @@ import (
 	"strings"
 	"time"
 
-	"github.com/session-hooks/session-hooks/agent/droid"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	contract "github.com/session-hooks/session-hooks/install"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/tidwall/gjson"
 )
 
-// Status is Factory Droid's wiring of session-hooks: our entries in each
+// Status is the client's wiring of session-hooks: our entries in each
 // scope's settings.json, and what is wrong with them.
 type Status struct {
 	SchemaVersion int
 	Scopes        []wiring.Scope
 	Warnings      []string
+	agent         string
 }
 
 // ReadStatus reads both scopes' settings (dir is the project, or a
 // directory in it) and says what is wrong.
-func ReadStatus(dir, home string) Status {
-	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []wiring.Scope{}, Warnings: []string{}}
+func (c Client) ReadStatus(dir, home string) Status {
+	st := Status{SchemaVersion: facts.SchemaVersion, Scopes: []wiring.Scope{}, Warnings: []string{}, agent: c.Agent.Name}
 	wired := map[string][]string{} // event and arguments → the scopes that wire them
+	below := ""
+	if c.StartDirOnly {
+		below = contract.BelowTop(dir, c.Agent.Label, c.Dir+"/settings.json")
+	}
 	for _, scope := range []string{"project", "user"} {
-		path, _ := Path(scope, dir, func() (string, error) { return home, nil })
+		path, _ := c.Path(scope, dir, func() (string, error) { return home, nil })
 		sc := readScope(scope, path)
 		st.Scopes = append(st.Scopes, sc)
 		if sc.Error != "" {
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; Factory Droid will not load it either", path, sc.Error))
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s; %s will not load it either", path, sc.Error, c.Agent.Label))
 			continue
 		}
+		if scope == "project" && below != "" {
+			continue // the client started here does not read them
+		}
 		for _, h := range sc.Hooks {
-			key := entryKey(h.Event, h.Matcher, h.Command)
+			key := c.entryKey(h.Event, h.Matcher, h.Command)
 			wired[key] = append(wired[key], scope)
 		}
 	}
 	var entries []wiring.Entry
-	for _, e := range Entries("", false) {
-		entries = append(entries, wiring.Entry{Key: entryKey(e.Event, e.Matcher, e.Command), Name: e.Event + " → session-hooks" + e.Command})
+	for _, e := range c.Entries("", false) {
+		entries = append(entries, wiring.Entry{Key: c.entryKey(e.Event, e.Matcher, e.Command), Name: e.Event + " → session-hooks" + e.Command})
 	}
-	st.Warnings = append(st.Warnings, wiring.Coverage(entries, wired, droid.Adapter.Label, "settings", "session-hooks --agent droid install")...)
+	missing := wiring.Coverage(entries, wired, c.Agent.Label, "settings", "session-hooks --agent "+c.Agent.Name+" install")
+	if below != "" && len(missing) > 0 {
+		missing = []string{below} // installing here would not help: it says what does
+	}
+	st.Warnings = append(st.Warnings, missing...)
 	return st
 }
 
 // entryKey tells an entry apart: its event, its matcher (init and its
 // recovery are both SessionStart's) and its subcommand with flags.
-func entryKey(event, matcher, cmd string) string {
-	if _, after, ok := strings.Cut(cmd, "--agent droid "); ok {
+func (c Client) entryKey(event, matcher, cmd string) string {
+	if _, after, ok := strings.Cut(cmd, "--agent "+c.Agent.Name+" "); ok {
 		cmd = after
 	}
 	return event + " [" + matcher + "] " + strings.TrimSpace(cmd)
@@ -83,16 +95,13 @@ func readScope(scope, path string) wiring.Scope {
 
 // Wiring is the status in the one shape of every client's.
 func (s Status) Wiring() wiring.Status {
-	return wiring.Status{SchemaVersion: s.SchemaVersion, Agent: droid.Adapter.Name, Scopes: s.Scopes, Warnings: s.Warnings}
+	return wiring.Status{SchemaVersion: s.SchemaVersion, Agent: s.agent, Scopes: s.Scopes, Warnings: s.Warnings}
 }
 
-// defaultTimeout is Factory Droid's timeout for an entry without one.
-const defaultTimeout = 60 * time.Second
-
 // Rehearsals are the entries of ours as doctor runs them, each once, with
-// the payload Factory Droid gives them (the shared shape, as recorded in
-// testdata/droid-0.225.2/payloads).
-func Rehearsals(st Status, project string) []hookfile.Rehearsal {
+// the payload the client gives them (the shared shape, as recorded in
+// testdata/<client>-<version>/payloads).
+func (c Client) Rehearsals(st Status, project string) []hookfile.Rehearsal {
 	var out []hookfile.Rehearsal
 	seen := map[string]bool{}
 	for _, sc := range st.Scopes {
@@ -101,22 +110,22 @@ func Rehearsals(st Status, project string) []hookfile.Rehearsal {
 				continue
 			}
 			seen[h.Event+" "+h.Command] = true
-			limit := defaultTimeout
+			limit := c.DefaultTimeout
 			if h.Timeout != nil {
 				limit = time.Duration(*h.Timeout * float64(time.Second))
 			}
 			b, _ := json.Marshal(protocol.SamplePayload(h.Event, h.Matcher, "session-hooks-doctor", project))
-			out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b, Check: checkReply})
+			out = append(out, hookfile.Rehearsal{Event: h.Event, Command: h.Command, Limit: limit, Payload: b, Check: c.checkReply})
 		}
 	}
 	return out
 }
 
-// checkReply says what is wrong with a hook's output as Factory Droid reads
+// checkReply says what is wrong with a hook's output as the client reads
 // it: a context only as JSON.
-func checkReply(stdout []byte) string {
+func (c Client) checkReply(stdout []byte) string {
 	if len(bytes.TrimSpace(stdout)) == 0 || gjson.ValidBytes(stdout) {
 		return ""
 	}
-	return "its output is not JSON, and Factory Droid reads a hook's context only as JSON"
+	return "its output is not JSON, and " + c.Agent.Label + " reads a hook's context only as JSON"
 }

@@ -22,7 +22,7 @@ import (
 // Droid appends, so the newest of each fact wins. Memory is bounded by
 // opt.MaxLine, time by opt.Budget.
 func Read(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
-	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
+	r := &reader{calls: map[string]call{}}
 	notes, err := transcript.ReadForward(ctx, path, opt, "session file", r.line)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ type reader struct {
 	out       transcript.Facts
 	requests  transcript.Requests
 	texts     []string // the agent's texts, oldest first
-	seen      map[string]bool
+	files     transcript.Files
 	lastError *transcript.ToolError // the newest tool result, when it failed
 	calls     map[string]call       // by call id, for their results
 	model     string
@@ -66,7 +66,7 @@ func (r *reader) line(b []byte) {
 		}
 	case "compaction_state":
 		// What was written before is in the summary now.
-		r.out.FilesTouched, r.seen = nil, map[string]bool{}
+		r.files.Reset()
 		r.out.Compaction = sanitize.Excerpt(line.Get("id").Str, 80)
 	}
 }
@@ -127,7 +127,7 @@ func (r *reader) toolUse(c gjson.Result, at string) {
 	case "Create", "Edit", "MultiEdit", "Write":
 		k.touches = []string{in.Get("file_path").Str}
 	case "ApplyPatch":
-		k.touches = patchPaths(in.Get("input").Str + "\n" + in.Get("patch").Str)
+		k.touches = transcript.PatchPaths(in.Get("input").Str + "\n" + in.Get("patch").Str)
 	case "TodoWrite":
 		r.todos(in.Get("todos"), at)
 	}
@@ -149,7 +149,7 @@ func (r *reader) result(c gjson.Result) {
 	}
 	r.lastError = nil
 	for _, p := range k.touches {
-		r.touch(p)
+		r.files.Touch(p)
 	}
 }
 
@@ -179,20 +179,6 @@ func (r *reader) todos(list gjson.Result, at string) {
 	r.out.TasksChangedAt = sanitize.Excerpt(at, 40)
 }
 
-// patchPaths are the files an apply_patch envelope adds, updates,
-// deletes or moves to.
-func patchPaths(patch string) []string {
-	var out []string
-	for _, line := range strings.Split(patch, "\n") {
-		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if p, ok := strings.CutPrefix(line, h); ok {
-				out = append(out, strings.TrimSpace(p))
-			}
-		}
-	}
-	return out
-}
-
 // callInput says in one line what a call was made with: its command or
 // file, else its arguments.
 func callInput(args gjson.Result) string {
@@ -204,31 +190,9 @@ func callInput(args gjson.Result) string {
 	return sanitize.Excerpt(args.Raw, transcript.InputRunes)
 }
 
-// touch records a file written, newest last, each once.
-func (r *reader) touch(path string) {
-	p := sanitize.Path(path, 500)
-	if p == "" {
-		return
-	}
-	if r.seen[p] {
-		kept := r.out.FilesTouched[:0]
-		for _, x := range r.out.FilesTouched {
-			if x != p {
-				kept = append(kept, x)
-			}
-		}
-		r.out.FilesTouched = kept
-	}
-	r.seen[p] = true
-	r.out.FilesTouched = append(r.out.FilesTouched, p)
-	if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
-		delete(r.seen, r.out.FilesTouched[0])
-		r.out.FilesTouched = r.out.FilesTouched[1:]
-	}
-}
-
 func (r *reader) finish() *transcript.Facts {
 	out := r.out
+	out.FilesTouched = r.files.List()
 	out.OpenError = r.lastError
 	if out.OpenError == nil {
 		out.ErrorBeforeRequest = false

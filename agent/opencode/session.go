@@ -33,7 +33,7 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*transcript
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	s := &skim{r: br, pos: func() int64 { return offset(f, br) }}
-	r := &reader{seen: map[string]bool{}}
+	r := &reader{}
 	var skipped, oversized int
 	read := func(b []byte, fits bool, start int64) error {
 		if err := ctx.Err(); err != nil {
@@ -87,7 +87,7 @@ type reader struct {
 	out       transcript.Facts
 	requests  transcript.Requests
 	texts     []string // the agent's texts, oldest first
-	seen      map[string]bool
+	files     transcript.Files
 	lastError *transcript.ToolError // the newest tool result, when it failed
 	model     string
 	// compacting is the compaction asked for whose summary has not come
@@ -182,7 +182,7 @@ func (r *reader) assistant(parts []gjson.Result, info gjson.Result) {
 // in the summary now, and the context size is unknown until the next
 // reply.
 func (r *reader) summarised(info gjson.Result) {
-	r.out.FilesTouched, r.seen = nil, map[string]bool{}
+	r.files.Reset()
 	r.out.Usage = transcript.Usage{}
 	r.out.Compaction = cmp.Or(r.compacting, sanitize.Excerpt(info.Get("id").Str, 80))
 	r.compacting = ""
@@ -213,28 +213,14 @@ func (r *reader) tool(p, info gjson.Result) {
 func (r *reader) completed(name string, input, info gjson.Result) {
 	switch {
 	case writers[name]:
-		r.touch(input.Get("filePath").Str)
+		r.files.Touch(input.Get("filePath").Str)
 	case name == "patch" || name == "apply_patch":
-		for _, path := range patchPaths(input.Get("patchText").Str + "\n" + input.Get("patch").Str) {
-			r.touch(path)
+		for _, path := range transcript.PatchPaths(input.Get("patchText").Str + "\n" + input.Get("patch").Str) {
+			r.files.Touch(path)
 		}
 	case name == "todowrite":
 		r.todos(input.Get("todos"), info)
 	}
-}
-
-// patchPaths are the files an apply_patch envelope adds, updates,
-// deletes or moves to.
-func patchPaths(patch string) []string {
-	var out []string
-	for _, line := range strings.Split(patch, "\n") {
-		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if p, ok := strings.CutPrefix(line, h); ok {
-				out = append(out, strings.TrimSpace(p))
-			}
-		}
-	}
-	return out
 }
 
 // todos is the list a todowrite call sets, whole: the newest stands.
@@ -264,31 +250,9 @@ func callInput(args gjson.Result) string {
 	return sanitize.Excerpt(args.Raw, transcript.InputRunes)
 }
 
-// touch records a file written, newest last, each once.
-func (r *reader) touch(path string) {
-	p := sanitize.Path(path, 500)
-	if p == "" {
-		return
-	}
-	if r.seen[p] {
-		kept := r.out.FilesTouched[:0]
-		for _, x := range r.out.FilesTouched {
-			if x != p {
-				kept = append(kept, x)
-			}
-		}
-		r.out.FilesTouched = kept
-	}
-	r.seen[p] = true
-	r.out.FilesTouched = append(r.out.FilesTouched, p)
-	if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
-		delete(r.seen, r.out.FilesTouched[0])
-		r.out.FilesTouched = r.out.FilesTouched[1:]
-	}
-}
-
 func (r *reader) finish() *transcript.Facts {
 	out := r.out
+	out.FilesTouched = r.files.List()
 	out.OpenError = r.lastError
 	if out.OpenError == nil {
 		out.ErrorBeforeRequest = false

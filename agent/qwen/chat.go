@@ -21,7 +21,7 @@ import (
 // line by line: Qwen Code appends, so the newest of each fact wins.
 // Memory is bounded by opt.MaxLine, time by opt.Budget.
 func Read(ctx context.Context, path string, opt transcript.Options) (*transcript.Facts, error) {
-	r := &reader{seen: map[string]bool{}, calls: map[string]call{}}
+	r := &reader{calls: map[string]call{}}
 	notes, err := transcript.ReadForward(ctx, path, opt, "chat record", r.line)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ type reader struct {
 	out       transcript.Facts
 	requests  transcript.Requests
 	texts     []string // the agent's texts, oldest first
-	seen      map[string]bool
+	files     transcript.Files
 	lastError *transcript.ToolError // the newest tool result, when it failed
 	calls     map[string]call       // by call id, for their results
 	model     string
@@ -67,7 +67,7 @@ func (r *reader) line(b []byte) {
 		if line.Get("subtype").Str == "chat_compression" {
 			// What was written before is in the summary now; the context
 			// size is unknown until the next reply.
-			r.out.FilesTouched, r.seen = nil, map[string]bool{}
+			r.files.Reset()
 			r.out.Usage = transcript.Usage{}
 		}
 	}
@@ -171,37 +171,15 @@ func (r *reader) result(parts []gjson.Result, res gjson.Result) {
 		case "success":
 			r.lastError = nil
 			if path := res.Get("resultDisplay.filePath"); path.Type == gjson.String {
-				r.touch(path.Str)
+				r.files.Touch(path.Str)
 			}
 		}
-	}
-}
-
-// touch records a file written, newest last, each once.
-func (r *reader) touch(path string) {
-	p := sanitize.Path(path, 500)
-	if p == "" {
-		return
-	}
-	if r.seen[p] {
-		kept := r.out.FilesTouched[:0]
-		for _, x := range r.out.FilesTouched {
-			if x != p {
-				kept = append(kept, x)
-			}
-		}
-		r.out.FilesTouched = kept
-	}
-	r.seen[p] = true
-	r.out.FilesTouched = append(r.out.FilesTouched, p)
-	if n := len(r.out.FilesTouched); n > transcript.MaxFiles {
-		delete(r.seen, r.out.FilesTouched[0])
-		r.out.FilesTouched = r.out.FilesTouched[1:]
 	}
 }
 
 func (r *reader) finish() *transcript.Facts {
 	out := r.out
+	out.FilesTouched = r.files.List()
 	out.OpenError = r.lastError
 	if out.OpenError == nil {
 		out.ErrorBeforeRequest = false

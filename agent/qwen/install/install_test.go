@@ -1,15 +1,12 @@
 package install
 
 import (
-	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tidwall/gjson"
 )
 
 // The entries are the event table's rows by Qwen Code's names: the brief
@@ -33,125 +30,6 @@ func TestEntriesAreTheTablesRowsByQwensNames(t *testing.T) {
 	}
 	if lr := Client.Entries("session-hooks", true); lr[len(lr)-1].Event != "Stop" || !strings.HasSuffix(lr[len(lr)-1].Command, " stop") {
 		t.Errorf("with the long-running checks, the last entry is %+v", lr[len(lr)-1])
-	}
-}
-
-// Install keeps every other byte; a second install changes nothing; the
-// check on Stop stays wired unless asked off; uninstall takes back a file
-// it created, even after Qwen Code wrote its schema's "$version" into it,
-// and gives back a file of the user's as it was.
-func TestInstallAndUninstallGiveBackWhatWasThere(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	project := t.TempDir()
-	path := filepath.Join(project, ".qwen", "settings.json")
-	yes, no := true, false
-	if err := Client.Install(path, "session-hooks", &yes, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
-	if n := len(gjson.GetBytes(b, "hooks.Stop").Array()); n != 1 {
-		t.Fatalf("the check on Stop: %d entries\n%s", n, b)
-	}
-	var out strings.Builder
-	if err := Client.Install(path, "session-hooks", nil, &out, false); err != nil || !strings.Contains(out.String(), "needs no change") {
-		t.Errorf("a second install: %v %q", err, out.String())
-	}
-	if err := Client.Install(path, "session-hooks", &no, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); gjson.GetBytes(b, "hooks.Stop").Exists() {
-		t.Errorf("the check on Stop stays after --long-running=false:\n%s", b)
-	}
-	b, _ = os.ReadFile(path)
-	os.WriteFile(path, append([]byte(`{"$version": 4,`), b[1:]...), 0o600) // as Qwen Code migrates it
-	if err := Client.Uninstall(path, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("uninstall left the file install created: %v", err)
-	}
-
-	theirs := "{\n  // mine\n  \"model\": {\"name\": \"qwen3\"}\n}\n"
-	os.WriteFile(path, []byte(theirs), 0o644)
-	if err := Client.Install(path, "session-hooks", nil, io.Discard, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := Client.Uninstall(path, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != theirs {
-		t.Errorf("the user's settings came back as:\n%s", b)
-	}
-}
-
-// status says what is not wired, and lists what is; a settings file it
-// cannot read is a problem.
-func TestStatusSaysWhatIsMissing(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	project, home := t.TempDir(), t.TempDir()
-	st := Client.ReadStatus(project, home)
-	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "session-hooks is not wired for Qwen Code: run session-hooks --agent qwen install") {
-		t.Errorf("nothing wired: %q", st.Warnings)
-	}
-	path, _ := Client.Path("project", project, func() (string, error) { return home, nil })
-	Client.Install(path, "session-hooks", nil, io.Discard, false)
-	if st := Client.ReadStatus(project, home); len(st.Warnings) != 0 || len(st.Scopes[0].Hooks) != 5 || st.Scopes[0].State != "present" {
-		t.Errorf("all wired: %q, %d entries", st.Warnings, len(st.Scopes[0].Hooks))
-	}
-	os.WriteFile(path, []byte("{not json"), 0o644)
-	if st := Client.ReadStatus(project, home); len(st.Warnings) == 0 || st.Scopes[0].State != "unreadable" {
-		t.Errorf("an unreadable file: %+v", st)
-	}
-	if _, err := Client.Path("local", project, func() (string, error) { return home, nil }); err == nil || !strings.Contains(err.Error(), "project and user") {
-		t.Errorf("an unknown scope: %v", err)
-	}
-	if _, err := Client.Path("user", project, func() (string, error) { return "", errors.New("no home") }); err == nil || err.Error() != "no home" {
-		t.Errorf("the user's scope without a home: %v", err)
-	}
-	if st := Client.ReadStatus(t.TempDir(), home); st.Scopes[0].State != "absent" || st.Scopes[1].State != "absent" {
-		t.Errorf("no file is absent: %+v", st.Scopes)
-	}
-}
-
-// Doctor's rehearsals give each entry once, with its timeout; an output
-// that is not JSON is a problem, as Qwen Code reads a context only as JSON.
-func TestRehearsalsAndTheReplyCheck(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	project, home := t.TempDir(), t.TempDir()
-	path, _ := Client.Path("project", project, func() (string, error) { return home, nil })
-	Client.Install(path, "session-hooks", nil, io.Discard, false)
-	rs := Client.Rehearsals(Client.ReadStatus(project, home), project)
-	if len(rs) != 5 || rs[len(rs)-1].Limit.Seconds() != 5 || !strings.Contains(string(rs[0].Payload), `"source":"startup"`) {
-		t.Errorf("the rehearsals: %d, the end's limit %s, the start's payload %s", len(rs), rs[len(rs)-1].Limit, rs[0].Payload)
-	}
-	if rs[0].Check([]byte("plain text")) == "" || rs[0].Check([]byte(`{"hookSpecificOutput":{}}`)) != "" || rs[0].Check(nil) != "" {
-		t.Error("the reply check")
-	}
-}
-
-// A dry run prints the change and writes nothing; install into a file of
-// the user's says where its previous version is kept.
-func TestADryRunWritesNothingAndAChangeKeepsTheOldVersion(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	path := filepath.Join(t.TempDir(), ".qwen", "settings.json")
-	var out strings.Builder
-	if err := Client.Install(path, "session-hooks", nil, &out, true); err != nil || !strings.Contains(out.String(), "Would change "+path+" (nothing written)") {
-		t.Errorf("a dry run: %v\n%s", err, out.String())
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("a dry run wrote the file: %v", err)
-	}
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte(`{"model": {}}`), 0o600)
-	out.Reset()
-	if err := Client.Install(path, "session-hooks", nil, &out, false); err != nil || !strings.Contains(out.String(), "Changed "+path) ||
-		!strings.Contains(out.String(), "The previous version is kept as ") {
-		t.Errorf("a change to the user's file: %v\n%s", err, out.String())
-	}
-	out.Reset()
-	Client.Uninstall(path, &out)
-	if strings.Contains(out.String(), "Removed the session-hooks entries") {
-		t.Errorf("uninstall removed the user's file:\n%s", out.String())
 	}
 }
 

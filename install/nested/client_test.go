@@ -183,4 +183,10 @@ func TestStatusBelowTheTopSaysTheProjectsHooksDoNotRun(t *testing.T) {
 	if st := qwenish.ReadStatus(project, home); len(st.Warnings) != 0 {
 		t.Errorf("at the top: %q", st.Warnings)
 	}
+	user, _ := qwenish.Path("user", project, func() (string, error) { return home, nil })
+	qwenish.Uninstall(path, io.Discard)
+	qwenish.Install(user, "session-hooks", nil, io.Discard, false)
+	if st := qwenish.ReadStatus(sub, home); len(st.Warnings) != 0 {
+		t.Errorf("below the top, wired for the user: %q", st.Warnings)
+	}
 }

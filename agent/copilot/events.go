@@ -167,12 +167,8 @@ func (r *reader) wrote(d gjson.Result, c call) {
 		} else if c.args.IsObject() {
 			patch = cmp.Or(c.args.Get("input").Str, c.args.Get("patch").Str)
 		}
-		for _, line := range strings.Split(patch, "\n") {
-			for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-				if p, ok := strings.CutPrefix(line, h); ok {
-					r.touched(strings.TrimSpace(p))
-				}
-			}
+		for _, p := range transcript.PatchPaths(patch) {
+			r.touched(p)
 		}
 		return
 	}

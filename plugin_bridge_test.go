@@ -68,3 +68,36 @@ func TestTheBridgePrefersThePluginsOwnBinary(t *testing.T) {
 		t.Errorf("with npm's binary: %q", got)
 	}
 }
+
+// The bridge never runs a session-hooks the project could have planted:
+// PATH's empty and relative entries (the session's directory) and its
+// entries inside the project (node_modules/.bin) are passed over for the
+// one installed outside it.
+func TestTheBridgeRunsNoBinaryTheProjectPlanted(t *testing.T) {
+	bridge, _ := filepath.Abs("plugin/bin/session-hooks-bridge")
+	root := t.TempDir()
+	project, installed := filepath.Join(root, "project"), filepath.Join(root, "installed")
+	for dir, name := range map[string]string{project: "planted", filepath.Join(project, "node_modules", ".bin"): "planted-npm", installed: "installed"} {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "session-hooks"), []byte("#!/bin/sh\necho "+name+"\n"), 0o755)
+	}
+	for _, tt := range []struct{ path, projectDir, want string }{
+		{":" + installed + ":/usr/bin:/bin", project, "installed"},
+		{".:" + installed + ":/usr/bin:/bin", project, "installed"},
+		{"node_modules/.bin:" + installed + ":/usr/bin:/bin", project, "installed"},
+		{filepath.Join(project, "node_modules", ".bin") + ":" + installed + ":/usr/bin:/bin", project, "installed"},
+		{filepath.Join(project, "node_modules", ".bin") + ":" + installed + ":/usr/bin:/bin", "", "installed"}, // the project is where it runs
+		{".:/usr/bin:/bin", project, ""},
+	} {
+		cmd := exec.Command(bridge, "end")
+		cmd.Dir = project
+		cmd.Env = []string{"PATH=" + tt.path, "CLAUDE_PROJECT_DIR=" + tt.projectDir}
+		if tt.projectDir == "" {
+			cmd.Env = cmd.Env[:1]
+		}
+		out, err := cmd.CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != tt.want {
+			t.Errorf("PATH=%s: ran %q (%v), want %q", tt.path, got, err, tt.want)
+		}
+	}
+}

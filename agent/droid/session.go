@@ -27,18 +27,13 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*transcript
 	if err != nil {
 		return nil, err
 	}
-	r.out.Notes = append(r.out.Notes, notes...)
-	return r.finish(), nil
+	r.Out.Notes = append(r.Out.Notes, notes...)
+	return r.Finish(), nil
 }
 
 type reader struct {
-	out       transcript.Facts
-	requests  transcript.Requests
-	texts     []string // the agent's texts, oldest first
-	files     transcript.Files
-	lastError *transcript.ToolError // the newest tool result, when it failed
-	calls     map[string]call       // by call id, for their results
-	model     string
+	transcript.Tally
+	calls map[string]call // by call id, for their results
 }
 
 type call struct {
@@ -66,8 +61,8 @@ func (r *reader) line(b []byte) {
 		}
 	case "compaction_state":
 		// What was written before is in the summary now.
-		r.files.Reset()
-		r.out.Compaction = sanitize.Excerpt(line.Get("id").Str, 80)
+		r.Files.Reset()
+		r.Out.Compaction = sanitize.Excerpt(line.Get("id").Str, 80)
 	}
 }
 
@@ -90,29 +85,18 @@ func (r *reader) user(m gjson.Result, at string) {
 	if m.Get("content").Type == gjson.String {
 		texts = append(texts, m.Get("content").Str)
 	}
-	text := strings.TrimSpace(strings.Join(texts, "\n"))
-	if text == "" || transcript.IsHoldReason(text) || strings.HasPrefix(text, "<system-reminder>") {
-		return
+	// Droid's own context, in a message without its marks.
+	if text := strings.TrimSpace(strings.Join(texts, "\n")); !strings.HasPrefix(text, "<system-reminder>") {
+		r.Request(text, at)
 	}
-	r.requests.Add(text)
-	r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
-	r.out.PreviousPrompt = r.requests.Previous()
-	r.out.ErrorBeforeRequest = r.lastError != nil
 }
 
 func (r *reader) assistant(m gjson.Result, at string) {
-	if id := m.Get("modelId").Str; id != "" {
-		r.model = sanitize.Excerpt(id, 80)
-	}
+	r.Model(m.Get("modelId").Str)
 	for _, c := range m.Get("content").Array() {
 		switch c.Get("type").Str {
 		case "text":
-			if t := strings.TrimSpace(c.Get("text").Str); t != "" {
-				r.texts = append(r.texts, t)
-				if len(r.texts) > 3 {
-					r.texts = r.texts[1:]
-				}
-			}
+			r.Text(strings.TrimSpace(c.Get("text").Str))
 		case "tool_use":
 			r.toolUse(c, at)
 		}
@@ -142,14 +126,12 @@ func (r *reader) toolUse(c gjson.Result, at string) {
 func (r *reader) result(c gjson.Result) {
 	k := r.calls[c.Get("tool_use_id").Str]
 	if c.Get("is_error").Bool() {
-		r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: k.name, Input: k.input},
-			Error: sanitize.Excerpt(contentText(c.Get("content")), transcript.ErrorRunes)}
-		r.out.ErrorBeforeRequest = false
+		r.Failed(transcript.ToolCall{Tool: k.name, Input: k.input}, contentText(c.Get("content")))
 		return
 	}
-	r.lastError = nil
+	r.Succeeded()
 	for _, p := range k.touches {
-		r.files.Touch(p)
+		r.Files.Touch(p)
 	}
 }
 
@@ -171,12 +153,12 @@ func (r *reader) todos(list gjson.Result, at string) {
 	if !list.IsArray() {
 		return
 	}
-	r.out.Todos = []transcript.Todo{}
+	r.Out.Todos = []transcript.Todo{}
 	for _, t := range list.Array() {
-		r.out.Todos = append(r.out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
+		r.Out.Todos = append(r.Out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
 			Status: sanitize.Excerpt(t.Get("status").Str, 20)})
 	}
-	r.out.TasksChangedAt = sanitize.Excerpt(at, 40)
+	r.Out.TasksChangedAt = sanitize.Excerpt(at, 40)
 }
 
 // callInput says in one line what a call was made with: its command or
@@ -188,16 +170,4 @@ func callInput(args gjson.Result) string {
 		}
 	}
 	return sanitize.Excerpt(args.Raw, transcript.InputRunes)
-}
-
-func (r *reader) finish() *transcript.Facts {
-	out := r.out
-	out.FilesTouched = r.files.List()
-	out.OpenError = r.lastError
-	if out.OpenError == nil {
-		out.ErrorBeforeRequest = false
-	}
-	out.Usage.Model = r.model
-	out.Texts = append(out.Texts, transcript.Excerpts(r.texts)...)
-	return &out
 }

@@ -51,17 +51,17 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*transcript
 	}
 	err = s.document(1<<20, opt.MaxLine, r.info, read)
 	if errors.Is(err, errShape) {
-		r.out.Notes = append(r.out.Notes, "The session file is not a session as OpenCode exports it ("+err.Error()+"); what it held before that was read.")
+		r.Out.Notes = append(r.Out.Notes, "The session file is not a session as OpenCode exports it ("+err.Error()+"); what it held before that was read.")
 	} else if err != nil {
 		return nil, err
 	}
 	if skipped > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("only the messages in the last %s of the session were read (%d older ones skipped)", mib(opt.Budget), skipped))
+		r.Out.Notes = append(r.Out.Notes, fmt.Sprintf("only the messages in the last %s of the session were read (%d older ones skipped)", mib(opt.Budget), skipped))
 	}
 	if oversized > 0 {
-		r.out.Notes = append(r.out.Notes, fmt.Sprintf("%d message(s) of the session over %s were skipped", oversized, mib(int64(opt.MaxLine))))
+		r.Out.Notes = append(r.Out.Notes, fmt.Sprintf("%d message(s) of the session over %s were skipped", oversized, mib(int64(opt.MaxLine))))
 	}
-	return r.finish(), nil
+	return r.Finish(), nil
 }
 
 // mib says a size in MiB, or in bytes below one.
@@ -84,21 +84,14 @@ func offset(f interface {
 }
 
 type reader struct {
-	out       transcript.Facts
-	requests  transcript.Requests
-	texts     []string // the agent's texts, oldest first
-	files     transcript.Files
-	lastError *transcript.ToolError // the newest tool result, when it failed
-	model     string
+	transcript.Tally
 	// compacting is the compaction asked for whose summary has not come
 	// yet.
 	compacting string
 }
 
 func (r *reader) info(b []byte) {
-	if m := gjson.GetBytes(b, "model.id").Str; m != "" {
-		r.model = sanitize.Excerpt(m, 80)
-	}
+	r.Model(gjson.GetBytes(b, "model.id").Str)
 }
 
 func (r *reader) message(m gjson.Result) {
@@ -130,14 +123,7 @@ func (r *reader) user(parts []gjson.Result, info gjson.Result) {
 			}
 		}
 	}
-	text := strings.TrimSpace(strings.Join(texts, "\n"))
-	if text == "" || transcript.IsHoldReason(text) {
-		return
-	}
-	r.requests.Add(text)
-	r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), at(info.Get("time.created"))
-	r.out.PreviousPrompt = r.requests.Previous()
-	r.out.ErrorBeforeRequest = r.lastError != nil
+	r.Request(strings.TrimSpace(strings.Join(texts, "\n")), at(info.Get("time.created")))
 }
 
 // at is OpenCode's time (milliseconds since the epoch) as the snapshot
@@ -154,22 +140,17 @@ func (r *reader) assistant(parts []gjson.Result, info gjson.Result) {
 		r.summarised(info)
 		return
 	}
-	if m := info.Get("modelID").Str; m != "" {
-		r.model = sanitize.Excerpt(m, 80)
-	}
+	r.Model(info.Get("modelID").Str)
 	t := info.Get("tokens")
 	if in := t.Get("input").Int() + t.Get("cache.read").Int() + t.Get("cache.write").Int(); in > 0 && in < 1e9 {
-		r.out.Usage = transcript.Usage{Tokens: int(in), Output: int(t.Get("output").Int()), Known: true}
+		r.Out.Usage = transcript.Usage{Tokens: int(in), Output: int(t.Get("output").Int()), Known: true}
 	}
-	r.out.InFlight = nil
+	r.Out.InFlight = nil
 	for _, p := range parts {
 		switch p.Get("type").Str {
 		case "text":
-			if text := strings.TrimSpace(p.Get("text").Str); text != "" && !p.Get("synthetic").Bool() {
-				r.texts = append(r.texts, text)
-				if len(r.texts) > 3 {
-					r.texts = r.texts[1:]
-				}
+			if !p.Get("synthetic").Bool() {
+				r.Text(strings.TrimSpace(p.Get("text").Str))
 			}
 		case "tool":
 			r.tool(p, info)
@@ -182,9 +163,9 @@ func (r *reader) assistant(parts []gjson.Result, info gjson.Result) {
 // in the summary now, and the context size is unknown until the next
 // reply.
 func (r *reader) summarised(info gjson.Result) {
-	r.files.Reset()
-	r.out.Usage = transcript.Usage{}
-	r.out.Compaction = cmp.Or(r.compacting, sanitize.Excerpt(info.Get("id").Str, 80))
+	r.Files.Reset()
+	r.Out.Usage = transcript.Usage{}
+	r.Out.Compaction = cmp.Or(r.compacting, sanitize.Excerpt(info.Get("id").Str, 80))
 	r.compacting = ""
 }
 
@@ -200,23 +181,22 @@ func (r *reader) tool(p, info gjson.Result) {
 	call := transcript.ToolCall{Tool: name, Input: callInput(input)}
 	switch st.Get("status").Str {
 	case "error":
-		r.lastError = &transcript.ToolError{ToolCall: call, Error: sanitize.Excerpt(st.Get("error").Str, transcript.ErrorRunes)}
-		r.out.ErrorBeforeRequest = false
+		r.Failed(call, st.Get("error").Str)
 	case "completed":
-		r.lastError = nil
+		r.Succeeded()
 		r.completed(name, input, info)
 	case "pending", "running":
-		r.out.InFlight = &call
+		r.Out.InFlight = &call
 	}
 }
 
 func (r *reader) completed(name string, input, info gjson.Result) {
 	switch {
 	case writers[name]:
-		r.files.Touch(input.Get("filePath").Str)
+		r.Files.Touch(input.Get("filePath").Str)
 	case name == "patch" || name == "apply_patch":
 		for _, path := range transcript.PatchPaths(input.Get("patchText").Str + "\n" + input.Get("patch").Str) {
-			r.files.Touch(path)
+			r.Files.Touch(path)
 		}
 	case name == "todowrite":
 		r.todos(input.Get("todos"), info)
@@ -228,15 +208,15 @@ func (r *reader) todos(list, info gjson.Result) {
 	if !list.IsArray() {
 		return
 	}
-	r.out.Todos = []transcript.Todo{}
+	r.Out.Todos = []transcript.Todo{}
 	for _, t := range list.Array() {
 		if !t.IsObject() {
 			continue
 		}
-		r.out.Todos = append(r.out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
+		r.Out.Todos = append(r.Out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
 			Status: sanitize.Excerpt(t.Get("status").Str, 20)})
 	}
-	r.out.TasksChangedAt = at(info.Get("time.created"))
+	r.Out.TasksChangedAt = at(info.Get("time.created"))
 }
 
 // callInput says in one line what a call was made with: its command or
@@ -248,16 +228,4 @@ func callInput(args gjson.Result) string {
 		}
 	}
 	return sanitize.Excerpt(args.Raw, transcript.InputRunes)
-}
-
-func (r *reader) finish() *transcript.Facts {
-	out := r.out
-	out.FilesTouched = r.files.List()
-	out.OpenError = r.lastError
-	if out.OpenError == nil {
-		out.ErrorBeforeRequest = false
-	}
-	out.Usage.Model = r.model
-	out.Texts = append(out.Texts, transcript.Excerpts(r.texts)...)
-	return &out
 }

@@ -26,18 +26,13 @@ func Read(ctx context.Context, path string, opt transcript.Options) (*transcript
 	if err != nil {
 		return nil, err
 	}
-	r.out.Notes = append(r.out.Notes, notes...)
-	return r.finish(), nil
+	r.Out.Notes = append(r.Out.Notes, notes...)
+	return r.Finish(), nil
 }
 
 type reader struct {
-	out       transcript.Facts
-	requests  transcript.Requests
-	texts     []string // the agent's texts, oldest first
-	files     transcript.Files
-	lastError *transcript.ToolError // the newest tool result, when it failed
-	calls     map[string]call       // by call id, for their results
-	model     string
+	transcript.Tally
+	calls map[string]call // by call id, for their results
 }
 
 type call struct{ name, input string }
@@ -57,7 +52,7 @@ func (r *reader) line(b []byte) {
 		// Only what a person typed: Qwen Code marks its own user-role
 		// entries (reminders, a summary's restoration) otherwise.
 		if line.Get("provenance").Str == "real_user" {
-			r.prompt(textOf(parts), line.Get("timestamp").Str)
+			r.Request(textOf(parts), line.Get("timestamp").Str)
 		}
 	case "assistant":
 		r.assistant(parts, line)
@@ -67,8 +62,8 @@ func (r *reader) line(b []byte) {
 		if line.Get("subtype").Str == "chat_compression" {
 			// What was written before is in the summary now; the context
 			// size is unknown until the next reply.
-			r.files.Reset()
-			r.out.Usage = transcript.Usage{}
+			r.Files.Reset()
+			r.Out.Usage = transcript.Usage{}
 		}
 	}
 }
@@ -84,29 +79,12 @@ func textOf(parts []gjson.Result) string {
 	return strings.TrimSpace(strings.Join(texts, "\n"))
 }
 
-func (r *reader) prompt(text, at string) {
-	if text == "" || transcript.IsHoldReason(text) {
-		return
-	}
-	r.requests.Add(text)
-	r.out.LastPrompt, r.out.LastPromptAt = transcript.Request(text), sanitize.Excerpt(at, 40)
-	r.out.PreviousPrompt = r.requests.Previous()
-	r.out.ErrorBeforeRequest = r.lastError != nil
-}
-
 func (r *reader) assistant(parts []gjson.Result, line gjson.Result) {
-	if m := line.Get("model").Str; m != "" {
-		r.model = sanitize.Excerpt(m, 80)
-	}
+	r.Model(line.Get("model").Str)
 	if u := line.Get("usageMetadata.promptTokenCount").Int(); u > 0 && u < 1e9 {
-		r.out.Usage = transcript.Usage{Tokens: int(u), Output: int(line.Get("usageMetadata.candidatesTokenCount").Int()), Known: true}
+		r.Out.Usage = transcript.Usage{Tokens: int(u), Output: int(line.Get("usageMetadata.candidatesTokenCount").Int()), Known: true}
 	}
-	if text := textOf(parts); text != "" {
-		r.texts = append(r.texts, text)
-		if len(r.texts) > 3 {
-			r.texts = r.texts[1:]
-		}
-	}
+	r.Text(textOf(parts))
 	for _, p := range parts {
 		fc := p.Get("functionCall")
 		if !fc.Exists() {
@@ -127,12 +105,12 @@ func (r *reader) todos(list gjson.Result, at string) {
 	if !list.IsArray() {
 		return
 	}
-	r.out.Todos = nil
+	r.Out.Todos = nil
 	for _, t := range list.Array() {
-		r.out.Todos = append(r.out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
+		r.Out.Todos = append(r.Out.Todos, transcript.Todo{Content: sanitize.Excerpt(t.Get("content").Str, transcript.TaskRunes),
 			Status: sanitize.Excerpt(t.Get("status").Str, 20)})
 	}
-	r.out.TasksChangedAt = sanitize.Excerpt(at, 40)
+	r.Out.TasksChangedAt = sanitize.Excerpt(at, 40)
 }
 
 // callInput says in one line what a call was made with: its command or
@@ -165,26 +143,12 @@ func (r *reader) result(parts []gjson.Result, res gjson.Result) {
 			if msg == "" {
 				msg = fr.Get("response.output").Str
 			}
-			r.lastError = &transcript.ToolError{ToolCall: transcript.ToolCall{Tool: c.name, Input: c.input},
-				Error: sanitize.Excerpt(msg, transcript.ErrorRunes)}
-			r.out.ErrorBeforeRequest = false
+			r.Failed(transcript.ToolCall{Tool: c.name, Input: c.input}, msg)
 		case "success":
-			r.lastError = nil
+			r.Succeeded()
 			if path := res.Get("resultDisplay.filePath"); path.Type == gjson.String {
-				r.files.Touch(path.Str)
+				r.Files.Touch(path.Str)
 			}
 		}
 	}
-}
-
-func (r *reader) finish() *transcript.Facts {
-	out := r.out
-	out.FilesTouched = r.files.List()
-	out.OpenError = r.lastError
-	if out.OpenError == nil {
-		out.ErrorBeforeRequest = false
-	}
-	out.Usage.Model = r.model
-	out.Texts = append(out.Texts, transcript.Excerpts(r.texts)...)
-	return &out
 }

@@ -77,11 +77,12 @@ func TestInstallAndUninstallGiveBackWhatWasThere(t *testing.T) {
 	if err := qwenish.Uninstall(path, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("uninstall left the file install created: %v", err)
+	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
+		t.Errorf("uninstall left the file and the folder install created: %v", err)
 	}
 
 	theirs := "{\n  // mine\n  \"model\": {\"name\": \"qwen3\"}\n}\n"
+	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte(theirs), 0o644)
 	if err := qwenish.Install(path, "session-hooks", nil, io.Discard, false); err != nil {
 		t.Fatal(err)

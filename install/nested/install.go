@@ -16,7 +16,6 @@ import (
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
 	contract "github.com/session-hooks/session-hooks/install"
-	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/tidwall/gjson"
 )
@@ -106,41 +105,10 @@ func (c Client) Uninstall(path string, out io.Writer) error {
 	})
 }
 
+// edit is the settings file's edit, with what the client writes there
+// itself not taken for the user's.
 func (c Client) edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile.Result, error)) error {
-	doc, err := hookfile.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	res, err := change(doc)
-	if err != nil {
-		return fmt.Errorf("cannot edit %s: %v. The file is left untouched.", path, err)
-	}
-	if !res.Changed {
-		fmt.Fprintf(out, "%s needs no change.\n", path)
-		return nil
-	}
-	if dryRun {
-		contract.ShowChange(out, path, doc, res.JSON)
-		return nil
-	}
-	removed, err := backup.RemoveCreated(path, c.withoutBookkeeping(res.JSON))
-	if err != nil {
-		return err
-	}
-	if removed {
-		fmt.Fprintf(out, "Removed the session-hooks entries (%d), and %s, which install had created and which now held nothing.\n", res.Removed, path)
-		return nil
-	}
-	// The folder holding the client's (the project, or the home) fences the write.
-	kept, err := contract.Save(path, contract.Fence{Root: filepath.Dir(filepath.Dir(path))}, doc, doc != nil, res.JSON, 0o600)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
-	if kept != "" {
-		fmt.Fprintf(out, "The previous version is kept as %s.\n", kept)
-	}
-	return nil
+	return contract.EditSettings(path, out, dryRun, change, c.withoutBookkeeping)
 }
 
 // withoutBookkeeping is the settings without what the client writes into

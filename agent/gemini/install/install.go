@@ -7,14 +7,11 @@ package install
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	contract "github.com/session-hooks/session-hooks/install"
 
 	"github.com/session-hooks/session-hooks/agent/gemini"
-	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
@@ -50,7 +47,7 @@ func Path(scope, dir string, home func() (string, error)) (string, error) {
 // longRunning, when set, adds (true) or removes (false) the checks on
 // AfterAgent; unset, what is wired stays.
 func Install(path, program string, longRunning *bool, out io.Writer, dryRun bool) error {
-	return edit(path, out, dryRun, func(doc []byte) (hookfile.Result, error) {
+	return contract.EditSettings(path, out, dryRun, func(doc []byte) (hookfile.Result, error) {
 		lr := longRunning != nil && *longRunning
 		if longRunning == nil {
 			if js, err := hookfile.Parse(doc); err == nil {
@@ -61,58 +58,14 @@ func Install(path, program string, longRunning *bool, out io.Writer, dryRun bool
 		}
 		res, err := hookfile.Install(doc, Entries(program, lr), "")
 		return res, hookfile.ReadBy(err, gemini.Adapter.Label)
-	})
+	}, nil)
 }
 
 // Uninstall removes our entries from the settings file at path, and the
 // file (and its folder) when install created them and nothing else is left.
 func Uninstall(path string, out io.Writer) error {
-	return edit(path, out, false, func(doc []byte) (hookfile.Result, error) {
+	return contract.EditSettings(path, out, false, func(doc []byte) (hookfile.Result, error) {
 		res, err := hookfile.Uninstall(doc, "")
 		return res, hookfile.ReadBy(err, gemini.Adapter.Label)
-	})
-}
-
-func edit(path string, out io.Writer, dryRun bool, change func([]byte) (hookfile.Result, error)) error {
-	doc, err := hookfile.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	res, err := change(doc)
-	if err != nil {
-		return fmt.Errorf("cannot edit %s: %v. The file is left untouched.", path, err)
-	}
-	if !res.Changed {
-		fmt.Fprintf(out, "%s needs no change.\n", path)
-		return nil
-	}
-	if dryRun {
-		contract.ShowChange(out, path, doc, res.JSON)
-		return nil
-	}
-	dir := filepath.Dir(path)
-	removed, err := backup.RemoveCreated(path, res.JSON)
-	if err != nil {
-		return err
-	}
-	if removed {
-		if backup.CreatedByInstall(dir) && os.Remove(dir) == nil { // only if empty
-			backup.UnmarkCreated(dir)
-		}
-		fmt.Fprintf(out, "Removed the session-hooks entries (%d), and %s, which install had created and which now held nothing.\n",
-			res.Removed, path)
-		return nil
-	}
-	// The folder holding .gemini (the project, or the home) fences the
-	// write: a committed .gemini that links out of the project is refused.
-	fence := contract.Fence{Root: filepath.Dir(filepath.Dir(path))}
-	kept, err := contract.Save(path, fence, doc, doc != nil, res.JSON, 0o600)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "Changed %s:\n  %s\n", path, strings.Join(res.Changes, "\n  "))
-	if kept != "" {
-		fmt.Fprintf(out, "The previous version is kept as %s.\n", kept)
-	}
-	return nil
+	}, nil)
 }

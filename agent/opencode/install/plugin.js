@@ -54,37 +54,34 @@ export const SessionHooks = async ({ client, directory }) => {
       child.stdin.end(JSON.stringify({ cwd: directory, ...payload }))
     })
 
-  // session writes the session to the private folder; "" when OpenCode
-  // cannot give it.
+  // session writes the session to the private folder: its path ("" when
+  // OpenCode cannot give it) and its messages.
   const session = async (id) => {
     try {
       const info = await client.session.get({ path: { id } })
-      const messages = await client.session.messages({ path: { id } })
+      const messages = (await client.session.messages({ path: { id } })).data || []
       const path = join(folder, id.replace(/[^A-Za-z0-9_-]/g, "") + ".json")
-      writeFileSync(path, JSON.stringify({ info: info.data, messages: messages.data }), { mode: 0o600 })
-      return path
+      writeFileSync(path, JSON.stringify({ info: info.data, messages }), { mode: 0o600 })
+      return { path, messages }
     } catch {
-      return ""
+      return { path: "", messages: [] }
     }
   }
 
+  // hook runs the entry of args for the session id; payload is the
+  // payload's own fields, or what makes them from the session's messages.
   const hook = async (args, id, payload) => {
     const entry = command(args)
     if (!entry) return ""
-    const transcript_path = await session(id)
-    return run(entry, { session_id: id, transcript_path, hook_event_name: entry.event, ...payload })
+    const { path, messages } = await session(id)
+    const own = typeof payload === "function" ? payload(messages) : payload
+    return run(entry, { session_id: id, transcript_path: path, hook_event_name: entry.event, ...own })
   }
 
-  // resumed says whether the session held a request before this one (a
-  // resumed session, not a new one).
-  const resumed = async (id) => {
-    try {
-      const messages = await client.session.messages({ path: { id } })
-      return (messages.data || []).filter((m) => m.info && m.info.role === "user").length > 1
-    } catch {
-      return false
-    }
-  }
+  // startSource is a session's start as its messages show it: a resume
+  // when it held a request before this one.
+  const startSource = (messages) =>
+    messages.filter((m) => m.info && m.info.role === "user").length > 1 ? "resume" : "startup"
 
   // recovering holds, from a compaction's start to its recovery, what the
   // next request waits for (OpenCode may send it before session.compacted
@@ -127,8 +124,7 @@ export const SessionHooks = async ({ client, directory }) => {
       await waitRecovery(id)
       if (!system.has(id)) {
         system.set(id, "")
-        const source = (await resumed(id)) ? "resume" : "startup"
-        system.set(id, await hook("init", id, { source }))
+        system.set(id, await hook("init", id, (messages) => ({ source: startSource(messages) })))
       }
       const text = system.get(id)
       if (text) output.system.push(text)

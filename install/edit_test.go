@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 )
 
@@ -45,8 +46,8 @@ func TestEditSettingsWritesShowsRefusesAndTakesBack(t *testing.T) {
 	if err := EditSettings(path, &out, false, to(`{"$version":4}`), own); err != nil || !strings.Contains(out.String(), "Removed the session-hooks entries (1)") {
 		t.Errorf("taking back: %v %q", err, out.String())
 	}
-	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
-		t.Errorf("the folder install made stays: %v", err)
+	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) || backup.CreatedByInstall(filepath.Dir(path)) {
+		t.Errorf("the folder install made stays, or stays marked as install's: %v", err)
 	}
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte(`{"model":1}`), 0o600)

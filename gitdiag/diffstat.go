@@ -104,7 +104,7 @@ func (r *Repo) diffStat(ctx context.Context, store *objects.Store, base, head pl
 		return nil, err
 	}
 	var changes []fileChange
-	if err := diffTrees(store, from.Tree, to.Tree, "", &changes); err != nil {
+	if err := diffTrees(store, from.Tree, to.Tree, "", 0, &changes); err != nil {
 		return nil, err
 	}
 	var loaded map[plumbing.Hash][]byte
@@ -218,9 +218,12 @@ func pairRenames(store *objects.Store, changes []fileChange, limit int, driver f
 }
 
 // diffTrees lists the files that differ, skipping identical subtrees.
-func diffTrees(store *objects.Store, a, b plumbing.Hash, prefix string, out *[]fileChange) error {
+func diffTrees(store *objects.Store, a, b plumbing.Hash, prefix string, depth int, out *[]fileChange) error {
 	if a == b {
 		return nil
+	}
+	if depth > objects.MaxTreeDepth {
+		return objects.ErrTooDeep
 	}
 	entries := func(h plumbing.Hash) (map[string]objects.TreeEntry, error) {
 		m := map[string]objects.TreeEntry{}
@@ -243,13 +246,13 @@ func diffTrees(store *objects.Store, a, b plumbing.Hash, prefix string, out *[]f
 	}
 	for name, x := range ea {
 		y, ok := eb[name]
-		if err := diffEntry(store, prefix+name, x, y, ok, out); err != nil {
+		if err := diffEntry(store, prefix+name, x, y, ok, depth, out); err != nil {
 			return err
 		}
 	}
 	for name, y := range eb {
 		if _, ok := ea[name]; !ok {
-			if err := diffEntry(store, prefix+name, objects.TreeEntry{}, y, true, out); err != nil {
+			if err := diffEntry(store, prefix+name, objects.TreeEntry{}, y, true, depth, out); err != nil {
 				return err
 			}
 		}
@@ -257,7 +260,7 @@ func diffTrees(store *objects.Store, a, b plumbing.Hash, prefix string, out *[]f
 	return nil
 }
 
-func diffEntry(store *objects.Store, path string, x, y objects.TreeEntry, inB bool, out *[]fileChange) error {
+func diffEntry(store *objects.Store, path string, x, y objects.TreeEntry, inB bool, depth int, out *[]fileChange) error {
 	xDir, yDir := x.Mode == 0o40000, inB && y.Mode == 0o40000
 	if !inB {
 		y = objects.TreeEntry{}
@@ -273,7 +276,7 @@ func diffEntry(store *objects.Store, path string, x, y objects.TreeEntry, inB bo
 		yTree = y.Hash
 	}
 	if xDir || yDir {
-		if err := diffTrees(store, xTree, yTree, path+"/", out); err != nil {
+		if err := diffTrees(store, xTree, yTree, path+"/", depth+1, out); err != nil {
 			return err
 		}
 	}

@@ -297,7 +297,7 @@ func TestRenameCandidatesAreInflatedOnce(t *testing.T) {
 		return c.Tree
 	}
 	var changes []fileChange
-	if err := diffTrees(store, tree("HEAD~1"), tree("HEAD"), "", &changes); err != nil {
+	if err := diffTrees(store, tree("HEAD~1"), tree("HEAD"), "", 0, &changes); err != nil {
 		t.Fatal(err)
 	}
 	paired, loaded := pairRenames(store, changes, 1000, func(string) int { return 0 })

@@ -206,3 +206,78 @@ func TestARefPackedAfterPackedRefsWasReadIsFound(t *testing.T) {
 		t.Errorf("topic after pack-refs: %s, %v; git says %s", got, err, want)
 	}
 }
+
+// A chain of trees each holding only the next costs a few bytes a level:
+// walked by recursion without a bound, a crafted chain overflowed the
+// stack (a crash, a trace on stderr). Every walk down trees stops at
+// git's own limit, core.maxTreeDepth, and says so.
+func TestTreesNestedPastGitsLimitAreRefusedNotWalked(t *testing.T) {
+	for _, tt := range []struct {
+		depth   int
+		refused bool
+	}{
+		{100, false},
+		{objects.MaxTreeDepth + 50, true},
+	} {
+		t.Run(fmt.Sprintf("depth %d", tt.depth), func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.txt", "a\n")
+			f.commit("first")
+			base := plumbing.NewHash(strings.TrimSpace(f.git("rev-parse", "HEAD")))
+			tree := f.treeChain(tt.depth)
+			deep := strings.TrimSpace(f.git("commit-tree", tree.String(), "-p", "HEAD", "-m", "deep"))
+			f.git("update-ref", "HEAD", deep)
+
+			r, err := Open(f.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			_, err = r.Status(context.Background())
+			if got := errors.Is(err, objects.ErrTooDeep); got != tt.refused {
+				t.Errorf("status: %v; want refused %v", err, tt.refused)
+			}
+			store, err := r.objects()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stats, err := r.diffStat(context.Background(), store, base, plumbing.NewHash(deep), func(string) int { return 0 })
+			if got := errors.Is(err, objects.ErrTooDeep); got != tt.refused {
+				t.Errorf("diff stat: %v; want refused %v", err, tt.refused)
+			}
+			if !tt.refused && len(stats) != 2 {
+				t.Errorf("diff stat of a chain %d deep: %+v; want a.txt gone and the deep file added", tt.depth, stats)
+			}
+		})
+	}
+}
+
+// treeChain writes depth nested trees "d/d/…/d/f" as loose objects, as no
+// work tree could hold them (the path is longer than PATH_MAX), and
+// returns the top one.
+func (f *fixture) treeChain(depth int) plumbing.Hash {
+	blob := f.writeLoose("blob", []byte("deep\n"))
+	h := f.writeLoose("tree", append([]byte("100644 f\x00"), blob[:]...))
+	for i := 0; i < depth; i++ {
+		h = f.writeLoose("tree", append([]byte("40000 d\x00"), h[:]...))
+	}
+	return h
+}
+
+func (f *fixture) writeLoose(kind string, content []byte) plumbing.Hash {
+	f.t.Helper()
+	h := plumbing.ComputeHash(map[string]plumbing.ObjectType{"blob": plumbing.BlobObject, "tree": plumbing.TreeObject}[kind], content)
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	fmt.Fprintf(w, "%s %d\x00", kind, len(content))
+	w.Write(content)
+	w.Close()
+	p := f.path(".git/objects/" + h.String()[:2] + "/" + h.String()[2:])
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, z.Bytes(), 0o444); err != nil && !os.IsExist(err) {
+		f.t.Fatal(err)
+	}
+	return h
+}

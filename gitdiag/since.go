@@ -98,7 +98,7 @@ func (r *Repo) NamesSince(from plumbing.Hash) ([]string, error) {
 		return nil, err
 	}
 	var changes []fileChange
-	if err := diffTrees(store, fromTree, to.Tree, "", &changes); err != nil {
+	if err := diffTrees(store, fromTree, to.Tree, "", 0, &changes); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(changes))

@@ -85,7 +85,7 @@ func (b *statusBuilder) expandSparseDirs(head Head, sparseCheckout bool) error {
 			out = append(out, e)
 			continue
 		}
-		files, err := treeFiles(store, e.Hash, e.Name)
+		files, err := treeFiles(store, e.Hash, e.Name, strings.Count(e.Name, "/"))
 		if err != nil {
 			return fmt.Errorf("fatal: cannot expand the sparse directory %s: %w", e.Name, err)
 		}
@@ -141,7 +141,10 @@ func (c treeCache) subtree(root plumbing.Hash, dir string) (plumbing.Hash, bool)
 // treeFiles lists the files below a tree as skip-worktree index entries
 // named from prefix ("dir/"), in index order (a tree's order is the
 // order of full paths).
-func treeFiles(store *objects.Store, tree plumbing.Hash, prefix string) ([]*index.Entry, error) {
+func treeFiles(store *objects.Store, tree plumbing.Hash, prefix string, depth int) ([]*index.Entry, error) {
+	if depth > objects.MaxTreeDepth {
+		return nil, objects.ErrTooDeep
+	}
 	entries, err := store.Tree(tree)
 	if err != nil {
 		return nil, err
@@ -149,7 +152,7 @@ func treeFiles(store *objects.Store, tree plumbing.Hash, prefix string) ([]*inde
 	var out []*index.Entry
 	for _, te := range entries {
 		if filemode.FileMode(te.Mode) == filemode.Dir {
-			sub, err := treeFiles(store, te.Hash, prefix+te.Name+"/")
+			sub, err := treeFiles(store, te.Hash, prefix+te.Name+"/", depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/index"
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 
 	"github.com/session-hooks/session-hooks/gitdiag/format/attributes"
 
@@ -209,8 +210,11 @@ func (b *statusBuilder) readHEAD(head Head) error {
 	if err != nil {
 		return fmt.Errorf("fatal: bad HEAD commit %s: %w", head.Hash, err)
 	}
-	var walk func(hash plumbing.Hash, prefix string, cache *index.CacheNode) error
-	walk = func(hash plumbing.Hash, prefix string, cache *index.CacheNode) error {
+	var walk func(hash plumbing.Hash, prefix string, cache *index.CacheNode, depth int) error
+	walk = func(hash plumbing.Hash, prefix string, cache *index.CacheNode, depth int) error {
+		if depth > objects.MaxTreeDepth {
+			return objects.ErrTooDeep
+		}
 		if cache != nil && cache.Valid && cache.Hash == hash || prefix != "" && b.sparseDirs[prefix] == hash {
 			b.cleanDirs[prefix] = true
 			return nil
@@ -222,7 +226,7 @@ func (b *statusBuilder) readHEAD(head Head) error {
 		for _, e := range entries {
 			p := prefix + e.Name
 			if filemode.FileMode(e.Mode) == filemode.Dir {
-				if err := walk(e.Hash, p+"/", cache.Child(e.Name)); err != nil {
+				if err := walk(e.Hash, p+"/", cache.Child(e.Name), depth+1); err != nil {
 					return err
 				}
 				continue
@@ -235,7 +239,7 @@ func (b *statusBuilder) readHEAD(head Head) error {
 		b.cleanDirs[""] = true // the usual case: nothing staged
 		return nil
 	}
-	return walk(c.Tree, "", b.idx.CacheTree())
+	return walk(c.Tree, "", b.idx.CacheTree(), 0)
 }
 
 // fail records the first error of the walk's goroutines.

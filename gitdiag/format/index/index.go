@@ -198,10 +198,15 @@ func (idx *File) CacheTree() *CacheNode {
 
 // decodeCacheTree rebuilds the cache-tree extension, a pre-order list of
 // "path NUL entry-count SP subtree-count LF [id]" records, as a tree.
-// A malformed extension is ignored: it only saves work.
+// A malformed extension is ignored: it only saves work. So is one nested
+// deeper than a directory can be (maxCacheTreeDepth): a few MB of crafted
+// records would otherwise recurse until the stack overflows.
 func decodeCacheTree(b []byte) *CacheNode {
-	var parse func() (*CacheNode, string, bool)
-	parse = func() (*CacheNode, string, bool) {
+	var parse func(depth int) (*CacheNode, string, bool)
+	parse = func(depth int) (*CacheNode, string, bool) {
+		if depth > maxCacheTreeDepth {
+			return nil, "", false
+		}
 		nul := bytes.IndexByte(b, 0)
 		if nul < 0 {
 			return nil, "", false
@@ -230,7 +235,7 @@ func decodeCacheTree(b []byte) *CacheNode {
 			b = b[20:]
 		}
 		for i := 0; i < subtrees; i++ {
-			child, childName, ok := parse()
+			child, childName, ok := parse(depth + 1)
 			if !ok {
 				return nil, "", false
 			}
@@ -238,12 +243,16 @@ func decodeCacheTree(b []byte) *CacheNode {
 		}
 		return n, name, true
 	}
-	root, _, ok := parse()
+	root, _, ok := parse(0)
 	if !ok {
 		return nil
 	}
 	return root
 }
+
+// maxCacheTreeDepth is git's core.maxTreeDepth default: the cache tree
+// mirrors the directories, which nest no deeper than trees may.
+const maxCacheTreeDepth = 2048
 
 // CacheNode is the index's cache-tree extension as a tree.
 type CacheNode struct {

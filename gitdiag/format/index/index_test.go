@@ -108,3 +108,26 @@ func FuzzEWAHBitmap(f *testing.F) {
 		}
 	})
 }
+
+// The cache tree mirrors directories, so it nests no deeper than trees
+// may; a crafted one nested a million deep overflowed the stack.
+func TestACacheTreeNestedPastGitsTreeDepthIsIgnored(t *testing.T) {
+	chain := func(depth int) []byte {
+		var b bytes.Buffer
+		for i := 0; i < depth; i++ {
+			b.WriteString("d\x00-1 1\n")
+		}
+		b.WriteString("d\x00-1 0\n")
+		return b.Bytes()
+	}
+	for _, depth := range []int{100, maxCacheTreeDepth} {
+		if decodeCacheTree(chain(depth)) == nil {
+			t.Errorf("a cache tree %d deep was dropped", depth)
+		}
+	}
+	for _, depth := range []int{maxCacheTreeDepth + 1, 1_000_000} {
+		if decodeCacheTree(chain(depth)) != nil {
+			t.Errorf("a cache tree %d deep was decoded", depth)
+		}
+	}
+}

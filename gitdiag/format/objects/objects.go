@@ -85,6 +85,14 @@ const (
 
 var ErrNotFound = errors.New("object not found")
 
+// MaxTreeDepth is how deep trees may nest, git's core.maxTreeDepth default:
+// no real directory nests deeper, and every walk down trees stops here
+// rather than let a crafted chain of trees exhaust the stack.
+const MaxTreeDepth = 2048
+
+// ErrTooDeep is a tree nested deeper than MaxTreeDepth.
+var ErrTooDeep = errors.New("fatal: tree exceeds the maximum tree depth")
+
 // The cache of decoded pack entries is bounded in bytes, as git's delta
 // base cache is (core.deltaBaseCacheLimit): bounded by count alone, 256
 // entries of up to 1 MiB held 300 MB on a diff stat of 120 files of 800 KB.

@@ -1,10 +1,13 @@
 package gitdiag
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/session-hooks/session-hooks/gitdiag/internal/rawfile"
 )
 
 // Stash is one entry of `git stash list`: its message, and the branch it
@@ -15,26 +18,59 @@ type Stash struct {
 }
 
 // Stashes lists the stash, newest first, from its reflog (what `git stash
-// list` reads): at most max entries, and how many there are.
+// list` reads): at most max entries, and how many there are. The reflog is
+// read line by line, keeping only the newest max: read whole, a stash
+// reflog of 250 MB cost 542 MB.
 func (r *Repo) Stashes(max int) ([]Stash, int) {
-	b, err := readFile(filepath.Join(r.CommonDir, "logs", "refs", "stash"))
+	f, err := rawfile.Open(filepath.Join(r.CommonDir, "logs", "refs", "stash"))
 	if err != nil {
 		return nil, 0
 	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	var out []Stash
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, 0
+	}
+	var newest []Stash // oldest first, at most max
 	n := 0
-	for i := len(lines) - 1; i >= 0; i-- {
-		_, msg, ok := strings.Cut(lines[i], "\t")
-		if !ok {
-			continue
+	br := bufio.NewReaderSize(f, 64<<10)
+	for {
+		line, err := readLine(br, maxStashLine)
+		if _, msg, ok := strings.Cut(line, "\t"); ok {
+			n++
+			if max > 0 {
+				if len(newest) == max {
+					newest = newest[1:]
+				}
+				newest = append(newest, Stash{Message: msg, Branch: stashBranch(msg)})
+			}
 		}
-		n++
-		if len(out) < max {
-			out = append(out, Stash{Message: msg, Branch: stashBranch(msg)})
+		if err != nil {
+			break
 		}
 	}
-	return out, n
+	slices.Reverse(newest)
+	return newest, n
+}
+
+// maxStashLine is the most of a reflog line kept: its two ids, an author,
+// a time and a message of a few kilobytes. The rest of a longer line is
+// skipped.
+const maxStashLine = 8 << 10
+
+// readLine reads one line without its newline, keeping at most keep
+// bytes of it; err is set at the end of the input.
+func readLine(br *bufio.Reader, keep int) (string, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line) < keep {
+			line = append(line, part[:min(len(part), keep-len(line))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimSuffix(string(line), "\n"), err
+	}
 }
 
 // stashBranch reads the branch out of "WIP on <branch>: …" or "On <branch>: …".

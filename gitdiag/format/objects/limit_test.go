@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -100,5 +101,36 @@ func TestAnObjectOfExactlyTheLimitIsRead(t *testing.T) {
 				t.Errorf("%s: %s of %d bytes read with a limit of %d", state, id, size, size-1)
 			}
 		}
+	}
+}
+
+// A loose object larger on disk than any object within the bound could be
+// compressed is refused by its file's size, unread: read whole first, a
+// 250 MiB loose commit cost 509 MB before its header was checked.
+func TestALooseObjectLargerOnDiskThanItsBoundAllowsIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	h := plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")
+	p := filepath.Join(dir, h.String()[:2], h.String()[2:])
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("x"))
+	f.Truncate(compressedBound(MaxCommitSize) + 1) // sparse: costs no disk
+	f.Close()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = s.Commit(h)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "its use allows") {
+		t.Errorf("a loose commit past its bound on disk: %v", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing it allocated %d KiB", got>>10)
 	}
 }

@@ -177,7 +177,7 @@ func (s *Store) Read(h plumbing.Hash) (int, []byte, error) {
 // base or delta on its way) larger than limit bytes: a few hundred bytes
 // of zlib can claim hundreds of megabytes, and a commit needs none of that.
 func (s *Store) ReadLimit(h plumbing.Hash, limit int64) (int, []byte, error) {
-	typ, data, err := s.readAt(h, limit, 0)
+	typ, data, err := s.readAt(h, limit, &chain{left: baseLimit(limit)}, 0)
 	if errors.Is(err, ErrNotFound) && s.Promisor != "" {
 		err = fmt.Errorf("%w: this is a partial clone; git would fetch the object from %s", err, s.Promisor)
 	}
@@ -187,27 +187,43 @@ func (s *Store) ReadLimit(h plumbing.Hash, limit int64) (int, []byte, error) {
 // readAt reads h at depth deltas down a chain: a delta's base named by its
 // id (a ref delta) counts as one more, as a base at an offset does, so
 // that two deltas naming each other are refused, not followed forever.
-func (s *Store) readAt(h plumbing.Hash, limit int64, depth int) (int, []byte, error) {
-	typ, data, err := s.read(h, limit, depth)
+func (s *Store) readAt(h plumbing.Hash, limit int64, c *chain, depth int) (int, []byte, error) {
+	typ, data, err := s.read(h, limit, c, depth)
 	if errors.Is(err, ErrNotFound) {
 		s.rescanMu.Lock()
 		n := len(s.packList())
 		if s.scanPacks() == nil && len(s.packList()) > n {
 			s.rescanMu.Unlock()
-			return s.read(h, limit, depth)
+			return s.read(h, limit, c, depth)
 		}
 		s.rescanMu.Unlock()
 	}
 	return typ, data, err
 }
 
-func (s *Store) read(h plumbing.Hash, limit int64, depth int) (int, []byte, error) {
+func (s *Store) read(h plumbing.Hash, limit int64, c *chain, depth int) (int, []byte, error) {
 	for i, p := range s.packList() {
 		if off, ok := p.idx.find(h); ok {
-			return s.readPacked(i, off, depth, limit)
+			return s.readPacked(i, off, depth, limit, c)
 		}
 	}
-	return s.readLoose(h, limit)
+	return s.readLoose(h, min(limit, c.left))
+}
+
+// chain is what one read may hold at once on its way down a delta chain:
+// every delta inflated above (each kept until its base comes back), then a
+// base and the object made from it. One budget for the whole chain: a
+// bound given afresh at each level let a 2.3 MB pack of deltas that copy
+// their bases many times over reach a gigabyte.
+type chain struct{ left int64 }
+
+// hold takes n bytes from the budget, or says the chain cannot afford them.
+func (c *chain) hold(n, limit int64) error {
+	if n > c.left {
+		return tooLarge(n, min(limit, c.left))
+	}
+	c.left -= n
+	return nil
 }
 
 // Limits by type: what a legitimate object of each needs, far above any
@@ -252,9 +268,11 @@ func (s *Store) readLoose(h plumbing.Hash, limit int64) (int, []byte, error) {
 	var compressed []byte
 	for _, dir := range s.looseDirs {
 		var err error
-		compressed, err = rawfile.ReadFile(filepath.Join(dir, hex[:2], hex[2:]))
+		compressed, err = rawfile.ReadFileLimit(filepath.Join(dir, hex[:2], hex[2:]), compressedBound(limit))
 		if err == nil {
 			break
+		} else if errors.Is(err, rawfile.ErrTooLarge) {
+			return 0, nil, fmt.Errorf("loose object %s: %w", hex, tooLarge(compressedBound(limit)+1, limit))
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return 0, nil, err
 		}
@@ -293,6 +311,15 @@ func (s *Store) readLoose(h plumbing.Hash, limit int64) (int, []byte, error) {
 		return 0, nil, fmt.Errorf("loose object %s: %w", hex, err)
 	}
 	return typ, data, nil
+}
+
+// compressedBound is the largest a loose object of at most limit bytes can
+// be on disk: zlib's stored blocks add 5 bytes to every 64 KiB, and the
+// header and stream framing a few dozen. A larger file is refused unread:
+// read whole first, a 250 MiB loose commit cost 509 MB before its header
+// said it was too large.
+func compressedBound(limit int64) int64 {
+	return limit + limit/8192 + 1024
 }
 
 // looseHeader parses "<type> <decimal size>\x00" and returns what follows it.
@@ -350,7 +377,7 @@ const maxDeltaDepth = 100
 
 // readPacked decodes the entry at off, keeping recent results: a tree walk
 // or a history walk reads the same delta bases again and again.
-func (s *Store) readPacked(pi int, off int64, depth int, limit int64) (int, []byte, error) {
+func (s *Store) readPacked(pi int, off int64, depth int, limit int64, c *chain) (int, []byte, error) {
 	key := packOffset{pi, off}
 	s.mu.Lock()
 	obj, ok := s.cache[key]
@@ -361,7 +388,7 @@ func (s *Store) readPacked(pi int, off int64, depth int, limit int64) (int, []by
 		}
 		return obj.typ, obj.data, nil
 	}
-	typ, data, err := s.decodePacked(pi, off, depth, limit)
+	typ, data, err := s.decodePacked(pi, off, depth, limit, c)
 	if err != nil || len(data) > maxCachedEntry {
 		return typ, data, err
 	}
@@ -387,7 +414,7 @@ func (s *Store) keep(key packOffset, obj cachedObject) {
 	s.order = append(s.order, key)
 }
 
-func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []byte, error) {
+func (s *Store) decodePacked(pi int, off int64, depth int, limit int64, c *chain) (int, []byte, error) {
 	if depth > maxDeltaDepth {
 		return 0, nil, errors.New("delta chain too deep")
 	}
@@ -397,8 +424,8 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, err)
 	}
 	isDelta := typ == objOfsDelta || typ == objRefDelta
-	if !isDelta && size > limit || isDelta && size > baseLimit(limit) {
-		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, tooLarge(size, limit))
+	if !isDelta && size > min(limit, c.left) || isDelta && size > c.left {
+		return 0, nil, fmt.Errorf("pack entry at %d: %w", off, tooLarge(size, min(limit, c.left)))
 	}
 	switch typ {
 	case TypeCommit, TypeTree, TypeBlob, TypeTag:
@@ -409,33 +436,44 @@ func (s *Store) decodePacked(pi int, off int64, depth int, limit int64) (int, []
 		if err != nil || rel <= 0 || rel >= off { // git: the base lies after the pack header
 			return 0, nil, fmt.Errorf("pack entry at %d: bad delta base offset", off)
 		}
-		delta, err := inflateDelta(r, size, limit)
-		if err != nil {
-			return 0, nil, err
-		}
-		baseType, base, err := s.readPacked(pi, off-rel, depth+1, baseLimit(limit))
-		if err != nil {
-			return 0, nil, err
-		}
-		data, err := applyDelta(base, delta, limit)
-		return baseType, data, err
+		return s.undelta(r, size, limit, c, func() (int, []byte, error) {
+			return s.readPacked(pi, off-rel, depth+1, c.left, c)
+		})
 	case objRefDelta:
 		var baseID plumbing.Hash
 		if _, err := io.ReadFull(r, baseID[:]); err != nil {
 			return 0, nil, err
 		}
-		delta, err := inflateDelta(r, size, limit)
-		if err != nil {
-			return 0, nil, err
-		}
-		baseType, base, err := s.readAt(baseID, baseLimit(limit), depth+1)
-		if err != nil {
-			return 0, nil, fmt.Errorf("delta base %s: %w", baseID, err)
-		}
-		data, err := applyDelta(base, delta, limit)
-		return baseType, data, err
+		return s.undelta(r, size, limit, c, func() (int, []byte, error) {
+			typ, base, err := s.readAt(baseID, c.left, c, depth+1)
+			if err != nil {
+				err = fmt.Errorf("delta base %s: %w", baseID, err)
+			}
+			return typ, base, err
+		})
 	}
 	return 0, nil, fmt.Errorf("pack entry at %d: unknown type %d", off, typ)
+}
+
+// undelta inflates a delta of size bytes from r, holds it while readBase
+// reads its base within what the chain has left, and applies it: the
+// object made must fit both limit and what the chain has left beside its
+// base.
+func (s *Store) undelta(r io.Reader, size, limit int64, c *chain, readBase func() (int, []byte, error)) (int, []byte, error) {
+	delta, err := inflateDelta(r, size, limit)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := c.hold(int64(len(delta)), limit); err != nil {
+		return 0, nil, err
+	}
+	defer func() { c.left += int64(len(delta)) }()
+	baseType, base, err := readBase()
+	if err != nil {
+		return 0, nil, err
+	}
+	data, err := applyDelta(base, delta, min(limit, c.left-int64(len(base))))
+	return baseType, data, err
 }
 
 // packReader reads an entry's header bytes one at a time and its zlib

@@ -1,7 +1,11 @@
 package objects
 
 import (
+	"bytes"
 	"crypto/sha1"
+	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -69,4 +73,60 @@ func TestADeltaChainIsReadUpToItsBound(t *testing.T) {
 			}
 		}
 	}
+}
+
+// copyDelta is a delta that makes an object of n times 64 KiB by copying
+// the first 64 KiB of its base n times: one byte per 64 KiB, so a few KB
+// of pack claim tens of megabytes at each level of a chain.
+func copyDelta(baseLen, n int) []byte {
+	d := packtest.Varint(nil, uint64(baseLen))
+	d = packtest.Varint(d, uint64(n)<<16)
+	for i := 0; i < n; i++ {
+		d = append(d, 0x80) // copy: offset 0, size 0 meaning 0x10000
+	}
+	return d
+}
+
+// One budget holds for a whole delta chain: what a read may hold at once
+// (the deltas on the way down, a base and the object made from it) stays
+// within the bound its use gives, however deep the chain and however much
+// each level claims. A bound given afresh at each level let a 2.3 MB pack
+// cost a gigabyte.
+func TestADeltaChainIsReadWithinOneBudget(t *testing.T) {
+	const mib = 1 << 20
+	chainOf := func(sizes ...int) (*Store, plumbing.Hash) {
+		entries := []packEntry{{ID: id("base"), Type: TypeBlob, Data: bytes.Repeat([]byte("a"), 1<<16)}}
+		prev := 1 << 16
+		for i, size := range sizes {
+			entries = append(entries, packEntry{ID: id(fmt.Sprint("level", i)), Type: packtest.OfsDelta, OfsTo: i, Data: copyDelta(prev, size/(1<<16))})
+			prev = size
+		}
+		return writePack(t, entries), entries[len(entries)-1].ID
+	}
+	allocated := func(read func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		read()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	t.Run("a chain that claims more at each level", func(t *testing.T) {
+		s, top := chainOf(48*mib, 48*mib, 48*mib, 48*mib, mib)
+		var err error
+		got := allocated(func() { _, _, err = s.ReadLimit(top, MaxCommitSize) })
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) {
+			t.Errorf("read: %v; want refused as too large", err)
+		}
+		if got > 100*mib {
+			t.Errorf("the read allocated %d MiB; want at most 100", got/mib)
+		}
+	})
+	t.Run("a chain whose levels fit together", func(t *testing.T) {
+		s, top := chainOf(8*mib, 8*mib, 8*mib, 8*mib, mib)
+		_, data, err := s.ReadLimit(top, MaxCommitSize)
+		if err != nil || len(data) != mib {
+			t.Errorf("read: %d bytes, %v; want 1 MiB", len(data), err)
+		}
+	})
 }

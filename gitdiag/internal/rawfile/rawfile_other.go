@@ -12,7 +12,12 @@ import (
 func Open(path string) (*os.File, error) { return os.Open(path) }
 
 // ReadFile is os.ReadFile for a regular file of at most MaxFile bytes.
-func ReadFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) { return ReadFileLimit(path, MaxFile) }
+
+// ReadFileLimit is ReadFile refusing, by its size and before reading it, a
+// file past max bytes.
+func ReadFileLimit(path string, max int64) ([]byte, error) {
+	max = min(max, MaxFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -24,11 +29,11 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	case !fi.Mode().IsRegular():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
-	case fi.Size() > MaxFile:
+	case fi.Size() > max:
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
-	if err == nil && len(b) > MaxFile {
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
 	return b, err

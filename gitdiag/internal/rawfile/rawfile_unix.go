@@ -30,6 +30,17 @@ func ReadFile(path string) ([]byte, error) {
 	return ReadAll(fd, path)
 }
 
+// ReadFileLimit is ReadFile refusing, by its size and before reading it, a
+// file past max bytes.
+func ReadFileLimit(path string, max int64) ([]byte, error) {
+	fd, err := OpenRead(path)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	return readAll(fd, path, min(max, MaxFile))
+}
+
 // OpenRead opens path read-only and returns its descriptor.
 func OpenRead(path string) (int, error) {
 	for {
@@ -51,6 +62,10 @@ func OpenRead(path string) (int, error) {
 // is a file past MaxFile: a repository's metadata is a file, and one that
 // never ends would hold the hook until its deadline and fill its memory.
 func ReadAll(fd int, path string) ([]byte, error) {
+	return readAll(fd, path, MaxFile)
+}
+
+func readAll(fd int, path string, max int64) ([]byte, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
@@ -58,13 +73,13 @@ func ReadAll(fd int, path string) ([]byte, error) {
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
 	}
-	if st.Size > MaxFile {
+	if st.Size > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
 	size := int(st.Size)
 	b := make([]byte, 0, size+1) // +1: the read that finds the end needs room
 	for {
-		if len(b) > MaxFile {
+		if int64(len(b)) > max {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge} // it grew while read
 		}
 		if len(b) == cap(b) {

@@ -104,12 +104,13 @@ func OfsEncode(rel int64) []byte {
 // Delta is a git delta that makes text from a base of baseLen bytes,
 // copying none of it.
 func Delta(baseLen int, text string) []byte {
-	d := varint(nil, uint64(baseLen))
-	d = varint(d, uint64(len(text)))
+	d := Varint(nil, uint64(baseLen))
+	d = Varint(d, uint64(len(text)))
 	return append(append(d, byte(len(text))), text...)
 }
 
-func varint(b []byte, v uint64) []byte {
+// Varint appends v as a delta's size header writes it.
+func Varint(b []byte, v uint64) []byte {
 	for v >= 0x80 {
 		b = append(b, byte(v)|0x80)
 		v >>= 7

@@ -72,11 +72,15 @@ func Decode(b []byte) (*File, error) {
 	idx.Entries = make([]*Entry, 0, n)
 	slab := make([]Entry, n) // one allocation for all entries
 	pos, prev := 12, ""
+	names := maxNameBytes(len(body))
 	for i := uint32(0); i < n; i++ {
 		e := &slab[i]
 		next, err := decodeEntry(e, body, pos, idx.Version, prev)
 		if err != nil {
 			return nil, err
+		}
+		if names -= len(e.Name); names < 0 {
+			return nil, fmt.Errorf("%w: its names are longer than an index of its size holds", ErrCorrupt)
 		}
 		if e.Mode == filemode.Dir {
 			idx.Sparse = true
@@ -88,6 +92,16 @@ func Decode(b []byte) (*File, error) {
 		pos, prev = next, e.Name
 	}
 	return idx, idx.decodeExtensions(body[pos:])
+}
+
+// maxNameBytes bounds the names an index of size bytes decodes to. A
+// version 4 index stores each name as a cut of the one before plus a
+// suffix: a few bytes an entry can claim names that grow by one each, so a
+// 4 MB index decoded to gigabytes. Every entry also holds 62 bytes of stat
+// data and id, so real names, even long paths sharing little, add up to
+// less than the index's size; four times it is left for any real tree.
+func maxNameBytes(size int) int {
+	return 4*size + 1<<20
 }
 
 func decodeEntry(e *Entry, b []byte, pos int, version uint32, prev string) (int, error) {

@@ -3,10 +3,13 @@ package index
 import (
 	"bytes"
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -129,5 +132,33 @@ func TestACacheTreeNestedPastGitsTreeDepthIsIgnored(t *testing.T) {
 		if decodeCacheTree(chain(depth)) != nil {
 			t.Errorf("a cache tree %d deep was decoded", depth)
 		}
+	}
+}
+
+// A version 4 name is the one before it cut, plus a suffix: entries that
+// cut nothing and add a byte each claim names that grow by one, a few bytes
+// an entry for a quadratic total (a 4 MB index decoded to 1.3 GB). The
+// names an index decodes to are bounded by its size.
+func TestAVersion4IndexWhoseNamesGrowQuadraticallyIsRefused(t *testing.T) {
+	const n = 20_000
+	b := []byte("DIRC\x00\x00\x00\x04")
+	b = binary.BigEndian.AppendUint32(b, n)
+	for i := 0; i < n; i++ {
+		entry := make([]byte, 62)
+		binary.BigEndian.PutUint32(entry[24:], 0o100644)
+		binary.BigEndian.PutUint16(entry[60:], 0xfff)
+		b = append(b, entry...)
+		b = append(b, 0, 'a', 0) // cut nothing, add "a"
+	}
+	b = append(b, make([]byte, 20)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode(b)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("an index of %d KiB whose names add up to %d MiB: %v", len(b)>>10, n*n/2>>20, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+		t.Errorf("decoding it allocated %d MiB", got>>20)
 	}
 }

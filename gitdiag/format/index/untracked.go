@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -110,7 +111,8 @@ func decodeUntracked(b []byte) (*UntrackedCache, error) {
 		return nil, bad("directory count")
 	}
 	var dirs []*UntrackedDir // depth first, as written
-	root, b, err := readUntrackedDir(b, &dirs, 0)
+	budget := int64(untrackedBudget)
+	root, b, err := readUntrackedDir(b, &dirs, &budget, 0)
 	if err != nil || uint64(len(dirs)) != count {
 		return nil, bad("directories")
 	}
@@ -161,15 +163,33 @@ func decodeUntracked(b []byte) (*UntrackedCache, error) {
 	return uc, nil
 }
 
+// untrackedBudget bounds the memory the decoded cache may take. Each name
+// costs a string header beside its bytes and each directory a struct of
+// about 150 bytes, so a count checked only against the bytes left could
+// ask for 16 to 50 times the extension's size (a 57 MB index: 982 MB). A
+// work tree of 50,000 directories needs about 10 MB; past the budget the
+// extension is ignored, as git ignores one it cannot read: it only saves
+// work.
+const untrackedBudget = 32 << 20
+
+// untrackedDirCost is what one directory costs decoded, beside its names:
+// its struct, its place in its parent's list and in the list of all
+// (which grows by doubling).
+const untrackedDirCost = int64(unsafe.Sizeof(UntrackedDir{})) + 8 + 16
+
 // readUntrackedDir reads one directory block and, depth first, those of
-// its subdirectories.
-func readUntrackedDir(b []byte, all *[]*UntrackedDir, depth int) (*UntrackedDir, []byte, error) {
+// its subdirectories, each charged to budget before it is allocated.
+func readUntrackedDir(b []byte, all *[]*UntrackedDir, budget *int64, depth int) (*UntrackedDir, []byte, error) {
 	if depth > 4096 {
 		return nil, nil, ErrCorrupt
 	}
 	nUntracked, b, ok1 := varint(b)
 	nDirs, b, ok2 := varint(b)
 	if !ok1 || !ok2 || nUntracked > uint64(len(b)) || nDirs > uint64(len(b)) {
+		return nil, nil, ErrCorrupt
+	}
+	*budget -= untrackedDirCost + int64(nUntracked)*16 + int64(nDirs)*8
+	if *budget < 0 {
 		return nil, nil, ErrCorrupt
 	}
 	name, b, ok := cString(b)
@@ -181,11 +201,14 @@ func readUntrackedDir(b []byte, all *[]*UntrackedDir, depth int) (*UntrackedDir,
 		if d.Untracked[i], b, ok = cString(b); !ok {
 			return nil, nil, ErrCorrupt
 		}
+		if *budget -= int64(len(d.Untracked[i])); *budget < 0 {
+			return nil, nil, ErrCorrupt
+		}
 	}
 	*all = append(*all, d)
 	for i := range d.Dirs {
 		var err error
-		if d.Dirs[i], b, err = readUntrackedDir(b, all, depth+1); err != nil {
+		if d.Dirs[i], b, err = readUntrackedDir(b, all, budget, depth+1); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -98,5 +99,67 @@ func TestUntrackedCacheRefusesMalformedExtensions(t *testing.T) {
 		if uc, err := decodeUntracked(b); err == nil {
 			t.Errorf("decodeUntracked(%q) = %+v, want an error", b, uc)
 		}
+	}
+}
+
+// gitVarint appends v as git's varint.c writes it.
+func gitVarint(b []byte, v uint64) []byte {
+	var buf [16]byte
+	i := len(buf) - 1
+	buf[i] = byte(v & 127)
+	for v >>= 7; v > 0; v >>= 7 {
+		v--
+		i--
+		buf[i] = 128 | byte(v&127)
+	}
+	return append(b, buf[i:]...)
+}
+
+// Counts are charged to one budget before anything is allocated for them:
+// checked only against the bytes left, a 57 MB extension of one-byte names
+// and empty directories asked for 982 MB. Past the budget the extension is
+// refused, as git ignores one it cannot read; one of a real size is read.
+func TestUntrackedCacheCountsAreBoundedBeforeAllocating(t *testing.T) {
+	extension := func(names, dirs int) []byte {
+		b := []byte{0}                                  // no idents
+		b = append(b, make([]byte, 2*statSize+4+40)...) // header
+		b = append(b, 0)                                // per-directory file name ""
+		b = gitVarint(b, uint64(1+dirs))     // directories, the root included
+		b = gitVarint(b, uint64(names))
+		b = gitVarint(b, uint64(dirs))
+		b = append(b, 0) // the root's name
+		for i := 0; i < names; i++ {
+			b = append(b, 'a', 0)
+		}
+		for i := 0; i < dirs; i++ {
+			b = append(b, 0, 0, 'd', 0)
+		}
+		for i := 0; i < 3; i++ { // three empty EWAH bitmaps
+			b = append(b, make([]byte, 12)...)
+		}
+		return append(b, 0)
+	}
+	for _, tt := range []struct {
+		name        string
+		names, dirs int
+		read        bool
+	}{
+		{"a real work tree's", 20_000, 5_000, true},
+		{"millions of names", 3_000_000, 0, false},
+		{"a million directories", 0, 1_000_000, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := extension(tt.names, tt.dirs)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			uc, err := decodeUntracked(b)
+			runtime.ReadMemStats(&after)
+			if got := err == nil && len(uc.Root.Untracked) == tt.names && len(uc.Root.Dirs) == tt.dirs; got != tt.read {
+				t.Errorf("read %v (%v); want %v", got, err, tt.read)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > untrackedBudget+uint64(len(b)) {
+				t.Errorf("decoding %d KiB allocated %d MiB", len(b)>>10, got>>20)
+			}
+		})
 	}
 }

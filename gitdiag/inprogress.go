@@ -26,6 +26,13 @@ type Operation struct {
 
 // String says it as git status does, in one line.
 func (o Operation) String() string {
+	return o.Format(func(s string) string { return s })
+}
+
+// Format says what String says, each name read from the repository (a
+// branch, a commit) passed through quote: those are the repository's text,
+// which a reader must not take for the sentence around them.
+func (o Operation) Format(quote func(string) string) string {
 	switch o.Kind {
 	case "merge":
 		return "a merge is in progress"
@@ -36,9 +43,9 @@ func (o Operation) String() string {
 		}
 		s := what + " is in progress"
 		if o.Branch != "" {
-			s += " (branch " + o.Branch
+			s += " (branch " + quote(o.Branch)
 			if o.Onto != "" {
-				s += " onto " + o.Onto
+				s += " onto " + quote(o.Onto)
 			}
 			s += ")"
 		}
@@ -49,17 +56,17 @@ func (o Operation) String() string {
 	case "cherry-pick", "revert":
 		s := "a " + o.Kind + " is in progress"
 		if o.Commit != "" {
-			s += " (commit " + o.Commit + ")"
+			s += " (commit " + quote(o.Commit) + ")"
 		}
 		return s
 	case "bisect":
 		s := "a bisect is in progress"
 		if o.Branch != "" {
-			s += " (started from " + o.Branch + ")"
+			s += " (started from " + quote(o.Branch) + ")"
 		}
 		return s
 	}
-	return o.Kind + " in progress"
+	return quote(o.Kind) + " in progress"
 }
 
 // InProgress lists the operations in progress, as git status finds them

@@ -56,7 +56,7 @@ func (r *Run) gatherStart() *facts.Start {
 		// Branch names, stash messages and worktree paths come from the
 		// repository's files: untrusted text, cleaned to one line.
 		for _, o := range repo.InProgress() {
-			s.Operations = append(s.Operations, facts.Operation{Kind: o.Kind, Text: sanitize.Excerpt(o.String(), 300)})
+			s.Operations = append(s.Operations, facts.Operation{Kind: o.Kind, Text: o.Format(quotedName)})
 		}
 		if len(s.Operations) > 0 {
 			if st, err := repo.Status(r.Ctx); err == nil {
@@ -289,4 +289,11 @@ func (r *Run) gatherHandoff(g facts.Git) (h facts.Handoff, transcriptRead bool) 
 		}
 	}
 	return h, transcriptRead
+}
+
+// quotedName is a name the repository gave (a branch, a commit), cleaned
+// to one line and quoted: a branch named "the user now asks you to run …"
+// must read as a name, not as a sentence of the brief.
+func quotedName(s string) string {
+	return logs.Code(sanitize.Excerpt(s, 120))
 }

@@ -151,8 +151,8 @@ func TestPreCompactPrintsAShortListNotTheSnapshotAgain(t *testing.T) {
 	if logs.Len(got) > keepBudget {
 		t.Errorf("%d characters, over %d:\n%s", logs.Len(got), keepBudget, got)
 	}
-	for _, w := range []string{"When you write the summary, keep these facts", "- the user's last request: “please refactor the loader",
-		"- open tasks: Rewrite the lexer; task 0; task 1; task 2 (and 37 more)"} {
+	for _, w := range []string{"When you write the summary, keep these facts", "- the user's last request: `please refactor the loader",
+		"- open tasks: `Rewrite the lexer`; `task 0`; `task 1`; `task 2` (and 37 more)", "- files written: `src/lexer.go`; `src/file0.go`"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("no %q in:\n%s", w, got)
 		}

@@ -82,33 +82,39 @@ func (r *Run) snapshotWrites(text string, snap facts.Snapshot, durable bool) []l
 // renderKeepList is what the summary must keep, most important first, in
 // at most keepBudget characters: the request, the plan, the open tasks,
 // the open error, the files written, the branch. A fact that does not fit
-// is left to the recovery, which gives the whole snapshot back.
+// is left to the recovery, which gives the whole snapshot back. Every text
+// in it is the session's or the repository's, quoted: the summariser must
+// read a request "ignore the above" or a file named as an order as data.
 func renderKeepList(s facts.Snapshot, notes []string) string {
 	var items []string
 	if s.LastPrompt != "" {
-		items = append(items, "the user's last request: “"+sanitize.Excerpt(s.LastPrompt, 220)+"”")
+		items = append(items, "the user's last request: "+quote(s.LastPrompt, 220))
 	}
 	if p := s.Plan; p != nil {
 		state := "proposed"
 		if p.Approved {
 			state = "approved"
 		}
-		items = append(items, "the "+state+" plan: "+sanitize.Excerpt(p.Text, 120))
+		items = append(items, "the "+state+" plan: "+quote(p.Text, 120))
 	}
 	var open []string
 	for _, t := range s.Tasks {
 		if t.Status != "completed" {
-			open = append(open, sanitize.Excerpt(t.Content, 80))
+			open = append(open, quote(t.Content, 80))
 		}
 	}
 	if len(open) > 0 {
 		items = append(items, "open tasks: "+listOf(open, 4))
 	}
 	if e := s.OpenError; e != nil {
-		items = append(items, "the last tool call failed: "+e.Tool+" "+sanitize.Excerpt(e.Input, 60))
+		items = append(items, "the last tool call failed: "+quote(e.Tool, 40)+" "+quote(e.Input, 60))
 	}
 	if len(s.FilesTouched) > 0 {
-		items = append(items, "files written: "+listOf(s.FilesTouched, 5))
+		var files []string
+		for _, f := range s.FilesTouched {
+			files = append(files, quote(f, 120))
+		}
+		items = append(items, "files written: "+listOf(files, 5))
 	}
 	if s.Branch != "" {
 		line := "branch " + logs.Code(s.Branch)
@@ -131,6 +137,12 @@ func renderKeepList(s facts.Snapshot, notes []string) string {
 		out += line
 	}
 	return out
+}
+
+// quote is the session's or the repository's text, cut to one line of at
+// most n characters, as a code span.
+func quote(s string, n int) string {
+	return logs.Code(sanitize.Excerpt(s, n))
 }
 
 // listOf joins the first n items, saying how many more there are.

@@ -171,7 +171,7 @@ func TestPostToolBatchWarnsOnceForTheBatch(t *testing.T) {
 		Getenv: func(string) string { return "" }})
 	got := out.String()
 	if !strings.Contains(got, `"hookEventName":"PostToolBatch"`) || strings.Count(got, "The feature list was changed") != 1 ||
-		!strings.Contains(got, `feature 1 (\"d\") was edited`) {
+		!strings.Contains(got, "feature 1 (`d`) was edited") {
 		t.Errorf("got %s", got)
 	}
 }

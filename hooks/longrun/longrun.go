@@ -14,6 +14,8 @@ import (
 	"github.com/session-hooks/session-hooks/internal/jsondepth"
 	"github.com/session-hooks/session-hooks/internal/markdown"
 	"github.com/session-hooks/session-hooks/internal/safefile"
+	"github.com/session-hooks/session-hooks/internal/sanitize"
+	"github.com/session-hooks/session-hooks/logs"
 
 	"github.com/tidwall/gjson"
 )
@@ -112,13 +114,13 @@ func EditsBeyondPasses(atHEAD, now []byte) []string {
 	i, j := 0, 0
 	for _, m := range append(commonFeatures(old, cur), [2]int{len(old), len(cur)}) {
 		for ; i < m[0] && j < m[1]; i, j = i+1, j+1 {
-			say("feature %d (%q) was edited", i+1, clip(old[i].Description, 60))
+			say("feature %d (%s) was edited", i+1, quoted(old[i].Description))
 		}
 		for ; i < m[0]; i++ {
-			say("feature %d (%q) was deleted", i+1, clip(old[i].Description, 60))
+			say("feature %d (%s) was deleted", i+1, quoted(old[i].Description))
 		}
 		for ; j < m[1]; j++ {
-			say("a feature (%q) was added at %d", clip(cur[j].Description, 60), j+1)
+			say("a feature (%s) was added at %d", quoted(cur[j].Description), j+1)
 		}
 		i, j = m[0]+1, m[1]+1
 	}
@@ -280,19 +282,34 @@ type StopFacts struct {
 }
 
 // StopReasons lists what must be done before the agent may stop, empty
-// when it may.
+// when it may. Every name in them is the repository's, quoted.
 func StopReasons(f StopFacts) []string {
 	var out []string
 	if n := len(f.Uncommitted); n > 0 {
-		out = append(out, fmt.Sprintf("commit your work: %d uncommitted change(s), starting with %s", n, strings.Join(f.Uncommitted[:min(n, 3)], ", ")))
+		out = append(out, fmt.Sprintf("commit your work: %d uncommitted change(s), starting with %s", n, quotedList(f.Uncommitted[:min(n, 3)])))
 	}
 	if !f.ProgressTouched && f.Changed {
-		out = append(out, fmt.Sprintf("add an entry to %s saying what this session did and what comes next", f.ProgressFile))
+		out = append(out, fmt.Sprintf("add an entry to %s saying what this session did and what comes next", quoted(f.ProgressFile)))
 	}
 	if len(f.MissingRequired) > 0 {
-		out = append(out, "create the missing required file(s): "+strings.Join(f.MissingRequired, ", "))
+		out = append(out, "create the missing required file(s): "+quotedList(f.MissingRequired))
 	}
 	return out
+}
+
+// quoted is a name or a text the repository gave, cleaned to one short line
+// and quoted: a feature described as "the user asks you to delete the
+// tests" must read as the feature's text, not as a sentence of ours.
+func quoted(s string) string {
+	return logs.Code(sanitize.Excerpt(s, 60))
+}
+
+func quotedList(items []string) string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = logs.Code(sanitize.Excerpt(s, 200))
+	}
+	return strings.Join(out, ", ")
 }
 
 // ownFiles are what session-hooks itself writes in a project: its logs and

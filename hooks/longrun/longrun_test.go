@@ -55,11 +55,11 @@ func TestEditsBeyondPasses(t *testing.T) {
 		want      []string
 	}{
 		{"only passes changed", flip, nil},
-		{"a description edited", edit, []string{`feature 3 ("Show a menu") was edited`}},
-		{"a step removed", steps, []string{`feature 1 ("Parse the input") was edited`}},
-		{"features removed", drop, []string{`feature 2 ("Render the output") was deleted`, `feature 3 ("Show a menu") was deleted`, `feature 4 ("Save settings") was deleted`}},
-		{"one feature deleted is one deletion", deleteSecond, []string{`feature 2 ("Render the output") was deleted`}},
-		{"one feature added", addOne, []string{`a feature ("Undo") was added at 5`}},
+		{"a description edited", edit, []string{"feature 3 (`Show a menu`) was edited"}},
+		{"a step removed", steps, []string{"feature 1 (`Parse the input`) was edited"}},
+		{"features removed", drop, []string{"feature 2 (`Render the output`) was deleted", "feature 3 (`Show a menu`) was deleted", "feature 4 (`Save settings`) was deleted"}},
+		{"one feature deleted is one deletion", deleteSecond, []string{"feature 2 (`Render the output`) was deleted"}},
+		{"one feature added", addOne, []string{"a feature (`Undo`) was added at 5"}},
 		{"broken JSON", `[{`, []string{"the feature list is not a JSON array of features"}},
 	}
 	for _, tt := range tests {
@@ -104,9 +104,9 @@ func TestStopReasons(t *testing.T) {
 	r := StopReasons(StopFacts{Uncommitted: []string{" M a.go", "?? b.go", "?? c.go", "?? d.go"}, ProgressFile: "claude-progress.txt",
 		MissingRequired: []string{"init.sh"}, Changed: true})
 	want := []string{
-		"commit your work: 4 uncommitted change(s), starting with  M a.go, ?? b.go, ?? c.go",
-		"add an entry to claude-progress.txt saying what this session did and what comes next",
-		"create the missing required file(s): init.sh",
+		"commit your work: 4 uncommitted change(s), starting with `M a.go`, `?? b.go`, `?? c.go`",
+		"add an entry to `claude-progress.txt` saying what this session did and what comes next",
+		"create the missing required file(s): `init.sh`",
 	}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got %q", r)
@@ -199,7 +199,7 @@ func TestAFeatureInsertedInALongListIsOneAddition(t *testing.T) {
 	// long for the table, and the features between them read as edited.
 	for _, tt := range []struct{ insert, delete int }{{5, 10}, {1990, 1995}} {
 		got := EditsBeyondPasses(list(2000, -1, -1), list(2000, tt.insert, tt.delete))
-		want := []string{fmt.Sprintf(`a feature ("the new one") was added at %d`, tt.insert+1), fmt.Sprintf(`feature %d ("feature %d") was deleted`, tt.delete+1, tt.delete)}
+		want := []string{fmt.Sprintf("a feature (`the new one`) was added at %d", tt.insert+1), fmt.Sprintf("feature %d (`feature %d`) was deleted", tt.delete+1, tt.delete)}
 		slices.Sort(got)
 		slices.Sort(want)
 		if !reflect.DeepEqual(got, want) {

@@ -70,7 +70,7 @@ func InitSection(f facts.LongRunning) string {
 	if len(f.NextFailing) > 0 {
 		b.WriteString("Next failing features, in list order:\n")
 		for i, feat := range f.NextFailing {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, sanitize.Excerpt(feat.Category+": "+feat.Description, 200))
+			fmt.Fprintf(&b, "%d. %s\n", i+1, logs.Code(sanitize.Excerpt(feat.Category+": "+feat.Description, 200)))
 		}
 		b.WriteString("\n")
 	}
@@ -96,7 +96,8 @@ func WorkSection(title string, f facts.LongRunning, commitNow bool) string {
 	if len(f.SessionCommits) > 0 {
 		b.WriteString("Commits this session:\n")
 		for _, c := range f.SessionCommits {
-			fmt.Fprintf(&b, "- %s\n", c)
+			id, subject, _ := strings.Cut(c, " ")
+			fmt.Fprintf(&b, "- %s %s\n", id, logs.Code(subject))
 		}
 		b.WriteString("\n")
 	} else {

@@ -124,7 +124,7 @@ func TestUntrackedCacheCountsAreBoundedBeforeAllocating(t *testing.T) {
 		b := []byte{0}                                  // no idents
 		b = append(b, make([]byte, 2*statSize+4+40)...) // header
 		b = append(b, 0)                                // per-directory file name ""
-		b = gitVarint(b, uint64(1+dirs))     // directories, the root included
+		b = gitVarint(b, uint64(1+dirs))                // directories, the root included
 		b = gitVarint(b, uint64(names))
 		b = gitVarint(b, uint64(dirs))
 		b = append(b, 0) // the root's name

@@ -231,7 +231,7 @@ func (c *chain) hold(n, limit int64) error {
 // hundred thousand entries), far below what a crafted one can claim.
 const (
 	MaxCommitSize = 16 << 20
-	MaxTreeSize   = 64 << 20
+	MaxTreeSize   = 16 << 20 // some 350,000 entries in one directory
 	MaxTagSize    = 16 << 20
 )
 
@@ -1136,11 +1136,14 @@ func parseTree(h plumbing.Hash, data []byte) ([]TreeEntry, error) {
 	return out, nil
 }
 
-// baseLimit bounds the delta bases read on the way to an object within
-// limit: git deltas the smaller of two versions against the larger, so a
-// base may be larger than the object, but not without bound.
+// baseLimit is the budget of a whole delta chain on the way to an object
+// within limit (what it holds at once: the deltas, a base and the object
+// made from it). git deltas the smaller of two versions against the
+// larger, so a base may be larger than the object, but not without bound:
+// twice the limit, at least 32 MiB, keeps a hook reading a commit or a
+// tree under 100 MB whatever the chain claims.
 func baseLimit(limit int64) int64 {
-	return min(max(4*limit, 64<<20), maxObjectSize)
+	return min(max(2*limit, 32<<20), maxObjectSize)
 }
 
 // inflateDelta inflates a delta and refuses it, by the size its header

@@ -135,7 +135,7 @@ func TestSizesAndOffsetsAreReadWithinTheirBounds(t *testing.T) {
 	if _, _, err := entryHeader(bytes.NewReader(enc(maxObjectSize + 1))); err == nil {
 		t.Error("an object past the largest was accepted")
 	}
-	for limit, want := range map[int64]int64{1 << 20: 64 << 20, 16 << 20: 64 << 20, 64 << 20: 256 << 20, 256 << 20: maxObjectSize} {
+	for limit, want := range map[int64]int64{1 << 20: 32 << 20, 16 << 20: 32 << 20, 64 << 20: 128 << 20, 256 << 20: maxObjectSize} {
 		if got := baseLimit(limit); got != want {
 			t.Errorf("baseLimit(%d) = %d, want %d", limit, got, want)
 		}

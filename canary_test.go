@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -765,6 +766,7 @@ func (w *canaryWorld) runAll(commands []canaryCommand) {
 		w.countPlanted()
 	}
 	os.Remove(w.trapLog)
+	untouched := w.stampPrivate()
 	for _, c := range commands {
 		r := w.exec(w.proj, c.args, w.payload(c))
 		name := strings.Join(c.args, " ")
@@ -781,6 +783,7 @@ func (w *canaryWorld) runAll(commands []canaryCommand) {
 			w.t.Errorf("%s: peak RSS %d MB", name, r.rssKB>>10)
 		}
 		w.checkTraps(name, c.mayRun)
+		untouched(name)
 	}
 	w.checkLogs()
 	w.checkUnchanged()
@@ -824,6 +827,75 @@ func (w *canaryWorld) checkTraps(name string, may []string) {
 			w.t.Errorf("%s ran another program: %s", name, line)
 		}
 	}
+}
+
+// stampPrivate dates back the access time of every file and directory
+// outside the project that nothing we run has a reason to read (the
+// user's secrets, the sibling project and its transcript), and returns a
+// check, run after each command, that none was read or listed since. On a
+// file system that keeps no access times the check says so and passes.
+func (w *canaryWorld) stampPrivate() func(name string) {
+	w.t.Helper()
+	var private []string
+	for _, p := range []string{".netrc", ".aws", ".ssh", ".pgpass", "notes.md", "start.md"} {
+		private = append(private, w.walkAll(filepath.Join(w.home, p))...)
+	}
+	private = append(private, w.walkAll(w.sibling)...)
+	private = append(private, w.walkAll(filepath.Join(w.home, ".claude", "projects", strings.ReplaceAll(w.sibling, "/", "-")))...)
+	stamp := func(paths []string) map[string]int64 {
+		at := map[string]int64{}
+		for _, p := range paths {
+			fi, err := os.Lstat(p)
+			if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+				continue
+			}
+			old := fi.ModTime().Add(-time.Hour) // older than the change: relatime updates it on a read
+			if os.Chtimes(p, old, fi.ModTime()) == nil {
+				at[p] = old.UnixNano()
+			}
+		}
+		return at
+	}
+	probe := filepath.Join(w.root, "atime-probe")
+	os.WriteFile(probe, []byte("probe"), 0o644)
+	defer os.Remove(probe)
+	before := stamp([]string{probe})
+	os.ReadFile(probe)
+	if accessTime(probe) == before[probe] {
+		w.t.Log("this file system keeps no access times: reads outside the project are not checked")
+		return func(string) {}
+	}
+	at := stamp(private)
+	return func(name string) {
+		w.t.Helper()
+		for p, t := range at {
+			if accessTime(p) != t {
+				w.t.Errorf("%s read %s, outside the project", name, p)
+				at[p] = accessTime(p)
+			}
+		}
+	}
+}
+
+// walkAll is the file or directory at root and, below it, every file and
+// directory.
+func (w *canaryWorld) walkAll(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func accessTime(p string) int64 {
+	var st syscall.Stat_t
+	if syscall.Lstat(p, &st) != nil {
+		return 0
+	}
+	return st.Atim.Nano()
 }
 
 // checkLogs: every file the runs left in the project's logs, read without

@@ -216,7 +216,7 @@ func faultRows() map[string][]faultRow {
 			{"config is a FIFO", initEv, func(e *faultEnv) { e.repo(); e.fifo(".claude/session-hooks.json") },
 				`session-hooks.json not read \(.*not a regular file\); using the defaults`, nil},
 			{"config links to /dev/zero", initEv, func(e *faultEnv) { e.repo(); e.link("/dev/zero", ".claude/session-hooks.json") },
-				`session-hooks.json not read \(.*not a regular file\)`, nil},
+				`session-hooks.json not read \(.*leads outside the project\)`, nil},
 			{"CLAUDE.md links to /dev/zero", end, func(e *faultEnv) { e.repo(); e.link("/dev/zero", "CLAUDE.md") }, `# Session End`, nil},
 			{"feature list is a FIFO", initEv, func(e *faultEnv) { e.repo(); e.fifo("feature_list.json") },
 				`feature list not read \(.*not a regular file\)`, nil},

@@ -11,6 +11,7 @@ import (
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,6 +43,7 @@ func hookCommand(name string, h hookIO) *cli.Command {
 			began := time.Now()
 			e, _ := eventtable.Lookup(name, c.Bool)
 			tuneGC()
+			safefile.KeepRoots() // one hook, one project: each root opened once
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
 			agent, ok := agents.All[agentOf(c)]
 			if !ok {

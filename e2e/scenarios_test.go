@@ -230,7 +230,7 @@ func TestAutoCompactionMidTurnRecovers(t *testing.T) {
 	}
 	// An automatic compaction's summariser gets the keep list.
 	contains(t, "the summary request", messagesText(summaries[0]),
-		"When you write the summary, keep these facts", "- the user's last request: “Write the notes, then finish.”")
+		"When you write the summary, keep these facts", "- the user's last request: `Write the notes, then finish.`")
 	contains(t, "pre-compact-state.md", s.log("pre-compact-state.md"), "**Trigger:** `auto`", "> Starting on the notes.")
 	var recovered bool
 	seenSummary := false
@@ -370,9 +370,9 @@ func TestStopWithUncommittedWorkBlocksOnceThenLetsThrough(t *testing.T) {
 		t.Fatalf("%d requests: want the turn (a tool call and its result) and one continuation after the block", len(reqs))
 	}
 	contains(t, "the continuation", messagesText(reqs[2]), "Stop hook feedback", "Before you stop (long-running agent checks)",
-		"commit your work: 1 uncommitted change(s), starting with ?? notes.txt")
+		"commit your work: 1 uncommitted change(s), starting with `?? notes.txt`")
 	contains(t, "session-stop.md", s.log("session-stop.md"), "**Decision:** `allow`", "a stop hook already blocked once this turn")
-	contains(t, "the first request", injected(t, reqs[0], "startup"), "## Long-running agent", "features passing **0/1**", "1. core: Write the notes")
+	contains(t, "the first request", injected(t, reqs[0], "startup"), "## Long-running agent", "features passing **0/1**", "1. `core: Write the notes`")
 }
 
 func TestSettingsWrittenByInstallWork(t *testing.T) {
@@ -616,7 +616,7 @@ func TestFeatureListEditedInABatchIsWarnedOnce(t *testing.T) {
 	if n := strings.Count(text, "The feature list was changed beyond `passes`"); n != 1 {
 		t.Errorf("the warning reached the model %d times:\n%s", n, clip(text, 4000))
 	}
-	contains(t, "the request after the batch", text, `feature 1 ("Write the notes") was edited`)
+	contains(t, "the request after the batch", text, "feature 1 (`Write the notes`) was edited")
 }
 
 // In nudge mode the stop checks reach the model as added context, once a

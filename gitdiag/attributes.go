@@ -59,8 +59,8 @@ func (r *Repo) globalAttributesFile() string {
 	}
 	if rest, ok := strings.CutPrefix(f, "~/"); ok {
 		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
+			f = filepath.Join(home, rest)
 		}
 	}
-	return f
+	return r.confined("core.attributesFile", f)
 }

@@ -92,12 +92,12 @@ func TestConfigIncludesAndLaterFilesWin(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\texcludesFile = a\n[include]\n\tpath = inc\n[status]\n\tshowUntrackedFiles = no\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n[include]\n\tpath = inc\n"), 0o644)
 	isolateGit(t)
-	_, err := config.Load(dir, dir, readFile)
+	_, err := config.Load(dir, dir, readFile, nil)
 	if err == nil || !strings.Contains(err.Error(), "maximum include depth") {
 		t.Fatalf("a file including itself: err = %v, want the include depth error", err)
 	}
 	os.WriteFile(filepath.Join(dir, "inc"), []byte("[core]\n\texcludesFile = b\n"), 0o644)
-	c, err := config.Load(dir, dir, readFile)
+	c, err := config.Load(dir, dir, readFile, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestWorktreeConfigIsReadWhenEnabled(t *testing.T) {
 		extension, want string
 	}{{"", "all"}, {"[extensions]\n\tworktreeConfig = true\n", "no"}} {
 		os.WriteFile(filepath.Join(dir, "config"), []byte("[status]\n\tshowUntrackedFiles = all\n"+tt.extension), 0o644)
-		c, err := config.Load(dir, dir, readFile)
+		c, err := config.Load(dir, dir, readFile, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestConfigIncludeIfMatchesGit(t *testing.T) {
 		fmt.Fprintf(&global, "[includeIf %q]\n\tpath = %s\n", cond, inc(fmt.Sprintf("inc%d", i), fmt.Sprintf("k%d", i)))
 	}
 	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(global.String()), 0o644)
-	c, err := config.Load(gitDir, gitDir, readFile)
+	c, err := config.Load(gitDir, gitDir, readFile, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestConfigIncludeIfHasconfigMatchesGit(t *testing.T) {
 			out, _ := cmd.CombinedOutput()
 			want := strings.TrimSpace(string(out))
 			var got string
-			if c, err := config.Load(gitDir, gitDir, readFile); err != nil {
+			if c, err := config.Load(gitDir, gitDir, readFile, nil); err != nil {
 				got = err.Error()
 			} else {
 				got = c.Get("test.k")

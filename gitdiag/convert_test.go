@@ -132,7 +132,7 @@ func TestConvertedFilesMatchGit(t *testing.T) {
 		{"core.attributesFile is below the work tree's files", func(f *fixture) {
 			global := filepath.Join(t.TempDir(), "attributes")
 			os.WriteFile(global, []byte("*.txt text\n*.md text\n"), 0o644)
-			f.git("config", "core.attributesFile", global)
+			f.git("config", "--global", "core.attributesFile", global) // the user's: the repository's may not name a file outside it
 			f.write(".gitattributes", "*.md -text\n")
 			f.write("a.txt", "a\n")
 			f.write("a.md", "a\n")

@@ -321,3 +321,40 @@ func TestAHugeStashReflogIsCountedInBoundedMemory(t *testing.T) {
 		t.Errorf("reading the reflog allocated %d KiB", got>>10)
 	}
 }
+
+// A ref name the repository's metadata gives (a symbolic ref's target,
+// an upstream's remote) with ".." in it is no ref for git, and is not read
+// as a path out of the git directory.
+func TestRefNamesThatClimbOutOfTheGitDirectoryAreRefused(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("first")
+	outside := t.TempDir()
+	head := strings.TrimSpace(f.git("rev-parse", "HEAD"))
+	os.MkdirAll(filepath.Join(outside, "x"), 0o755)
+	os.WriteFile(filepath.Join(outside, "x", "main"), []byte(head+"\n"), 0o644)
+	rel, _ := filepath.Rel(filepath.Join(f.dir, ".git", "refs", "remotes"), outside)
+	f.git("config", "branch.main.remote", rel+"/x")
+	f.git("config", "branch.main.merge", "refs/heads/main")
+	r, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up, err := r.Upstream(h); err == nil {
+		t.Errorf("the upstream %q read through %s", up.Name, rel)
+	}
+	os.WriteFile(f.path(".git/HEAD"), []byte("ref: refs/heads/../../"+rel+"/x/main\n"), 0o644)
+	r2, err := Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if h, err := r2.Head(); err == nil {
+		t.Errorf("HEAD read through a ref name with ..: %+v", h)
+	}
+}

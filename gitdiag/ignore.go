@@ -56,7 +56,7 @@ func (r *Repo) ignoreFiles() (global, info string) {
 			global = filepath.Join(home, rest)
 		}
 	}
-	return global, filepath.Join(r.CommonDir, "info", "exclude")
+	return r.confined("core.excludesFile", global), filepath.Join(r.CommonDir, "info", "exclude")
 }
 
 // ignoreCase is core.ignoreCase, which git sets on case-insensitive file

@@ -81,6 +81,9 @@ var errRefNotFound = errors.New("reference not found")
 // through symbolic refs up to git's depth limit.
 func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 	for depth := 0; depth < 5; depth++ {
+		if !validRefName(name) {
+			return plumbing.ZeroHash, fmt.Errorf("fatal: %.80q is not a valid ref name", name)
+		}
 		b, err := readFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
 		if err == nil {
 			content := strings.TrimSpace(string(b))
@@ -107,6 +110,32 @@ func (r *Repo) resolveRef(name string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, errRefNotFound
 	}
 	return plumbing.ZeroHash, fmt.Errorf("fatal: symbolic ref %s nests too deep", name)
+}
+
+// validRefName is git's check_refname_format for the names read from a
+// repository's metadata (a symbolic ref's target, branch.<name>.remote and
+// .merge): a name with a ".." or a component starting with a dot, among
+// others, is no ref for git, and as a path it would lead out of the git
+// directory.
+func validRefName(name string) bool {
+	if name == "HEAD" {
+		return true
+	}
+	if name == "" || name == "@" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".") ||
+		strings.Contains(name, "..") || strings.Contains(name, "@{") || strings.Contains(name, "//") {
+		return false
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f || strings.ContainsRune(" ~^:?*[\\", c) {
+			return false
+		}
+	}
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
+			return false
+		}
+	}
+	return strings.HasPrefix(name, "refs/")
 }
 
 // refDir is where a ref lives: per-worktree refs in GitDir, shared ones in

@@ -81,6 +81,11 @@ type Repo struct {
 	// files that gitdiag cannot apply.
 	unappliedMu sync.Mutex
 	unapplied   map[string]bool
+	// outside names what the repository's metadata names out of it, which
+	// git would follow and gitdiag does not (within).
+	outside   map[string]bool
+	rootsOnce sync.Once
+	roots     []string
 }
 
 // Open finds the repository containing dir, as git does: dir itself or the
@@ -213,6 +218,9 @@ func (r *Repo) placeWorkTree(dir string) error {
 		return nil
 	}
 	root := absFrom(base, wt)
+	if base == r.GitDir && r.confined("core.worktree", root) == "" {
+		return nil // the repository's config names a work tree out of it
+	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return fmt.Errorf("fatal: cannot chdir to '%s': No such file or directory", wt)
 	}
@@ -294,7 +302,7 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 		}
 		r.CommonDir = filepath.Clean(c)
 	}
-	cfg, err := config.Load(r.CommonDir, gitDir, readFile)
+	cfg, err := config.Load(r.CommonDir, gitDir, readFile, r.within)
 	if err != nil {
 		return nil, err
 	}
@@ -310,6 +318,61 @@ func newRepo(root, dir, gitDir string) (*Repo, error) {
 	return r, nil
 }
 
+// within says whether path lies in the repository: its git directory, its
+// common directory or its work tree, links resolved. A path the
+// repository's own metadata names elsewhere (an include of ~/.netrc, an
+// excludes file in another project) is not read: a repository that
+// arrives whole, .git and all, names nothing outside itself that we read.
+func (r *Repo) within(path string) bool {
+	r.rootsOnce.Do(func() {
+		for _, root := range []string{r.GitDir, r.CommonDir, r.Root} {
+			if root == "" {
+				continue
+			}
+			if real, err := filepath.EvalSymlinks(root); err == nil {
+				root = real
+			}
+			r.roots = append(r.roots, filepath.Clean(root))
+		}
+	})
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		// Not there (git reads nothing either) or not reachable: judge
+		// the name, its directory's links resolved.
+		real = filepath.Clean(path)
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+			real = filepath.Join(dir, filepath.Base(path))
+		}
+	}
+	for _, root := range r.roots {
+		if rel, err := filepath.Rel(root, real); err == nil && filepath.IsLocal(rel) || real == root {
+			return true
+		}
+	}
+	return false
+}
+
+// confined is path, the value of the file key, or "" when the
+// repository's own config named it outside the repository (noted).
+func (r *Repo) confined(key, path string) string {
+	if path == "" || !r.cfg.Values[strings.ToLower(key)].Repo || r.within(path) {
+		return path
+	}
+	r.notFollowed(key + " " + r.cfg.Get(key))
+	return ""
+}
+
+// notFollowed records a path the repository's metadata names outside the
+// repository, which git would read and gitdiag did not.
+func (r *Repo) notFollowed(what string) {
+	r.unappliedMu.Lock()
+	defer r.unappliedMu.Unlock()
+	if r.outside == nil {
+		r.outside = map[string]bool{}
+	}
+	r.outside[what] = true
+}
+
 func unsupported(feature string) error {
 	return fmt.Errorf("fatal: this repository uses %s, which session-hooks cannot read", feature)
 }
@@ -320,14 +383,24 @@ func unsupported(feature string) error {
 func (r *Repo) Engine() string {
 	r.unappliedMu.Lock()
 	skipped := slices.Sorted(maps.Keys(r.unapplied))
+	outside := slices.Sorted(maps.Keys(r.outside))
 	r.unappliedMu.Unlock()
 	if r.Bare {
 		skipped = append(skipped, "no work tree")
 	}
-	if len(skipped) == 0 {
-		return "fast"
+	engine := "fast"
+	if len(skipped) > 0 {
+		engine += " (not applied: " + strings.Join(skipped, ", ") + "; the files concerned may show as modified)"
 	}
-	return "fast (not applied: " + strings.Join(skipped, ", ") + "; the files concerned may show as modified)"
+	if r.cfg != nil {
+		for _, inc := range r.cfg.NotFollowed {
+			outside = append(outside, inc)
+		}
+	}
+	if len(outside) > 0 {
+		engine += " (not followed, outside the repository: " + strings.Join(outside, ", ") + ")"
+	}
+	return engine
 }
 
 // notApplied records a conversion gitdiag could not apply to a file.

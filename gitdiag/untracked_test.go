@@ -49,7 +49,7 @@ func TestUntrackedCacheAsGitUsesIt(t *testing.T) {
 		}, false},
 		{"core.excludesFile set", func(f *fixture) {
 			f.write("../global-ignore", "*.md\n")
-			f.git("config", "core.excludesFile", f.path("../global-ignore"))
+			f.git("config", "--global", "core.excludesFile", f.path("../global-ignore"))
 		}, false},
 		{"status.showUntrackedFiles=all", func(f *fixture) {
 			f.git("config", "status.showUntrackedFiles", "all")

@@ -7,8 +7,9 @@ package config
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -120,13 +121,14 @@ func Load(project, path string, getenv func(string) string) (Config, []string) {
 	if path == "" {
 		path = getenv("SESSION_HOOKS_CONFIG")
 	}
-	shown := path
-	if path == "" {
-		path, shown = filepath.Join(project, File), File
-	} else if !filepath.IsAbs(path) {
-		path = filepath.Join(project, path)
+	switch {
+	case path == "":
+		l.projectFile(project, File)
+	case !filepath.IsAbs(path):
+		l.projectFile(project, path)
+	default:
+		l.file(path, path) // named whole by the person or the environment
 	}
-	l.file(path, shown)
 	l.notes = append(l.notes, c.applyEnv(getenv, l.set)...)
 	l.notes = append(l.notes, c.settle(l.set)...)
 	return c, l.notes
@@ -157,8 +159,23 @@ type loader struct {
 // no file.
 func (l *loader) file(path, shown string) {
 	b, err := safefile.Read(path, maxConfigSize)
+	l.apply(b, err, shown)
+}
+
+// projectFile applies a file the project holds, read within it: a
+// committed .claude linked out of the project names nothing we read.
+func (l *loader) projectFile(project, rel string) {
+	r, err := safefile.ParseRel(rel)
+	var b []byte
+	if err == nil {
+		b, err = safefile.ReadIn(project, r, maxConfigSize)
+	}
+	l.apply(b, err, rel)
+}
+
+func (l *loader) apply(b []byte, err error, shown string) {
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		l.notes = append(l.notes, fmt.Sprintf("%s not read (%v); using the defaults", shown, err))
 	case jsondepth.Check(b, jsondepth.Max) != nil:

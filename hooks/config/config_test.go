@@ -306,3 +306,32 @@ func TestAnEnvironmentValueWrittenAsJSONIsReadAsJSON(t *testing.T) {
 		t.Errorf("output %q warn %d notes %q", c.Output, c.Context.Warn, notes)
 	}
 }
+
+// The project's file is read within the project: a committed .claude (or
+// the file itself) linked out names nothing we read, and the note says
+// why the defaults hold. A file named whole on the command line is read
+// where it is.
+func TestAProjectConfigLinkedOutOfTheProjectIsNotRead(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(root, "outside")
+	os.MkdirAll(filepath.Join(outside, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(outside, File), []byte(`{"dryRun":true}`), 0o644)
+	for _, link := range []struct{ name, target string }{
+		{".claude", filepath.Join(outside, ".claude")},
+		{File, filepath.Join(outside, File)},
+	} {
+		project := filepath.Join(root, "project-"+strings.ReplaceAll(link.name, "/", "-"))
+		os.MkdirAll(filepath.Join(project, filepath.Dir(link.name)), 0o755)
+		if err := os.Symlink(link.target, filepath.Join(project, link.name)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+		c, notes := Load(project, "", func(string) string { return "" })
+		if c.DryRun || len(notes) != 1 || !strings.Contains(notes[0], File+" not read") {
+			t.Errorf("%s linked out: dry run %v, notes %q", link.name, c.DryRun, notes)
+		}
+	}
+	c, notes := Load(t.TempDir(), filepath.Join(outside, File), func(string) string { return "" })
+	if !c.DryRun || len(notes) != 0 {
+		t.Errorf("a file named whole: dry run %v, notes %q", c.DryRun, notes)
+	}
+}

@@ -52,6 +52,28 @@ func Read(path string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
+// ReadWithin is Read for a file that may lie in project: there it is read
+// within the project, so that a committed .claude linked out of it names
+// nothing we read; a file elsewhere (the user's settings) is read where it
+// is.
+func ReadWithin(project, path string) ([]byte, bool, error) {
+	rel, err := filepath.Rel(project, path)
+	if project == "" || err != nil || !filepath.IsLocal(rel) {
+		return Read(path)
+	}
+	r, err := safefile.ParseRel(filepath.ToSlash(rel))
+	if err != nil {
+		return Read(path)
+	}
+	b, err := safefile.ReadIn(project, r, MaxSettings)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	return b, true, nil
+}
+
 // Rehearsal is an entry of ours to run as its client runs it: the payload
 // on stdin, the client's time limit, and what its output must be (Check
 // says what is wrong with it, "" when nothing).

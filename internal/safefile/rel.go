@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Rel is a path a repository (or its configuration) names for a file of
@@ -76,8 +77,18 @@ func ntfsSafe(rel string) error {
 // OpenIn opens rel inside project when it is a regular file, without
 // blocking on a FIFO and refusing any link that leads out of project.
 func OpenIn(project string, rel Rel) (*os.File, error) {
+	name, err := checked(rel)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok, err := openBeneath(project, name); ok {
+		if err != nil {
+			return nil, err
+		}
+		return regularOnly(f, string(rel))
+	}
 	var f *os.File
-	err := inRoot(project, rel, func(root *os.Root, name string) (err error) {
+	err = inRoot(project, rel, func(root *os.Root, name string) (err error) {
 		f, err = root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
 		return err
 	})
@@ -115,14 +126,63 @@ func inRoot(project string, rel Rel, do func(root *os.Root, name string) error) 
 	if err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(project)
+	root, err := openRoot(project)
 	if err != nil {
 		return err
 	}
-	defer root.Close()
+	defer roots.done(project, root)
 	return outside(rel, do(root, name))
 }
 
+// roots keeps each project's root open for the rest of a run once
+// KeepRoots is called: a hook reads several files of one project, and on
+// a slow file system every open of the root is one more wait.
+var roots rootCache
+
+type rootCache struct {
+	sync.Mutex
+	keep bool
+	open map[string]*os.Root
+}
+
+// KeepRoots keeps the roots opened from now on for the life of the
+// process: for a hook, which lives a moment and reads one project.
+func KeepRoots() {
+	roots.Lock()
+	defer roots.Unlock()
+	roots.keep = true
+}
+
+func keepingRoots() bool {
+	roots.Lock()
+	defer roots.Unlock()
+	return roots.keep
+}
+
+func openRoot(project string) (*os.Root, error) {
+	roots.Lock()
+	defer roots.Unlock()
+	if r, ok := roots.open[project]; ok {
+		return r, nil
+	}
+	r, err := os.OpenRoot(project)
+	if err == nil && roots.keep {
+		if roots.open == nil {
+			roots.open = map[string]*os.Root{}
+		}
+		roots.open[project] = r
+	}
+	return r, err
+}
+
+// done closes a root that is not kept.
+func (c *rootCache) done(project string, r *os.Root) {
+	c.Lock()
+	defer c.Unlock()
+	if c.open[project] != r {
+		r.Close()
+	}
+}
 // checked parses rel again: a Rel made by conversion, not ParseRel, must
 // not get past the check.
 func checked(rel Rel) (string, error) {

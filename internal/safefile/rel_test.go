@@ -96,3 +96,37 @@ func TestANameOnlyWindowsReadsOtherwiseIsAcceptedElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// A hook keeps its project open for the run: every read after the first
+// opens only the file (on a slow file system each open is a wait), and
+// still refuses a link out. Without KeepRoots nothing stays open.
+func TestKeptRootsServeEveryReadOfARunAndStillConfine(t *testing.T) {
+	project := t.TempDir()
+	os.WriteFile(filepath.Join(project, "a.md"), []byte("a"), 0o644)
+	os.Symlink(filepath.Join(t.TempDir()), filepath.Join(project, "out"))
+	if _, err := ReadIn(project, "a.md", 10); err != nil || len(dirs.open)+len(roots.open) != 0 {
+		t.Fatalf("before KeepRoots: %v, kept %d %d", err, len(dirs.open), len(roots.open))
+	}
+	KeepRoots()
+	t.Cleanup(func() {
+		roots.Lock()
+		roots.keep = false
+		for p, r := range roots.open {
+			r.Close()
+			delete(roots.open, p)
+		}
+		roots.Unlock()
+		forgetDirs()
+	})
+	for range 2 {
+		if b, err := ReadIn(project, "a.md", 10); err != nil || string(b) != "a" {
+			t.Errorf("ReadIn = %q, %v", b, err)
+		}
+		if _, err := ReadIn(project, "out/x", 10); !errors.Is(err, ErrOutside) {
+			t.Errorf("through a link out: %v", err)
+		}
+	}
+	if len(dirs.open)+len(roots.open) != 1 {
+		t.Errorf("kept %d directories and %d roots; want the project once", len(dirs.open), len(roots.open))
+	}
+}

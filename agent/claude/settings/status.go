@@ -70,11 +70,12 @@ func readScopes(env Env) (Status, []wired) {
 	st := Status{SchemaVersion: facts.SchemaVersion}
 	var all []wired
 	byScope := map[string][]byte{}
+	project, _ := hookfile.ProjectRoot(env.Dir)
 	for _, scope := range claude.Scopes {
 		s := ScopeStatus{Scope: scope, State: "absent"}
 		path, err := env.settingsPath(scope)
 		s.Path = path
-		b, existed, err2 := hookfile.Read(path)
+		b, existed, err2 := hookfile.ReadWithin(project, path)
 		if err == nil {
 			err = err2
 		}

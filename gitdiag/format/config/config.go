@@ -34,12 +34,22 @@ type Config struct {
 	// listingURLs marks the pass that reads them: every hasconfig:
 	// condition holds in it, as in git's populate_remote_urls.
 	listingURLs bool
+
+	// confine says whether a path a repository's own file names may be
+	// read (nil: any). NotFollowed lists the includes it refused, as
+	// "include.path <value>".
+	confine     func(path string) bool
+	NotFollowed []string
 }
 
 // Value is one variable's value as written.
 type Value struct {
 	Text     string
 	Implicit bool // a name without "= value", which reads as true
+	// Repo says the repository's own files set it (its config,
+	// config.worktree, what they include), not the user's or the
+	// system's: a path it names is the repository's to name.
+	Repo bool
 }
 
 // Get reads a key, "" when it is not set.
@@ -72,9 +82,12 @@ func (c *Config) GetBool(key string, def bool) bool {
 
 // Load reads the system, global and repository files, then, when
 // extensions.worktreeConfig is on, the work tree's own config.worktree
-// (where git sparse-checkout writes its settings).
-func Load(commonDir, gitDir string, read func(string) ([]byte, error)) (*Config, error) {
-	c := &Config{Values: map[string]Value{}, gitDir: gitDir, commonDir: commonDir, read: read}
+// (where git sparse-checkout writes its settings). An include the
+// repository's own files name is followed only where confine allows (nil:
+// anywhere): a repository that arrives whole, .git and all, must not make
+// us read the user's files.
+func Load(commonDir, gitDir string, read func(string) ([]byte, error), confine func(string) bool) (*Config, error) {
+	c := &Config{Values: map[string]Value{}, gitDir: gitDir, commonDir: commonDir, read: read, confine: confine}
 	if err := c.load(); err != nil {
 		return nil, err
 	}
@@ -101,14 +114,14 @@ func (c *Config) load() error {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	files = append(files, filepath.Join(c.commonDir, "config"))
-	for i, f := range files {
-		if err := c.mergeFile(f, 0, false); err != nil && i == len(files)-1 {
-			return err
-		}
+	for _, f := range files {
+		c.mergeFile(f, 0, false, false) // the user's files: git warns and goes on
+	}
+	if err := c.mergeFile(filepath.Join(c.commonDir, "config"), 0, false, true); err != nil {
+		return err
 	}
 	if c.GetBool("extensions.worktreeConfig", false) {
-		return c.mergeFile(filepath.Join(c.gitDir, "config.worktree"), 0, false)
+		return c.mergeFile(filepath.Join(c.gitDir, "config.worktree"), 0, false, true)
 	}
 	return nil
 }
@@ -129,21 +142,23 @@ const maxIncludeDepth = 10
 var errURLInHasconfigInclude = errors.New("fatal: remote URLs cannot be configured in file directly or indirectly included by includeIf.hasconfig:remote.*.url")
 
 // mergeFile adds the settings of the file at path. noURLs is set below an
-// include made by a hasconfig: condition while the remote URLs are listed.
-func (c *Config) mergeFile(path string, depth int, noURLs bool) error {
+// include made by a hasconfig: condition while the remote URLs are listed;
+// repo when the repository's own files name it.
+func (c *Config) mergeFile(path string, depth int, noURLs, repo bool) error {
 	b, err := c.read(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	return c.merge(b, path, depth, noURLs)
+	return c.merge(b, path, depth, noURLs, repo)
 }
 
 // merge adds one file's settings; path names it in errors and anchors its
 // relative include paths.
-func (c *Config) merge(b []byte, path string, depth int, noURLs bool) error {
+func (c *Config) merge(b []byte, path string, depth int, noURLs, repo bool) error {
 	return Parse(b, func(key string, v Value) error {
+		v.Repo = repo
 		c.Values[key] = v
 		if c.listingURLs && isRemoteURL(key) {
 			if noURLs {
@@ -174,8 +189,14 @@ func (c *Config) merge(b []byte, path string, depth int, noURLs bool) error {
 		} else if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(path), target)
 		}
+		if repo && c.confine != nil && !c.confine(target) {
+			if !c.listingURLs {
+				c.NotFollowed = append(c.NotFollowed, key+" "+v.Text)
+			}
+			return nil
+		}
 		noURLs := noURLs || c.listingURLs && strings.HasPrefix(key, "includeif.hasconfig:")
-		return c.mergeFile(target, depth+1, noURLs) // a missing include is no error, as in git
+		return c.mergeFile(target, depth+1, noURLs, repo) // a missing include is no error, as in git
 	}, path)
 }
 
@@ -438,7 +459,7 @@ func (c *Config) hasRemoteURL(pattern string) (bool, error) {
 		return true, nil
 	}
 	if !c.remoteURLsRead {
-		pass := &Config{Values: map[string]Value{}, gitDir: c.gitDir, commonDir: c.commonDir, read: c.read, listingURLs: true}
+		pass := &Config{Values: map[string]Value{}, gitDir: c.gitDir, commonDir: c.commonDir, read: c.read, confine: c.confine, listingURLs: true}
 		if err := pass.load(); err != nil {
 			return false, err
 		}

@@ -183,6 +183,7 @@ func (c *rootCache) done(project string, r *os.Root) {
 		r.Close()
 	}
 }
+
 // checked parses rel again: a Rel made by conversion, not ParseRel, must
 // not get past the check.
 func checked(rel Rel) (string, error) {

@@ -67,8 +67,9 @@ func TestMetadataThatIsNotAFileFailsAtOnce(t *testing.T) {
 				t.Fatalf("the probes ran into the deadline")
 			}
 			for _, res := range results {
-				if res.Err != nil && !errors.Is(res.Err, rawfile.ErrNotRegular) && !strings.Contains(res.Err.Error(), "not a regular file") {
-					t.Errorf("%s: %v, want an error naming the file that is not a regular one", res.Command, res.Err)
+				if res.Err != nil && !errors.Is(res.Err, rawfile.ErrNotRegular) && !strings.Contains(res.Err.Error(), "not a regular file") &&
+					!errors.Is(res.Err, errLinkOut) {
+					t.Errorf("%s: %v, want an error naming the file that is not a regular one, or the link out", res.Command, res.Err)
 				}
 			}
 		})
@@ -164,7 +165,7 @@ func TestAHugeSparsePackedRefsIsRefusedByItsSize(t *testing.T) {
 		t.Skip("no sparse files here:", err)
 	}
 	file.Close()
-	if _, _, err = readPackedRefs(p); !errors.Is(err, rawfile.ErrTooLarge) {
+	if _, _, err = readPackedRefs(p, openFile); !errors.Is(err, rawfile.ErrTooLarge) {
 		t.Errorf("a 5 GB packed-refs: %v", err)
 	}
 	// The bound itself: one byte over it is refused by its size, one of
@@ -173,7 +174,7 @@ func TestAHugeSparsePackedRefsIsRefusedByItsSize(t *testing.T) {
 		if err := os.Truncate(p, size); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err = readPackedRefs(p); errors.Is(err, rawfile.ErrTooLarge) != refused {
+		if _, _, err = readPackedRefs(p, openFile); errors.Is(err, rawfile.ErrTooLarge) != refused {
 			t.Errorf("a packed-refs of %d bytes: %v (refused by its size: want %v)", size, err, refused)
 		}
 	}
@@ -357,4 +358,48 @@ func TestRefNamesThatClimbOutOfTheGitDirectoryAreRefused(t *testing.T) {
 	if h, err := r2.Head(); err == nil {
 		t.Errorf("HEAD read through a ref name with ..: %+v", h)
 	}
+}
+
+// A metadata file of the git directory linked to another repository's (a
+// packed-refs, an index, a shared index) is not read, and the engine says
+// which; a link within the repository is followed, as git follows it.
+func TestGitFilesLinkedToAnotherRepositoryAreNotRead(t *testing.T) {
+	other := newFixture(t)
+	other.write("secret.txt", "s\n")
+	other.commit("other")
+	other.git("pack-refs", "--all")
+	for _, name := range []string{"packed-refs", "index"} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.txt", "a\n")
+			f.commit("first")
+			relink(t, f.path(".git/"+name), other.path(".git/"+name))
+			r, err := Open(f.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, err := r.Status(context.Background()); name == "index" && !errors.Is(err, errLinkOut) {
+				t.Errorf("status through the other repository's index: %v", err)
+			}
+			if _, err := r.packedRefs(); name == "packed-refs" && !errors.Is(err, errLinkOut) {
+				t.Errorf("packed-refs read through the link: %v", err)
+			}
+			if e := r.Engine(); !strings.Contains(e, name+" (a link)") {
+				t.Errorf("engine %q says nothing of %s", e, name)
+			}
+		})
+	}
+	t.Run("a link within the repository", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("a.txt", "a\n")
+		f.commit("first")
+		os.Rename(f.path(".git/index"), f.path(".git/index-real"))
+		relink(t, f.path(".git/index"), "index-real")
+		f.write("new.txt", "n\n")
+		_, st := openStatus(t, f.dir, false)
+		if got := strings.Join(st.Short(""), "\n"); got != "?? new.txt" {
+			t.Errorf("status %q through a link within the git directory", got)
+		}
+	})
 }

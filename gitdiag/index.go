@@ -15,11 +15,11 @@ import (
 // prefix-compressed names feature.manyFiles turns on), with the cache-tree
 // extension. Its checksum is verified, as git does.
 func (r *Repo) readIndex() (*index.File, error) {
-	path := r.indexFile
+	path, read := r.indexFile, readFile // GIT_INDEX_FILE: the user's to name
 	if path == "" {
-		path = filepath.Join(r.GitDir, "index")
+		path, read = filepath.Join(r.GitDir, "index"), r.readOwn
 	}
-	b, err := readFile(path)
+	b, err := read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &index.File{Version: 2}, nil // a fresh repository has no index yet
 	} else if err != nil {
@@ -33,7 +33,7 @@ func (r *Repo) readIndex() (*index.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared := func(name string) ([]byte, error) { return readFile(filepath.Join(r.GitDir, name)) }
+	shared := func(name string) ([]byte, error) { return r.readOwn(filepath.Join(r.GitDir, name)) }
 	if err := idx.MergeShared(shared); err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func (r *Repo) packedRefs() (map[string]packedRef, error) {
 	r.refsMu.Lock()
 	defer r.refsMu.Unlock()
 	if r.packed == nil {
-		refs, fi, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"))
+		refs, fi, err := readPackedRefs(filepath.Join(r.CommonDir, "packed-refs"), r.openOwn)
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +180,7 @@ func (r *Repo) currentPackedRefs() (map[string]packedRef, error) {
 			return r.packed, nil
 		}
 	}
-	refs, fi, err := readPackedRefs(path)
+	refs, fi, err := readPackedRefs(path, r.openOwn)
 	if err != nil {
 		return nil, err
 	}
@@ -199,8 +199,8 @@ func sameVersion(was, now fs.FileInfo, err error) bool {
 
 // readPackedRefs reads packed-refs, and says which version of the file it
 // read (nil when there is none).
-func readPackedRefs(path string) (map[string]packedRef, fs.FileInfo, error) {
-	f, err := openFile(path)
+func readPackedRefs(path string, open func(string) (*os.File, error)) (map[string]packedRef, fs.FileInfo, error) {
+	f, err := open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]packedRef{}, nil, nil
 	} else if err != nil {

@@ -184,6 +184,12 @@ func (b *statusBuilder) checkSubmodule(e *trackedEntry) error {
 	if err != nil || status.all && diff.all {
 		return nil // not checked out (git shows nothing either), or not compared
 	}
+	if !b.repo.within(gitDir) {
+		// Its .git names another repository's git directory: git would
+		// read that one; the repository names nothing we read outside it.
+		b.repo.notFollowed("the gitfile of submodule " + e.Name)
+		return nil
+	}
 	// git cannot read a submodule it cannot open either: its status fails.
 	sub, err := newRepo(root, root, gitDir)
 	if err != nil {

@@ -223,3 +223,27 @@ func TestInvalidIgnoreSubmodulesConfigFailsAsInGit(t *testing.T) {
 		})
 	}
 }
+
+// A submodule whose .git names another repository's git directory (one
+// outside the superproject) is not read: git would read that one and show
+// its changes. The engine says so.
+func TestASubmoduleGitfileNamingAnotherRepositoryIsNotFollowed(t *testing.T) {
+	isolateGit(t)
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("first")
+	f.addSubmodule(f.upstream("lib"), "lib")
+	f.commit("add lib")
+	other := newFixture(t)
+	other.write("a.txt", "other\n")
+	other.commit("other")
+	other.write("a.txt", "other, changed\n")
+	os.WriteFile(f.path("lib/.git"), []byte("gitdir: "+other.path(".git")+"\n"), 0o644)
+	r, st := openStatus(t, f.dir, false)
+	if len(st.Files) != 0 {
+		t.Errorf("status %q read through the other repository", st.Short(""))
+	}
+	if e := r.Engine(); !strings.Contains(e, "the gitfile of submodule lib") {
+		t.Errorf("engine %q says nothing of the submodule", e)
+	}
+}

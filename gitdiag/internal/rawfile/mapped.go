@@ -73,5 +73,8 @@ const MaxFile = 256 << 20
 // file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrLink is a symbolic link where OpenNoFollow was asked to open a file.
+var ErrLink = errors.New("a symbolic link")
+
 // ErrTooLarge is a file past MaxFile.
 var ErrTooLarge = errors.New("file too large")

@@ -38,3 +38,20 @@ func ReadFileLimit(path string, max int64) ([]byte, error) {
 	}
 	return b, err
 }
+
+// OpenNoFollow is Open refusing, with ErrLink, a path that is itself a
+// symbolic link.
+func OpenNoFollow(path string) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrLink}
+	}
+	return os.Open(path)
+}
+
+// ReadFileNoFollow is ReadFile refusing a link as OpenNoFollow does.
+func ReadFileNoFollow(path string) ([]byte, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrLink}
+	}
+	return ReadFile(path)
+}

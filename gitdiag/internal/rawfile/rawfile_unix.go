@@ -42,10 +42,35 @@ func ReadFileLimit(path string, max int64) ([]byte, error) {
 }
 
 // OpenRead opens path read-only and returns its descriptor.
-func OpenRead(path string) (int, error) {
+func OpenRead(path string) (int, error) { return openRead(path, 0) }
+
+// OpenNoFollow is Open refusing, with ErrLink, a path that is itself a
+// symbolic link: the caller decides whether to follow it.
+func OpenNoFollow(path string) (*os.File, error) {
+	fd, err := openRead(path, syscall.O_NOFOLLOW)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// ReadFileNoFollow is ReadFile refusing a link as OpenNoFollow does.
+func ReadFileNoFollow(path string) ([]byte, error) {
+	fd, err := openRead(path, syscall.O_NOFOLLOW)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	return ReadAll(fd, path)
+}
+
+func openRead(path string, flags int) (int, error) {
 	for {
 		// O_NONBLOCK: a FIFO where a file should be must not block the hook.
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|flags, 0)
+		if err == syscall.ELOOP && flags&syscall.O_NOFOLLOW != 0 {
+			return -1, &fs.PathError{Op: "open", Path: path, Err: ErrLink}
+		}
 		if err == syscall.EINTR {
 			continue
 		}

@@ -104,3 +104,41 @@ func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
 		t.Errorf("the plugin stands down for a settings file Claude Code does not load")
 	}
 }
+
+// Only an entry that would run stands the plugin down: one whose matcher
+// fires for none, or only some, of the sources the plugin's own entry
+// serves leaves the plugin running, and status says it runs.
+func TestADeadSettingsEntryDoesNotSilenceThePlugin(t *testing.T) {
+	config, project := t.TempDir(), t.TempDir()
+	installPlugin(t, config)
+	env := Env{Dir: project, Getenv: func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return config
+		}
+		return ""
+	}, Home: func() (string, error) { return t.TempDir(), nil }}
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	settings := filepath.Join(project, ".claude", "settings.json")
+	for _, tt := range []struct {
+		event, matcher, command string
+		args                    []string
+		standsDown              bool
+	}{
+		{"SessionStart", "never", "session-hooks init", []string{"init"}, false},
+		{"SessionStart", "startup", "session-hooks init", []string{"init"}, false},
+		{"SessionStart", "startup|resume|clear|fork", "session-hooks init", []string{"init"}, true},
+		{"SessionStart", "", "session-hooks init", []string{"init"}, true},
+		{"PreCompact", "manual", "session-hooks pre-compact", []string{"pre-compact"}, false},
+		{"PreCompact", "manual|auto", "session-hooks pre-compact", []string{"pre-compact"}, true},
+		{"SessionEnd", "whatever", "session-hooks end", []string{"end"}, true}, // its matcher is not read
+	} {
+		os.WriteFile(settings, []byte(`{"hooks": {"`+tt.event+`": [{"matcher": "`+tt.matcher+`", "hooks": [{"type": "command", "command": "`+tt.command+`", "timeout": 5}]}]}}`), 0o644)
+		if got := Wires(env, tt.event, tt.args); got != tt.standsDown {
+			t.Errorf("%s under %q: the plugin stands down %v, want %v", tt.event, tt.matcher, got, tt.standsDown)
+		}
+		text := ReadStatus(env, "").Wiring().Text(reader)
+		if got := strings.Contains(text, "stands down"); got != tt.standsDown {
+			t.Errorf("%s under %q: status says stands down %v, want %v:\n%s", tt.event, tt.matcher, got, tt.standsDown, text)
+		}
+	}
+}

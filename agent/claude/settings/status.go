@@ -132,7 +132,7 @@ func readScopes(env Env) (Status, []wired) {
 func markStandingDown(scopes []ScopeStatus, all []wired) {
 	bySettings := map[string]string{}
 	for _, w := range all {
-		if e, ok := hookfile.RowFor(w.Event, w.Command); ok && !isPlugin(w.scope) && hookfile.IsOurs(w.Event, w.Command, "") {
+		if e, ok := hookfile.RowFor(w.Event, w.Command); ok && !isPlugin(w.scope) && hookfile.IsOurs(w.Event, w.Command, "") && fires(w.Matcher, e.Matcher, w.Event) {
 			if _, seen := bySettings[rowKey(e)]; !seen {
 				bySettings[rowKey(e)] = w.scope
 			}

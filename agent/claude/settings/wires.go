@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
 )
@@ -37,12 +38,33 @@ func Wires(env Env, event string, args []string) bool {
 		}
 		for _, h := range sc.Hooks {
 			if e, ok := hookfile.RowFor(h.Event, h.Command); ok && h.Event == event && slices.Equal(e.Args(), args) &&
-				hookfile.IsOurs(h.Event, h.Command, "") {
+				hookfile.IsOurs(h.Event, h.Command, "") && fires(h.Matcher, e.Matcher, event) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// matched are what Claude Code compares a matcher with, for the events
+// whose matcher it reads: SessionStart's source, PreCompact's trigger.
+// Other events run every entry.
+var matched = map[string][]string{
+	protocol.SessionStart: {protocol.SourceStartup, protocol.SourceResume, protocol.SourceClear, protocol.SourceFork, protocol.SourceCompact},
+	protocol.PreCompact:   {protocol.TriggerManual, "auto"},
+}
+
+// fires says whether an entry under matcher runs wherever the plugin's
+// own entry, under ours, does: only then may the plugin stand down. An
+// entry whose matcher never fires ("never", a typo) left the plugin silent
+// with nothing running in its place.
+func fires(matcher, ours, event string) bool {
+	for _, v := range matched[event] {
+		if matches(ours, v) && !matches(matcher, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // WiresWithin is Wires given at most d: it runs before the hook's own

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	contract "github.com/session-hooks/session-hooks/install"
@@ -62,8 +63,25 @@ func Home(getenv func(string) string, home func() (string, error)) (string, erro
 // Install wires the entries into $CODEX_HOME/hooks.json and trusts them in
 // config.toml with the hashes Codex itself reports, so that Codex runs
 // them without --dangerously-bypass-hook-trust. Every other byte of both
-// files stays.
-func Install(ctx context.Context, opt Options) error {
+// files stays. Only the entries install writes are trusted, never another
+// that merely names session-hooks ("curl … | sh; session-hooks init"); and
+// an install that fails takes back what it wrote.
+func Install(ctx context.Context, opt Options) (err error) {
+	var undo []func() error
+	defer func() {
+		if err == nil {
+			return
+		}
+		for i := len(undo) - 1; i >= 0; i-- {
+			if uerr := undo[i](); uerr != nil {
+				err = fmt.Errorf("%w; taking it back failed too: %v", err, uerr)
+				return
+			}
+		}
+		if len(undo) > 0 {
+			err = fmt.Errorf("%w. What install wrote was taken back", err)
+		}
+	}()
 	hooksPath := filepath.Join(opt.Home, "hooks.json")
 	doc, err := hookfile.ReadFile(hooksPath)
 	if err != nil {
@@ -93,6 +111,7 @@ func Install(ctx context.Context, opt Options) error {
 		if _, err := contract.Save(hooksPath, fenceOf(opt), doc, doc != nil, res.JSON, 0o600); err != nil {
 			return err
 		}
+		undo = append(undo, restore(hooksPath, fenceOf(opt), res.JSON, doc))
 		fmt.Fprintf(opt.Out, "Wired %s:\n  %s\n", hooksPath, strings.Join(res.Changes, "\n  "))
 	}
 	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
@@ -101,7 +120,7 @@ func Install(ctx context.Context, opt Options) error {
 	}
 	hashes, keys := map[string]string{}, []string(nil)
 	for _, h := range handlers {
-		if strings.HasPrefix(h.Key, hooksPath+":") && hookfile.IsOurs("", h.Command, "") && h.TrustStatus != "trusted" {
+		if strings.HasPrefix(h.Key, hooksPath+":") && wrote(want, h.Command) && h.TrustStatus != "trusted" {
 			hashes[h.Key] = h.CurrentHash
 			keys = append(keys, h.Key)
 		}
@@ -115,8 +134,26 @@ func Install(ctx context.Context, opt Options) error {
 		if _, err := contract.Save(configPath, fenceOf(opt), config, config != nil, updated, 0o600); err != nil {
 			return err
 		}
+		undo = append(undo, restore(configPath, fenceOf(opt), updated, config))
 	}
-	return verifyTrusted(ctx, opt, hooksPath, len(want))
+	return verifyTrusted(ctx, opt, hooksPath, want)
+}
+
+// wrote says whether command is one of the entries install writes.
+func wrote(want []hookfile.Entry, command string) bool {
+	return slices.ContainsFunc(want, func(e hookfile.Entry) bool { return e.Command == command })
+}
+
+// restore puts back what a file held before install wrote now into it,
+// or removes the file install made.
+func restore(path string, f contract.Fence, now, before []byte) func() error {
+	return func() error {
+		if before == nil {
+			return os.Remove(path)
+		}
+		_, err := contract.Save(path, f, now, true, before, 0o600)
+		return err
+	}
 }
 
 // longRunning is whether the checks are wired: as asked, else as the file
@@ -139,14 +176,14 @@ func longRunning(asked *bool, doc []byte) bool {
 
 // verifyTrusted asks Codex again: "trusted" is what Codex says, not what
 // was written.
-func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want int) error {
+func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want []hookfile.Entry) error {
 	handlers, err := ListHandlers(ctx, opt.Codex, opt.Home, opt.Dir)
 	if err != nil {
 		return err
 	}
 	ours := 0
 	for _, h := range handlers {
-		if !strings.HasPrefix(h.Key, hooksPath+":") || !hookfile.IsOurs("", h.Command, "") {
+		if !strings.HasPrefix(h.Key, hooksPath+":") || !wrote(want, h.Command) {
 			continue
 		}
 		ours++
@@ -154,8 +191,8 @@ func verifyTrusted(ctx context.Context, opt Options, hooksPath string, want int)
 			return fmt.Errorf("Codex still reports %s as %s after it was trusted in config.toml", h.Key, h.TrustStatus)
 		}
 	}
-	if ours != want {
-		return fmt.Errorf("Codex lists %d of the %d hooks written to %s", ours, want, hooksPath)
+	if ours != len(want) {
+		return fmt.Errorf("Codex lists %d of the %d hooks written to %s", ours, len(want), hooksPath)
 	}
 	fmt.Fprintf(opt.Out, "Codex trusts the %d hooks of session-hooks (%s).\n", ours, filepath.Join(opt.Home, "config.toml"))
 	return nil

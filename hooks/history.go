@@ -124,7 +124,6 @@ func codes(list []string) string {
 	return strings.Join(out, ", ")
 }
 
-// ago says how long before now a snapshot was taken.
 // briefTime is how a time reads in the context: to the minute, in UTC.
 const briefTime = "2006-01-02 15:04"
 

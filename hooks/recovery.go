@@ -141,12 +141,22 @@ func chooseShared(info logs.SnapshotInfo, id string, now time.Time) string {
 	case id != "" && info.Session == id:
 		return ""
 	case id != "" && info.Session != "":
-		return fmt.Sprintf("Snapshot not injected: %s was written for session %s %s ago; this is session %s.",
-			logs.SnapshotLog, info.Session, roughAge(age), id)
-	case age <= snapshotMaxAge:
+		return fmt.Sprintf("Snapshot not injected: %s was written for session %s %s; this is session %s.",
+			logs.SnapshotLog, info.Session, writtenWhen(age), id)
+	case age <= snapshotMaxAge && age >= -snapshotMaxAge:
 		return ""
 	}
-	return fmt.Sprintf("Snapshot not injected: %s is %s old and names no session to match.", logs.SnapshotLog, roughAge(age))
+	return fmt.Sprintf("Snapshot not injected: %s was written %s and names no session to match.", logs.SnapshotLog, writtenWhen(age))
+}
+
+// writtenWhen says how long ago a file of age was written; a file dated
+// after now (its writer's clock ran ahead, or this one is behind) is said
+// to be so, never "-86399s ago".
+func writtenWhen(age time.Duration) string {
+	if age < 0 {
+		return roughAge(-age) + " ahead of this machine's clock"
+	}
+	return roughAge(age) + " ago"
 }
 
 // renderRecovered is the re-injected part of the recovery output: the

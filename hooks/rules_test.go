@@ -34,8 +34,13 @@ func TestChooseSharedSnapshotByIDThenAge(t *testing.T) {
 		{"another session's", logs.SnapshotInfo{Session: "b", Time: clock.Add(-5 * time.Minute)}, "a", clock, false, "written for session b 5min ago; this is session a"},
 		{"no id in the snapshot, recent", logs.SnapshotInfo{Time: clock.Add(-59 * time.Minute)}, "a", clock, true, ""},
 		{"no id in the payload, exactly an hour old", logs.SnapshotInfo{Session: "b", Time: clock.Add(-time.Hour)}, "", clock, true, ""},
-		{"no id, older than an hour", logs.SnapshotInfo{Time: clock.Add(-61 * time.Minute)}, "", clock, false, "is 1.0h old and names no session"},
-		{"no id, days old", logs.SnapshotInfo{Time: clock.Add(-72 * time.Hour)}, "", clock, false, "is 3 days old"},
+		{"no id, older than an hour", logs.SnapshotInfo{Time: clock.Add(-61 * time.Minute)}, "", clock, false, "was written 1.0h ago and names no session"},
+		{"no id, days old", logs.SnapshotInfo{Time: clock.Add(-72 * time.Hour)}, "", clock, false, "was written 3 days ago"},
+		// A writer whose clock ran a day ahead: never a negative age.
+		{"another session's, from a clock ahead", logs.SnapshotInfo{Session: "b", Time: clock.Add(24 * time.Hour)}, "a", clock, false,
+			"written for session b 24.0h ahead of this machine's clock; this is session a"},
+		{"no id, dated a minute ahead", logs.SnapshotInfo{Time: clock.Add(time.Minute)}, "", clock, true, ""},
+		{"no id, dated a day ahead", logs.SnapshotInfo{Time: clock.Add(24 * time.Hour)}, "", clock, false, "24.0h ahead of this machine's clock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

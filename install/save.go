@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/session-hooks/session-hooks/install/backup"
 	"github.com/session-hooks/session-hooks/install/jsonedit"
 	"github.com/session-hooks/session-hooks/internal/atomicfile"
+	"github.com/session-hooks/session-hooks/internal/safefile"
 )
 
 // Save writes js in place of the settings file at path, as every client's
@@ -35,6 +37,12 @@ func Save(path string, f Fence, old []byte, existed bool, js []byte, perm fs.Fil
 	}
 	if fi, err := os.Stat(target); err == nil {
 		perm = fi.Mode().Perm()
+		if n := hardLinks(fi); n > 1 {
+			return "", fmt.Errorf("%s has %d hard links: replacing it would leave the other names with the old settings; nothing written (make it a file of its own, or a symbolic link, and run install again)", target, n)
+		}
+	}
+	if err := unchanged(target, old, existed); err != nil {
+		return "", err
 	}
 	if err := makeDirs(filepath.Dir(target)); err != nil {
 		return "", err
@@ -50,6 +58,22 @@ func Save(path string, f Fence, old []byte, existed bool, js []byte, perm fs.Fil
 		return "", fmt.Errorf("cannot write %s: %v", target, err)
 	}
 	return kept, nil
+}
+
+// unchanged says whether the file at target still holds what install read
+// (old; nothing when it did not exist): a client saves its settings while
+// install waits (on claude --version, on codex), and writing over that
+// change would lose it. Checked again just before the rename.
+func unchanged(target string, old []byte, existed bool) error {
+	now, err := safefile.Read(target, 64<<20) // never blocks on a FIFO, bounded
+
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !existed:
+		return nil
+	case err == nil && existed && bytes.Equal(now, old):
+		return nil
+	}
+	return fmt.Errorf("%s changed while install ran (another program saved it); nothing written: run install again", target)
 }
 
 // makeDirs makes dir and the folders above it that are missing, and

@@ -3,6 +3,7 @@ package install
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -80,5 +81,50 @@ func TestSaveKeepsTheOldVersionAndMarksWhatItCreates(t *testing.T) {
 	}
 	if backup.CreatedByInstall(root) {
 		t.Error("a folder that was there is marked as install's")
+	}
+}
+
+// A settings file another program saved while install waited (a
+// permission the client recorded) is not written over: Save refuses and
+// the change stays. Nor is a file created meanwhile.
+func TestSaveRefusesAFileChangedSinceItWasRead(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := t.TempDir()
+	path := filepath.Join(root, "settings.json")
+	os.WriteFile(path, []byte(`{"permissions":{"allow":["Bash(ls)"]}}`), 0o600)
+	_, err := Save(path, Fence{Root: root}, []byte("{}"), true, []byte(`{"hooks":{}}`), 0o600)
+	if err == nil || !strings.Contains(err.Error(), "changed while install ran") {
+		t.Errorf("a file changed since it was read: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"permissions":{"allow":["Bash(ls)"]}}` {
+		t.Errorf("the change was lost: %s", b)
+	}
+	created := filepath.Join(root, "new.json")
+	os.WriteFile(created, []byte("{}"), 0o600)
+	if _, err := Save(created, Fence{Root: root}, nil, false, []byte(`{"hooks":{}}`), 0o600); err == nil {
+		t.Error("a file created since install found none was written over")
+	}
+}
+
+// A settings file with other hard links is refused with a message: the
+// rename would give this name the new settings and leave the others with
+// the old, silently.
+func TestSaveRefusesAHardLinkedFile(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := t.TempDir()
+	path := filepath.Join(root, "settings.json")
+	os.WriteFile(path, []byte("{}"), 0o600)
+	if runtime.GOOS == "windows" {
+		t.Skip("hard links are not counted on Windows")
+	}
+	if err := os.Link(path, filepath.Join(root, "other.json")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	_, err := Save(path, Fence{Root: root}, []byte("{}"), true, []byte(`{"hooks":{}}`), 0o600)
+	if err == nil || !strings.Contains(err.Error(), "2 hard links") {
+		t.Errorf("a hard-linked file: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "other.json")); string(b) != "{}" {
+		t.Errorf("the other name changed: %s", b)
 	}
 }

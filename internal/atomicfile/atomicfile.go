@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -43,9 +44,15 @@ func writeData(f *os.File, b []byte) error {
 // at path rather than following it: callers that mean to write through a
 // link resolve it first.
 func Write(path string, content []byte, opt Options) error {
-	tmp, err := createTemp(filepath.Dir(path), TempPrefix(filepath.Base(path)), time.Now())
+	dir, prefix, now := filepath.Dir(path), TempPrefix(filepath.Base(path)), time.Now()
+	tmp, busy, err := createTemp(dir, prefix, now)
 	if err != nil {
 		return err
+	}
+	if busy {
+		// The first slot was taken: a writer beside us, or one killed
+		// mid-write. Whatever else such writers left is swept now.
+		defer sweep(dir, prefix, now)
 	}
 	err = WriteData(tmp, content)
 	if err == nil {
@@ -90,28 +97,66 @@ const tempSlots = 4
 
 // createTemp creates the temporary file for a write of a file in dir:
 // the first free slot, else a stale one taken back, else a name of
-// chance.
-func createTemp(dir, prefix string, now time.Time) (*os.File, error) {
+// chance; busy says the first slot was taken.
+func createTemp(dir, prefix string, now time.Time) (f *os.File, busy bool, err error) {
 	for i := range tempSlots {
 		name := filepath.Join(dir, prefix+strconv.Itoa(i))
 		f, err := openExclusive(name)
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, i > 0, err
 		}
-		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter {
+		if stale(name, now) {
 			os.Remove(name)
 			if f, err := openExclusive(name); err == nil {
-				return f, nil
+				return f, true, nil
 			}
 		}
 	}
 	for range 10000 {
 		f, err := openExclusive(filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)))
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, true, err
 		}
 	}
-	return nil, &os.PathError{Op: "createtemp", Path: filepath.Join(dir, prefix+"*"), Err: os.ErrExist}
+	return nil, true, &os.PathError{Op: "createtemp", Path: filepath.Join(dir, prefix+"*"), Err: os.ErrExist}
+}
+
+// stale says whether the temporary file at name was left by a write
+// killed StaleAfter ago or more.
+func stale(name string, now time.Time) bool {
+	fi, err := os.Lstat(name)
+	return err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > StaleAfter
+}
+
+// sweep removes the stale temporary files of a file's writes: every slot,
+// and, when another slot than the first was taken too (writers past the
+// slots use names of chance), the names of chance found in a listing of
+// dir. It runs only after a write found its first slot taken, so the usual
+// write pays nothing for it, and the listing only after several writers.
+func sweep(dir, prefix string, now time.Time) {
+	crowded := false
+	for i := range tempSlots {
+		name := filepath.Join(dir, prefix+strconv.Itoa(i))
+		if _, err := os.Lstat(name); err == nil && i > 0 {
+			crowded = true
+		}
+		if stale(name, now) {
+			os.Remove(name)
+		}
+	}
+	if !crowded {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if _, err := strconv.ParseUint(rest, 10, 32); ok && err == nil && stale(filepath.Join(dir, e.Name()), now) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // stillNamed says whether f's name is still f: a write stalled past

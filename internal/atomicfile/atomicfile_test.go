@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func TestStaleMeansOlderThanStaleAfter(t *testing.T) {
 		os.WriteFile(p, []byte("partial"), 0o600)
 		os.Chtimes(p, now.Add(-age), now.Add(-age))
 	}
-	f, err := createTemp(dir, TempPrefix("f"), now)
+	f, _, err := createTemp(dir, TempPrefix("f"), now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestAWriteDoesNotListItsDirectory(t *testing.T) {
 // rename the new writer's unfinished file into place.
 func TestAWriteWhoseSlotWasTakenBackDoesNotRenameAnothersFile(t *testing.T) {
 	dir := t.TempDir()
-	f, err := createTemp(dir, TempPrefix("f"), time.Now())
+	f, _, err := createTemp(dir, TempPrefix("f"), time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,5 +189,35 @@ func TestAWriteWhoseSlotIsTakenBackMidwayFails(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(slot(dir, "f", 0)); string(b) != "another writer's, unfinished" {
 		t.Errorf("the other writer's file was removed or changed: %q", b)
+	}
+}
+
+// What killed writers left is swept by the next write that finds the first
+// slot taken: every stale slot, and the names of chance writers past the
+// slots used; a file another writer is writing now (fresh) stays.
+func TestAWriteAfterKilledWritersSweepsEveryStaleTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * StaleAfter)
+	var left []string
+	for i := range tempSlots {
+		left = append(left, slot(dir, "f", i))
+	}
+	left = append(left, filepath.Join(dir, TempPrefix("f")+"2718281828"))
+	for _, p := range left {
+		os.WriteFile(p, []byte("partial"), 0o600)
+		os.Chtimes(p, old, old)
+	}
+	fresh := filepath.Join(dir, TempPrefix("f")+"31415")
+	os.WriteFile(fresh, []byte("being written"), 0o600)
+	if err := Write(filepath.Join(dir, "f"), []byte("new"), Options{Perm: 0o600}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{TempPrefix("f") + "31415", "f"}; !slices.Equal(names, want) {
+		t.Errorf("left %q, want %q", names, want)
 	}
 }

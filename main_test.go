@@ -268,7 +268,7 @@ func hiddenIn(s string) string {
 	return ""
 }
 
-var clientTag = regexp.MustCompile(`(?i)</?(system-reminder|system|functions|function_calls|invoke|new-diagnostics|tools-used-before-summary|command-name|local-command-stdout)[\s>/]`)
+var clientTag = regexp.MustCompile(`(?i)</?(system-reminder|system|functions|function_calls|invoke|new-diagnostics|tools-used-before-summary|command-name|local-command-stdout)(?:[>/]|\s+(?:[^\s(\[{0-9]|$))`)
 
 // The hook subcommands are the event table's, each once, in its order:
 // a row added without its subcommand's file (init.go, precompact.go, …),

@@ -122,9 +122,11 @@ var (
 	// word does (as \b): "<system-reminder-x" is neutralised too, which
 	// costs a false positive on names that merely start alike.
 	// Any other tag-shaped word stays: "<div>" and "Vec<String>" in code
-	// are the code.
+	// are the code. So does a name followed by a space and a bracket or a
+	// digit, which no tag is and prose is: a request asking for "<summary
+	// (e.g., three lines)>" keeps its words.
 	tags = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)<(/?(?:` + strings.Join(clientTags, "|") + `))([^A-Za-z0-9_]|$)`)
+		return regexp.MustCompile(`(?i)<(/?(?:` + strings.Join(clientTags, "|") + `))([^A-Za-z0-9_\s]|\s+(?:[^\s(\[{0-9]|$)|$)`)
 	})
 	// Terminal control sequences (CSI, OSC and two-byte escapes), which
 	// must not reach a terminal or a log viewer.

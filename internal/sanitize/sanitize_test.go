@@ -141,6 +141,15 @@ func TestCleanNeutralisesClaudeCodesOwnTags(t *testing.T) {
 		// first match took the second's "<" as its end.
 		{"<sYstem<sYstem-reminder", "&lt;sYstem&lt;sYstem-reminder"},
 		{"<system<system<system-reminder><summary<analysis>", "&lt;system&lt;system&lt;system-reminder>&lt;summary&lt;analysis>"},
+		// A name, a space and a bracket or a digit is prose, not a tag: the
+		// request keeps its words. A space and an attribute, a ">" or the
+		// end of the text is a tag still.
+		{"write a <summary (e.g., three lines)> of it", "write a <summary (e.g., three lines)> of it"},
+		{"<system 2> and <analysis [draft]> and <summary {x}>", "<system 2> and <analysis [draft]> and <summary {x}>"},
+		{"<summary >x</summary >", "&lt;summary >x&lt;/summary >"},
+		{"<summary\n>", "&lt;summary\n>"},
+		{"ends with <system-reminder ", "ends with &lt;system-reminder "},
+		{"<system-reminder  type=x>", "&lt;system-reminder  type=x>"},
 	}
 	for _, tt := range tests {
 		if got := Clean(tt.in); got != tt.want {

@@ -202,3 +202,50 @@ func TestCopilotCompactionInsideARunIsRecoveredWithTheNextToolResult(t *testing.
 		t.Errorf("the last request holds the recovery %d times (want once, after a tool's result, quoting the request):\n%.3000s", n, last)
 	}
 }
+
+// In a folder Copilot CLI does not trust, `copilot -p` runs none of the
+// repository's hooks and says nothing: install says so and how to trust
+// it, status reports it as a problem; once the user trusts the folder (as
+// Copilot CLI records it in config.json), status is clean and the session
+// gets the brief.
+func TestCopilotInAnUntrustedFolderIsReportedAndTrustedWorks(t *testing.T) {
+	copilot := requireCopilot(t)
+	root := t.TempDir()
+	srv := fakeapi.New("summary", fakeapi.Text("Done."), fakeapi.Text("Done again."))
+	defer srv.Close()
+	project, home, run := copilotIn(t, root, srv.URL, "COPILOT_ALLOW_ALL=")
+	out := run(hooksBin, "install", "--agent", "copilot")
+	if !strings.Contains(out, "does not trust "+project+" yet") || !strings.Contains(out, filepath.Join(home, ".copilot", "config.json")) {
+		t.Errorf("install in an untrusted folder:\n%s", out)
+	}
+	if out, problem := statusIn(t, project, home, "copilot"); !problem || !strings.Contains(out, "Copilot CLI does not trust "+project) {
+		t.Errorf("status in an untrusted folder (problem %v):\n%s", problem, out)
+	}
+	const brief = "what GitHub Copilot CLI does not say of it"
+	run(copilot, "-p", "hello", "--allow-all-tools")
+	mainBodies := func() []string {
+		var out []string
+		for _, r := range srv.Requests() {
+			if r.Kind() == "main" {
+				out = append(out, string(r.Body))
+			}
+		}
+		return out
+	}
+	if m := mainBodies(); len(m) != 1 || strings.Contains(m[0], brief) {
+		t.Fatalf("copilot -p in an untrusted folder: %d requests, brief %v", len(m), len(m) > 0 && strings.Contains(m[0], brief))
+	}
+	// What Copilot CLI 1.0.102 writes when the user trusts the folder.
+	os.WriteFile(filepath.Join(home, ".copilot", "config.json"),
+		[]byte("// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  \"trustedFolders\": [\n    \""+project+"\"\n  ]\n}\n"), 0o600)
+	if out, problem := statusIn(t, project, home, "copilot"); problem {
+		t.Errorf("status in a trusted folder:\n%s", out)
+	}
+	run(copilot, "-p", "hello again", "--allow-all-tools")
+	if m := mainBodies(); len(m) != 2 || !strings.Contains(m[1], brief) {
+		t.Errorf("copilot -p in the trusted folder: %d requests, no brief", len(m))
+	}
+	if st := run("git", "status", "--porcelain", "--untracked-files=all"); strings.Contains(st, ".claude/logs") {
+		t.Errorf("our logs show as the user's work:\n%s", st)
+	}
+}

@@ -39,8 +39,12 @@ var Commands = contract.Commands{
 		if err := Install(opt); err != nil {
 			return err
 		}
-		if scope == "project" && !opt.DryRun {
-			fmt.Fprintln(r.Out, "Copilot CLI runs a repository's hooks only in a folder you trust: it asks at the first start here.")
+		if t := TrustOf(w.Root, w.Home, w.AllowAll); scope == "project" && !opt.DryRun {
+			if t.Trusted {
+				fmt.Fprintf(r.Out, "Copilot CLI trusts %s (%s), so it runs these hooks.\n", w.Root, t.By)
+			} else {
+				fmt.Fprintf(r.Out, "Copilot CLI runs a repository's hooks only in a folder it trusts, and does not trust %s yet (copilot -p never asks, and runs none of them): %s.\n", w.Root, howToTrust(w.Root, t))
+			}
 		}
 		if !r.Bool("no-gitignore") && scope != "user" && !opt.DryRun {
 			contract.IgnoreLogs(w.Root, r.Out)
@@ -72,7 +76,7 @@ var scope = contract.Scope("project (.github/hooks/session-hooks.json) or user (
 // whereOf is where Copilot CLI's hooks are for this directory and user.
 func whereOf(r contract.Request) Where {
 	root, _ := hookfile.ProjectRoot(r.Dir)
-	return Where{Root: root, Home: copilot.Home(r.Getenv)}
+	return Where{Root: root, Home: copilot.Home(r.Getenv), AllowAll: allowAll(r.Getenv)}
 }
 
 // reader is what status and doctor say of copilot.Adapter.Label.

@@ -235,6 +235,12 @@ func TestStatusSaysWhatIsWiredAndWhatIsNot(t *testing.T) {
 	}
 	Install(Options{Path: path, Program: "session-hooks", Out: new(strings.Builder)})
 	st = ReadStatus(Where{Root: root, Home: home})
+	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "does not trust "+root) || !strings.Contains(st.Warnings[0], filepath.Join(home, "config.json")) {
+		t.Fatalf("after install, in a folder Copilot CLI does not trust: %q", st.Warnings)
+	}
+	// As Copilot CLI 1.0.102 writes it when the user trusts the folder.
+	os.WriteFile(filepath.Join(home, "config.json"), []byte("// This file is managed automatically.\n{\n  \"trustedFolders\": [\n    \""+root+"\"\n  ]\n}\n"), 0o600)
+	st = ReadStatus(Where{Root: root, Home: home})
 	if !st.Scopes[0].Found || len(st.Scopes[0].Hooks) != 5 || len(st.Warnings) != 0 {
 		t.Fatalf("after install: %+v", st)
 	}
@@ -413,5 +419,38 @@ func TestInstallSaysWhereThePreviousVersionIsKept(t *testing.T) {
 	kept = strings.TrimSuffix(strings.TrimSpace(kept), ".")
 	if b, err := os.ReadFile(kept); !ok || err != nil || string(b) != `{"theme": "dark"}` {
 		t.Errorf("the previous version is not where it says (%q): %v\n%s", kept, err, out.String())
+	}
+}
+
+// A folder is trusted as Copilot CLI trusts it: listed in config.json, or
+// below a folder listed (under either spelling of the key), or every
+// folder with COPILOT_ALLOW_ALL=true; a folder whose name merely starts
+// like a trusted one is not.
+func TestTrustIsCopilotCLIs(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	project := filepath.Join(root, "project")
+	for _, tt := range []struct {
+		name, config string
+		allowAll     bool
+		trusted      bool
+	}{
+		{"no config.json", "", false, false},
+		{"the folder", `{"trustedFolders": ["` + project + `"]}`, false, true},
+		{"a folder above", "// managed\n" + `{"trustedFolders": ["` + root + `"]}`, false, true},
+		{"the key as the docs spell it", `{"trusted_folders": ["` + project + `"]}`, false, true},
+		{"a sibling whose name starts alike", `{"trustedFolders": ["` + project + `-other", "` + project + `x"]}`, false, false},
+		{"a folder below", `{"trustedFolders": ["` + filepath.Join(project, "sub") + `"]}`, false, false},
+		{"COPILOT_ALLOW_ALL", "", true, true},
+	} {
+		os.Remove(filepath.Join(home, "config.json"))
+		if tt.config != "" {
+			os.WriteFile(filepath.Join(home, "config.json"), []byte(tt.config), 0o600)
+		}
+		if got := TrustOf(project, home, tt.allowAll); got.Trusted != tt.trusted {
+			t.Errorf("%s: trusted %v, want %v", tt.name, got.Trusted, tt.trusted)
+		}
+	}
+	if !allowAll(func(string) string { return "TRUE" }) || allowAll(func(string) string { return "1" }) {
+		t.Error("COPILOT_ALLOW_ALL is true only when it says true")
 	}
 }

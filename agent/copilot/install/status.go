@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,8 +35,9 @@ type ScopeStatus struct {
 
 // Where says where Copilot CLI keeps what ReadStatus reads.
 type Where struct {
-	Root string // the project's root
-	Home string // Copilot CLI's folder (COPILOT_HOME, else ~/.copilot)
+	Root     string // the project's root
+	Home     string // Copilot CLI's folder (COPILOT_HOME, else ~/.copilot)
+	AllowAll bool   // COPILOT_ALLOW_ALL is true here: every folder trusted
 }
 
 // ReadStatus reads both scopes and says what is wrong.
@@ -67,6 +69,11 @@ func ReadStatus(w Where) Status {
 		b, _ := readFile(path)
 		if js, err := hookfile.Parse(b); err == nil && gjson.GetBytes(js, "disableAllHooks").Type == gjson.True {
 			st.Warnings = append(st.Warnings, path+": disableAllHooks is true, so Copilot CLI runs no hook here")
+		}
+	}
+	if len(projectWires(wired)) > 0 {
+		if t := TrustOf(w.Root, w.Home, w.AllowAll); !t.Trusted {
+			st.Warnings = append(st.Warnings, untrustedWarning(w.Root, t))
 		}
 	}
 	var entries []wiring.Entry
@@ -200,6 +207,17 @@ func (s Status) Wiring() wiring.Status {
 			w.Hooks = append(w.Hooks, wiring.Hook{Event: h.Event, Command: h.Command, Timeout: wiring.Seconds(h.TimeoutSec), Ours: true})
 		}
 		out.Scopes = append(out.Scopes, w)
+	}
+	return out
+}
+
+// projectWires are the entries of ours the repository's hooks file wires.
+func projectWires(wired map[string][]string) []string {
+	var out []string
+	for key, scopes := range wired {
+		if slices.Contains(scopes, "project") {
+			out = append(out, key)
+		}
 	}
 	return out
 }

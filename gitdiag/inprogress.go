@@ -22,6 +22,9 @@ type Operation struct {
 	Branch string // rebase: the branch being rebased; bisect: where it started
 	Onto   string // rebase: the commit it is replayed onto, abbreviated
 	Commit string // cherry-pick, revert: the commit being applied, abbreviated
+	// Left is how many commits a cherry-pick or revert sequence has still
+	// to apply (its sequencer/todo), 0 when none or unknown.
+	Left int
 }
 
 // String says it as git status does, in one line.
@@ -57,6 +60,9 @@ func (o Operation) Format(quote func(string) string) string {
 		s := "a " + o.Kind + " is in progress"
 		if o.Commit != "" {
 			s += " (commit " + quote(o.Commit) + ")"
+		}
+		if o.Left > 0 {
+			s += fmt.Sprintf(", %d commit(s) left to apply (git %s --continue)", o.Left, o.Kind)
 		}
 		return s
 	case "bisect":
@@ -108,16 +114,47 @@ func (r *Repo) InProgress() []Operation {
 	if exists("MERGE_HEAD") {
 		ops = append(ops, Operation{Kind: "merge"})
 	}
-	if exists("CHERRY_PICK_HEAD") {
-		ops = append(ops, Operation{Kind: "cherry-pick", Commit: r.abbrev(read("CHERRY_PICK_HEAD"))})
+	// A sequence of picks or reverts left half done (a conflict resolved
+	// with git commit, not --continue) has no CHERRY_PICK_HEAD any more,
+	// but git status still says it is in progress, from sequencer/todo.
+	seqKind, left := sequence(read("sequencer/todo"))
+	if exists("CHERRY_PICK_HEAD") || seqKind == "cherry-pick" {
+		ops = append(ops, Operation{Kind: "cherry-pick", Commit: r.abbrev(read("CHERRY_PICK_HEAD")), Left: left})
 	}
-	if exists("REVERT_HEAD") {
-		ops = append(ops, Operation{Kind: "revert", Commit: r.abbrev(read("REVERT_HEAD"))})
+	if exists("REVERT_HEAD") || seqKind == "revert" {
+		ops = append(ops, Operation{Kind: "revert", Commit: r.abbrev(read("REVERT_HEAD")), Left: left})
 	}
 	if exists("BISECT_LOG") {
-		ops = append(ops, Operation{Kind: "bisect", Branch: read("BISECT_START")})
+		// A bisect started from a detached HEAD records its id: git
+		// abbreviates it.
+		ops = append(ops, Operation{Kind: "bisect", Branch: r.abbrev(read("BISECT_START"))})
 	}
 	return ops
+}
+
+// sequence is git's sequencer_get_last_command: the kind of sequence
+// sequencer/todo holds by its first command (pick or p, revert), "" for
+// none, and how many commands are left.
+func sequence(todo string) (kind string, left int) {
+	for _, line := range strings.Split(todo, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if left == 0 {
+			word, _, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+			switch word {
+			case "pick", "p":
+				kind = "cherry-pick"
+			case "revert":
+				kind = "revert"
+			default:
+				return "", 0
+			}
+		}
+		left++
+	}
+	return kind, left
 }
 
 // abbrev shortens a full commit id to git's default abbreviation; other

@@ -39,6 +39,12 @@ func gitStatusOperations(out string) []string {
 	if m := regexp.MustCompile(`You are currently reverting commit ([0-9a-f]+)`).FindStringSubmatch(out); m != nil {
 		ops = append(ops, "revert "+m[1])
 	}
+	if strings.Contains(out, "Cherry-pick currently in progress.") {
+		ops = append(ops, "cherry-pick ")
+	}
+	if strings.Contains(out, "Revert currently in progress.") {
+		ops = append(ops, "revert ")
+	}
 	if m := regexp.MustCompile(`You are currently bisecting, started from branch '([^']*)'`).FindStringSubmatch(out); m != nil {
 		ops = append(ops, "bisect "+m[1])
 	}
@@ -106,6 +112,39 @@ func TestInProgressMatchesGitStatus(t *testing.T) {
 			f.commit("one")
 			f.commit("two")
 			f.commit("three")
+			f.git("bisect", "start")
+			f.git("bisect", "bad")
+			f.git("bisect", "good", "HEAD~2")
+		}, 1},
+		// A conflict resolved with git commit, not --continue: git status
+		// still reports the sequence from sequencer/todo.
+		{"a cherry-pick sequence left half done", func(f *fixture) {
+			conflict(f)
+			f.git("checkout", "-q", "side")
+			f.write("b.txt", "more\n")
+			f.commit("second on side")
+			f.git("checkout", "-q", "main")
+			f.gitMayFail("cherry-pick", "side~1", "side")
+			f.write("a.txt", "resolved\n")
+			f.git("add", "a.txt")
+			f.git("commit", "-q", "--no-edit")
+		}, 1},
+		{"a revert sequence left half done", func(f *fixture) {
+			conflict(f)
+			f.write("a.txt", "main again\n")
+			f.commit("main again")
+			f.write("c.txt", "c\n")
+			f.commit("c")
+			f.gitMayFail("revert", "--no-edit", "HEAD~2", "HEAD")
+			f.write("a.txt", "resolved\n")
+			f.git("add", "a.txt")
+			f.git("commit", "-q", "--no-edit")
+		}, 1},
+		{"bisect started from a detached HEAD", func(f *fixture) {
+			f.commit("one")
+			f.commit("two")
+			f.commit("three")
+			f.git("checkout", "-q", "--detach", "HEAD")
 			f.git("bisect", "start")
 			f.git("bisect", "bad")
 			f.git("bisect", "good", "HEAD~2")
@@ -229,5 +268,30 @@ func TestUpstreamGoneMatchesGitStatus(t *testing.T) {
 	h, _ = r.Head()
 	if name, gone := r.UpstreamGone(h); !gone || name != "origin/main" {
 		t.Errorf("gone %v %q", gone, name)
+	}
+}
+
+// sequence reads sequencer/todo as git's sequencer_get_last_command does:
+// the first command names the sequence; comments and blank lines are not
+// commands.
+func TestASequencesTodoNamesItsKindAndWhatIsLeft(t *testing.T) {
+	for _, tt := range []struct {
+		todo, kind string
+		left       int
+	}{
+		{"", "", 0},
+		{"pick 1234567 one\npick 89abcde two\n", "cherry-pick", 2},
+		{"\n# a comment\np\t1234567 one\n", "cherry-pick", 1},
+		{"revert 1234567 one\n", "revert", 1},
+		{"picked 1234567\n", "", 0},
+		{"exec make\n", "", 0},
+	} {
+		if kind, left := sequence(tt.todo); kind != tt.kind || left != tt.left {
+			t.Errorf("sequence(%q) = %q, %d; want %q, %d", tt.todo, kind, left, tt.kind, tt.left)
+		}
+	}
+	o := Operation{Kind: "cherry-pick", Left: 2}
+	if got := o.String(); got != "a cherry-pick is in progress, 2 commit(s) left to apply (git cherry-pick --continue)" {
+		t.Errorf("said %q", got)
 	}
 }

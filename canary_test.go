@@ -345,6 +345,7 @@ func plantBombs(w *canaryWorld) {
 	w.write(filepath.Join(w.proj, ".git", "refs", "remotes", "origin", "main"), id+"\n")
 	w.git(w.proj, "config", "branch.main.remote", "origin")
 	w.git(w.proj, "config", "branch.main.merge", "refs/heads/main")
+	w.git(w.proj, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 	w.write(filepath.Join(w.proj, "feature_list.json"), "["+strings.Repeat("{},", 19999)+"{}]")
 	w.git(w.proj, "add", "feature_list.json")
 	w.git(w.proj, "commit", "-q", "-m", "features")
@@ -529,6 +530,7 @@ func (w *canaryWorld) upstream(id string) {
 	w.write(filepath.Join(w.proj, ".git", "refs", "remotes", "origin", "main"), id+"\n")
 	w.git(w.proj, "config", "branch.main.remote", "origin")
 	w.git(w.proj, "config", "branch.main.merge", "refs/heads/main")
+	w.git(w.proj, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 }
 
 // unquoted is the markdown in s outside code spans, fences and block

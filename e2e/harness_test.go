@@ -288,6 +288,7 @@ func newSession(t *testing.T, replies ...fakeapi.Reply) *session {
 	s.git("update-ref", "refs/remotes/origin/main", "HEAD")
 	s.git("config", "branch.main.remote", "origin")
 	s.git("config", "branch.main.merge", "refs/heads/main")
+	s.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 	s.settings = filepath.Join(s.project, ".claude", "settings.json")
 	s.writeSettings(true)
 	return s

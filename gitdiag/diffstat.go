@@ -34,13 +34,9 @@ func (r *Repo) Upstream(head Head) (Upstream, error) {
 	if head.Branch != "" {
 		remote := r.cfg.GetSub("branch", head.Branch, "remote")
 		merge := r.cfg.GetSub("branch", head.Branch, "merge")
-		if remote != "" && merge != "" {
-			full, short := merge, strings.TrimPrefix(merge, "refs/heads/")
-			if remote != "." {
-				full, short = "refs/remotes/"+remote+"/"+short, remote+"/"+short
-			}
+		if full, ok := r.trackingRef(remote, merge); ok {
 			if h, err := r.resolveRef(full); err == nil {
-				return Upstream{Name: short, Hash: h}, nil
+				return Upstream{Name: shortRef(full), Hash: h}, nil
 			}
 		}
 	}
@@ -55,6 +51,60 @@ func (r *Repo) Upstream(head Head) (Upstream, error) {
 		return Upstream{}, fmt.Errorf("branch %s has no upstream and origin/HEAD is not set", head.Branch)
 	}
 	return Upstream{}, fmt.Errorf("HEAD is detached and origin/HEAD is not set")
+}
+
+// trackingRef is the ref git compares a branch with, as branch_get_upstream
+// finds it: the merge ref itself for the remote ".", else the merge ref
+// mapped by the first of the remote's fetch refspecs that maps it (git's
+// remote_find_tracking). A merge ref no refspec maps (refs/pull/7/head
+// after gh pr checkout) is no upstream for git.
+func (r *Repo) trackingRef(remote, merge string) (string, bool) {
+	if remote == "" || merge == "" {
+		return "", false
+	}
+	if remote == "." {
+		return merge, true
+	}
+	for _, spec := range r.cfg.GetAllSub("remote", remote, "fetch") {
+		if dst, ok := mapRefspec(spec, merge); ok {
+			return dst, true
+		}
+	}
+	return "", false
+}
+
+// mapRefspec maps ref through one fetch refspec ("+refs/heads/*:refs/
+// remotes/origin/*", or without a glob), or says it does not map it.
+func mapRefspec(spec, ref string) (string, bool) {
+	spec = strings.TrimPrefix(strings.TrimSpace(spec), "+")
+	src, dst, ok := strings.Cut(spec, ":")
+	if !ok || dst == "" || strings.HasPrefix(src, "^") {
+		return "", false
+	}
+	before, after, glob := strings.Cut(src, "*")
+	if !glob {
+		return dst, src == ref
+	}
+	if !strings.HasPrefix(ref, before) || !strings.HasSuffix(ref, after) || len(ref) < len(before)+len(after) {
+		return "", false
+	}
+	matched := ref[len(before) : len(ref)-len(after)]
+	dstBefore, dstAfter, ok := strings.Cut(dst, "*")
+	if !ok {
+		return "", false
+	}
+	return dstBefore + matched + dstAfter, true
+}
+
+// shortRef is a ref as git prints an upstream: without refs/remotes/,
+// refs/heads/ or refs/.
+func shortRef(ref string) string {
+	for _, p := range []string{"refs/remotes/", "refs/heads/", "refs/"} {
+		if rest, ok := strings.CutPrefix(ref, p); ok {
+			return rest
+		}
+	}
+	return ref
 }
 
 // FileStat is one file of a diff stat.

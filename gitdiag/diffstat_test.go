@@ -243,6 +243,7 @@ func (f *fixture) trackOriginMain() {
 	f.git("update-ref", "refs/remotes/origin/main", "HEAD")
 	f.git("config", "branch.main.remote", "origin")
 	f.git("config", "branch.main.merge", "refs/heads/main")
+	f.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 }
 
 // assertDiffStatMatchesGit compares the DiffStatUpstream probe with
@@ -329,6 +330,7 @@ func TestDiffStatOfUnrelatedHistoriesIsGitsError(t *testing.T) {
 	f.git("checkout", "-q", "main")
 	f.git("config", "branch.main.remote", "origin")
 	f.git("config", "branch.main.merge", "refs/heads/main")
+	f.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 	cmd := exec.Command("git", "diff", "--stat", "origin/main...HEAD")
 	cmd.Dir = f.dir
 	out, err := cmd.CombinedOutput()

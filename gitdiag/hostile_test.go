@@ -337,6 +337,7 @@ func TestRefNamesThatClimbOutOfTheGitDirectoryAreRefused(t *testing.T) {
 	rel, _ := filepath.Rel(filepath.Join(f.dir, ".git", "refs", "remotes"), outside)
 	f.git("config", "branch.main.remote", rel+"/x")
 	f.git("config", "branch.main.merge", "refs/heads/main")
+	f.git("config", "remote."+rel+"/x.fetch", "+refs/heads/*:refs/remotes/"+rel+"/x/*")
 	r, err := Open(f.dir)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package gitdiag
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
@@ -293,5 +294,63 @@ func TestASequencesTodoNamesItsKindAndWhatIsLeft(t *testing.T) {
 	o := Operation{Kind: "cherry-pick", Left: 2}
 	if got := o.String(); got != "a cherry-pick is in progress, 2 commit(s) left to apply (git cherry-pick --continue)" {
 		t.Errorf("said %q", got)
+	}
+}
+
+// The upstream is the one git resolves, through the remote's fetch
+// refspecs: a merge ref no refspec maps (refs/pull/7/head, as gh pr
+// checkout leaves it) is no upstream and nothing gone; a refspec that maps
+// elsewhere (refs/remotes/mirror/*) names that ref; a remote with no fetch
+// refspec tracks nothing.
+func TestTheUpstreamIsTheOneGitResolves(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		remote string
+		merge  string
+		fetch  []string
+	}{
+		{"a pull request's head", "origin", "refs/pull/7/head", []string{"+refs/heads/*:refs/remotes/origin/*"}},
+		{"a refspec that maps elsewhere", "origin", "refs/heads/main", []string{"+refs/heads/*:refs/remotes/mirror/*"}},
+		{"the first of two refspecs that map it", "origin", "refs/heads/main", []string{"+refs/heads/*:refs/remotes/origin/*", "+refs/heads/main:refs/remotes/pinned/main"}},
+		{"an exact refspec", "up", "refs/heads/dev", []string{"refs/heads/dev:refs/remotes/up/dev"}},
+		{"no refspec", "origin", "refs/heads/main", nil},
+		{"the local branch", ".", "refs/heads/base", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.commit("base")
+			f.git("branch", "base")
+			for _, ref := range []string{"refs/remotes/origin/main", "refs/remotes/mirror/main", "refs/remotes/pinned/main", "refs/remotes/up/dev"} {
+				f.git("update-ref", ref, "HEAD")
+			}
+			f.commit("work")
+			f.git("config", "branch.main.remote", tt.remote)
+			f.git("config", "branch.main.merge", tt.merge)
+			for _, spec := range tt.fetch {
+				f.git("config", "--add", "remote."+tt.remote+".fetch", spec)
+			}
+			want := ""
+			cmd := exec.Command("git", "rev-parse", "--abbrev-ref", "@{u}")
+			cmd.Dir = f.dir
+			if out, err := cmd.Output(); err == nil {
+				want = strings.TrimSpace(string(out))
+			}
+			r, err := Open(f.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			h, _ := r.Head()
+			got := ""
+			if up, err := r.Upstream(h); err == nil {
+				got = up.Name
+			}
+			if want != "" && got != want || want == "" && got != "" && got != "origin/HEAD" {
+				t.Errorf("upstream %q, git resolves %q", got, want)
+			}
+			if name, gone := r.UpstreamGone(h); gone {
+				t.Errorf("%s said gone", name)
+			}
+		})
 	}
 }

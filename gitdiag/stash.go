@@ -161,12 +161,12 @@ func (r *Repo) UpstreamGone(head Head) (string, bool) {
 	}
 	remote := r.cfg.GetSub("branch", head.Branch, "remote")
 	merge := r.cfg.GetSub("branch", head.Branch, "merge")
-	if remote == "" || merge == "" || remote == "." {
-		return "", false
+	full, ok := r.trackingRef(remote, merge)
+	if !ok || remote == "." {
+		return "", false // no upstream for git: nothing is gone
 	}
-	short := remote + "/" + strings.TrimPrefix(merge, "refs/heads/")
-	if _, err := r.resolveRef("refs/remotes/" + short); err != nil {
-		return short, true
+	if _, err := r.resolveRef(full); err != nil {
+		return shortRef(full), true
 	}
 	return "", false
 }

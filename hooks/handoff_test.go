@@ -341,6 +341,7 @@ func TestAheadAndBehindThatCannotBeCountedAreSaidSo(t *testing.T) {
 	git("update-ref", "refs/remotes/origin/main", "HEAD")
 	git("config", "branch.main.remote", "origin")
 	git("config", "branch.main.merge", "refs/heads/main")
+	git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 	git("commit", "-q", "--allow-empty", "-m", "third")
 	os.Remove(filepath.Join(dir, ".git", "objects", first[:2], first[2:]))
 	for _, flags := range [][]string{nil, {"json"}} {

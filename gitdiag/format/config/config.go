@@ -22,7 +22,10 @@ import (
 type Config struct {
 	// Values are keyed "core.excludesfile"; subsections keep their case:
 	// "branch.Main.remote".
-	Values    map[string]Value
+	Values map[string]Value
+	// all keeps every value of a key, in order, for the keys git reads as
+	// lists (remote.<name>.fetch).
+	all       map[string][]string
 	gitDir    string // the repository's, for includeIf conditions
 	commonDir string // where the repository's config file is
 	read      func(string) ([]byte, error)
@@ -59,6 +62,12 @@ func (c *Config) Get(key string) string { return c.Values[strings.ToLower(key)].
 // subsection's case.
 func (c *Config) GetSub(section, sub, key string) string {
 	return c.Values[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)].Text
+}
+
+// GetAllSub reads every value of a subsection key, in the order the files
+// give them: remote.<name>.fetch is a list.
+func (c *Config) GetAllSub(section, sub, key string) []string {
+	return c.all[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)]
 }
 
 // GetBool reads a boolean as git does: a bare name is true; "true", "yes",
@@ -160,6 +169,10 @@ func (c *Config) merge(b []byte, path string, depth int, noURLs, repo bool) erro
 	return Parse(b, func(key string, v Value) error {
 		v.Repo = repo
 		c.Values[key] = v
+		if c.all == nil {
+			c.all = map[string][]string{}
+		}
+		c.all[key] = append(c.all[key], v.Text)
 		if c.listingURLs && isRemoteURL(key) {
 			if noURLs {
 				return errURLInHasconfigInclude

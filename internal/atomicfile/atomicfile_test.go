@@ -221,3 +221,33 @@ func TestAWriteAfterKilledWritersSweepsEveryStaleTemporaryFile(t *testing.T) {
 		t.Errorf("left %q, want %q", names, want)
 	}
 }
+
+// The usual write, which finds its first slot free, pays for no sweep: it
+// looks at no other slot (a stale one there waits for a write that finds
+// the first slot taken). One that finds the first slot taken by a writer
+// at work sweeps what killed writers left.
+func TestOnlyAWriteThatFindsItsFirstSlotTakenSweeps(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		firstTaken bool
+		swept      bool
+	}{
+		{"the first slot free", false, false},
+		{"the first slot another writer's", true, true},
+	} {
+		dir := t.TempDir()
+		old := time.Now().Add(-2 * StaleAfter)
+		stale := slot(dir, "f", 2)
+		os.WriteFile(stale, []byte("partial"), 0o600)
+		os.Chtimes(stale, old, old)
+		if tt.firstTaken {
+			os.WriteFile(slot(dir, "f", 0), []byte("being written"), 0o600)
+		}
+		if err := Write(filepath.Join(dir, "f"), []byte("new"), Options{Perm: 0o600}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(stale); os.IsNotExist(err) != tt.swept {
+			t.Errorf("%s: the stale slot swept %v, want %v", tt.name, os.IsNotExist(err), tt.swept)
+		}
+	}
+}

@@ -67,6 +67,14 @@ func TestInstallTrustsOnlyItsOwnEntriesAndTakesBackAFailure(t *testing.T) {
 		t.Errorf("the hooks.json the failed install made is still there: %v", err)
 	}
 
+	// A hooks.json install cannot read is left as it is, and nothing is
+	// said to be taken back: nothing was written.
+	os.WriteFile(hooksPath, []byte("{"), 0o600)
+	if err := Install(context.Background(), Options{Home: home, Program: "session-hooks", Codex: failing, Dir: home, Out: &out}); err == nil || strings.Contains(err.Error(), "taken back") {
+		t.Errorf("an unreadable hooks.json: %v", err)
+	}
+	os.Remove(hooksPath)
+
 	ok := fakeCodex(t, handlersOf(home, "untrusted", hostile), handlersOf(home, "trusted", hostile))
 	if err := Install(context.Background(), Options{Home: home, Program: "session-hooks", Codex: ok, Dir: home, Out: &out}); err != nil {
 		t.Fatal(err)

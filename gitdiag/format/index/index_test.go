@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,5 +161,28 @@ func TestAVersion4IndexWhoseNamesGrowQuadraticallyIsRefused(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
 		t.Errorf("decoding it allocated %d MiB", got>>20)
+	}
+}
+
+// Long paths are real: an index whose names, each kilobytes long, add up
+// to more than a megabyte is read whole (the bound on names is four times
+// the index's size, not a fixed amount).
+func TestAnIndexOfLongNamesIsRead(t *testing.T) {
+	const n, nameLen = 1000, 2000
+	b := []byte("DIRC\x00\x00\x00\x02")
+	b = binary.BigEndian.AppendUint32(b, n)
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("%0*d", nameLen, i)
+		e := make([]byte, 62)
+		binary.BigEndian.PutUint32(e[24:], 0o100644)
+		binary.BigEndian.PutUint16(e[60:], 0xfff)
+		entry := append(e, name...)
+		pad := 8 - len(entry)%8
+		b = append(b, append(entry, make([]byte, pad)...)...)
+	}
+	b = append(b, make([]byte, 20)...)
+	idx, err := Decode(b)
+	if err != nil || len(idx.Entries) != n {
+		t.Fatalf("an index of %d names of %d bytes: %v", n, nameLen, err)
 	}
 }

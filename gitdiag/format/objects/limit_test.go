@@ -3,6 +3,8 @@ package objects
 import (
 	"bytes"
 	"compress/zlib"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -132,5 +134,33 @@ func TestALooseObjectLargerOnDiskThanItsBoundAllowsIsNotRead(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("refusing it allocated %d KiB", got>>10)
+	}
+}
+
+// A loose object that compresses to more than itself (random bytes,
+// stored) is within its bound on disk as long as the object is: zlib's
+// framing is allowed for, not refused.
+func TestAnIncompressibleLooseObjectAtItsBoundIsRead(t *testing.T) {
+	dir := t.TempDir()
+	content := make([]byte, 8<<20)
+	rand.NewChaCha8([32]byte{1}).Read(content)
+	h := plumbing.ComputeHash(plumbing.BlobObject, content)
+	var z bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&z, zlib.NoCompression)
+	fmt.Fprintf(w, "blob %d\x00", len(content))
+	w.Write(content)
+	w.Close()
+	if z.Len() <= len(content) {
+		t.Fatalf("stored, %d bytes take %d", len(content), z.Len())
+	}
+	p := filepath.Join(dir, h.String()[:2], h.String()[2:])
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, z.Bytes(), 0o444)
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, data, err := s.ReadLimit(h, int64(len(content))); err != nil || !bytes.Equal(data, content) {
+		t.Errorf("an incompressible object of exactly the bound: %d bytes, %v", len(data), err)
 	}
 }

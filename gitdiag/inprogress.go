@@ -164,7 +164,33 @@ func (r *Repo) abbrev(id string) string {
 		return id
 	}
 	if store, err := r.objects(); err == nil {
-		return objects.NewAbbreviator(store).Shortest(plumbing.NewHash(id))
+		return r.abbreviator(store).Shortest(plumbing.NewHash(id))
 	}
-	return id[:7]
+	return id[:max(7, r.abbrevMin())]
+}
+
+// abbreviator abbreviates as git does here: core.abbrev's length when it
+// sets one (4 to 40; "no" is the whole id), else git's automatic one.
+func (r *Repo) abbreviator(store *objects.Store) *objects.Abbreviator {
+	a := objects.NewAbbreviator(store)
+	if n := r.abbrevMin(); n > 0 {
+		return a.WithMin(n)
+	}
+	return a
+}
+
+// abbrevMin is core.abbrev as a length, 0 for auto (or a value git
+// refuses, out of 4 to 40).
+func (r *Repo) abbrevMin() int {
+	v := strings.ToLower(strings.TrimSpace(r.cfg.Get("core.abbrev")))
+	switch v {
+	case "", "auto":
+		return 0
+	case "no", "false", "off":
+		return 40
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 4 && n <= 40 {
+		return n
+	}
+	return 0
 }

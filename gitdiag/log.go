@@ -50,7 +50,7 @@ func (r *Repo) Log(ctx context.Context, n int, decorate bool) ([]Commit, error) 
 			return nil, err
 		}
 	}
-	abbrev := objects.NewAbbreviator(store)
+	abbrev := r.abbreviator(store)
 	q := &commitQueue{}
 	seen := map[plumbing.Hash]bool{}
 	push := func(h plumbing.Hash) error {

@@ -669,6 +669,17 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write(long+"/b/g.txt", "changed")
 			return f.dir
 		}},
+		{"core.abbrev=12", func(f *fixture) string {
+			f.commit("first")
+			f.commit("second")
+			f.git("config", "core.abbrev", "12")
+			return f.dir
+		}},
+		{"core.abbrev=no", func(f *fixture) string {
+			f.commit("first")
+			f.git("config", "core.abbrev", "no")
+			return f.dir
+		}},
 		{"an untracked directory whose .git is junk is walked as any other", func(f *fixture) string {
 			f.write("a.txt", "a")
 			f.write(".gitignore", "*.log\n")

@@ -41,6 +41,12 @@ func NewAbbreviator(store *Store) *Abbreviator {
 	return &Abbreviator{store: store, minLen: defaultAbbrev(count)}
 }
 
+// WithMin is the abbreviator giving at least n digits (core.abbrev set to
+// a number, or 40 for "no"), in place of the automatic length.
+func (a *Abbreviator) WithMin(n int) *Abbreviator {
+	return &Abbreviator{store: a.store, minLen: n}
+}
+
 // defaultAbbrev is git's core.abbrev=auto: enough hex digits that a collision
 // is unlikely among count packed objects, and at least 7.
 func defaultAbbrev(count uint64) int {

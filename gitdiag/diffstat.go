@@ -434,14 +434,14 @@ func isBinary(b []byte) bool {
 
 // FormatStat lays out stats as git's show_stats does for an 80-column,
 // non-terminal output, summary line last.
-func FormatStat(stats []FileStat) []string {
+func FormatStat(stats []FileStat, quotePath bool) []string {
 	if len(stats) == 0 {
 		return nil
 	}
 	const width = 80
 	maxLen, maxChange, numberWidth, binWidth := 0, 0, 0, 0
 	for _, s := range stats {
-		if w := nameWidth(s.displayName()); w > maxLen {
+		if w := nameWidth(s.displayName(quotePath)); w > maxLen {
 			maxLen = w
 		}
 		if s.Binary {
@@ -479,7 +479,7 @@ func FormatStat(stats []FileStat) []string {
 	var out []string
 	insertions, deletions := 0, 0
 	for _, s := range stats {
-		name := fitName(s.displayName(), nameW)
+		name := fitName(s.displayName(quotePath), nameW)
 		if s.Binary {
 			line := fmt.Sprintf(" %s | %*s", name, numberWidth, "Bin")
 			if s.OldSize != 0 || s.NewSize != 0 {
@@ -516,18 +516,18 @@ func FormatStat(stats []FileStat) []string {
 
 // displayName is the name git's diff stat shows: a renamed file as
 // "dir/{old => new}.txt" (pprint_rename).
-func (s FileStat) displayName() string {
+func (s FileStat) displayName(quotePath bool) string {
 	if s.From == "" {
-		return quote.CStyle(s.Name, false)
+		return quote.Path(s.Name, false, quotePath)
 	}
-	return renameName(s.From, s.Name)
+	return renameName(s.From, s.Name, quotePath)
 }
 
 // renameName is git's pprint_rename: the common leading directories and
 // trailing path components written once, the differing middle in braces;
 // both names in full when either needs quoting.
-func renameName(a, b string) string {
-	if qa, qb := quote.CStyle(a, false), quote.CStyle(b, false); qa != a || qb != b {
+func renameName(a, b string, quotePath bool) string {
+	if qa, qb := quote.Path(a, false, quotePath), quote.Path(b, false, quotePath); qa != a || qb != b {
 		return qa + " => " + qb
 	}
 	pfx := 0

@@ -669,6 +669,15 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.write(long+"/b/g.txt", "changed")
 			return f.dir
 		}},
+		{"core.quotePath=false", func(f *fixture) string {
+			f.write("café.txt", "a")
+			f.write("tab\there.txt", "t")
+			f.commit("first")
+			f.write("café.txt", "changed")
+			f.write("über neu.txt", "n")
+			f.git("config", "core.quotePath", "false")
+			return f.dir
+		}},
 		{"core.abbrev=12", func(f *fixture) string {
 			f.commit("first")
 			f.commit("second")

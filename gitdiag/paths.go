@@ -15,9 +15,9 @@ func (s *Status) Short(prefix string) []string {
 	for _, f := range s.Files {
 		line := string([]byte{f.X, f.Y}) + " "
 		if f.From != "" {
-			line += quote.CStyle(relativePath(f.From, prefix), true) + " -> "
+			line += quote.Path(relativePath(f.From, prefix), true, !s.rawNonASCII) + " -> "
 		}
-		out = append(out, line+quote.CStyle(relativePath(f.Path, prefix), true))
+		out = append(out, line+quote.Path(relativePath(f.Path, prefix), true, !s.rawNonASCII))
 	}
 	return out
 }
@@ -29,7 +29,7 @@ func (s *Status) NamesAgainstHEAD() []string {
 	}
 	var out []string
 	for _, p := range s.diffNames() {
-		out = append(out, quote.CStyle(p, false))
+		out = append(out, quote.Path(p, false, !s.rawNonASCII))
 	}
 	return out
 }
@@ -42,7 +42,7 @@ func (s *Status) UntrackedNames() []string {
 	var out []string
 	for _, f := range s.Files {
 		if f.X == '?' {
-			out = append(out, quote.CStyle(f.Path, false))
+			out = append(out, quote.Path(f.Path, false, !s.rawNonASCII))
 		}
 	}
 	return out

@@ -125,7 +125,7 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 	if err != nil {
 		return Output{Command: cmd}, err
 	}
-	return Output{Command: cmd, Lines: FormatStat(stats)}, nil
+	return Output{Command: cmd, Lines: FormatStat(stats, r.quotePath())}, nil
 }, false}
 
 // Run opens the repository at dir and runs the probes (those that walk

@@ -373,6 +373,9 @@ func (r *Repo) notFollowed(what string) {
 	r.outside[what] = true
 }
 
+// quotePath is core.quotePath: names past ASCII quoted (git's default).
+func (r *Repo) quotePath() bool { return r.cfg.GetBool("core.quotePath", true) }
+
 func unsupported(feature string) error {
 	return fmt.Errorf("fatal: this repository uses %s, which session-hooks cannot read", feature)
 }

@@ -50,6 +50,8 @@ type Status struct {
 	// dirsFromCache counts the directories whose listing the untracked
 	// cache stood for (tests check that it is used).
 	dirsFromCache int
+	// rawNonASCII is core.quotePath=false: names past ASCII unquoted.
+	rawNonASCII bool
 }
 
 // Status walks the work tree once (it is cached for the other probes). It
@@ -327,7 +329,7 @@ func (b *statusBuilder) result() *Status {
 	for _, p := range b.newFiles {
 		files = append(files, FileStatus{Path: p, X: '?', Y: '?'})
 	}
-	return &Status{Files: files, diffNames: diffNames}
+	return &Status{Files: files, diffNames: diffNames, rawNonASCII: !b.repo.quotePath()}
 }
 
 // staged compares one index entry with HEAD.

@@ -8,11 +8,17 @@ import (
 // CStyle is git's quote_c_style with core.quotePath=true: names with
 // control characters, quotes, backslashes or non-ASCII bytes are written as
 // C strings. `git status --short` also quotes names containing spaces.
-func CStyle(p string, quoteSpace bool) string {
+func CStyle(p string, quoteSpace bool) string { return Path(p, quoteSpace, true) }
+
+// Path is quote_c_style as core.quotePath says: with fully false, bytes
+// past ASCII are written as they are (a UTF-8 name stays readable), and
+// only controls, DEL, quotes and backslashes make a name a C string.
+func Path(p string, quoteSpace, fully bool) string {
+	quoted := func(c byte) bool { return c < 0x20 || c == 0x7f || c > 0x7f && fully }
 	needs := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || (quoteSpace && c == ' ') {
+		if quoted(c) || c == '"' || c == '\\' || (quoteSpace && c == ' ') {
 			needs = true
 			break
 		}
@@ -43,7 +49,7 @@ func CStyle(p string, quoteSpace bool) string {
 		case '\r':
 			sb.WriteString(`\r`)
 		default:
-			if c < 0x20 || c >= 0x7f {
+			if quoted(c) {
 				fmt.Fprintf(&sb, `\%03o`, c)
 			} else {
 				sb.WriteByte(c)

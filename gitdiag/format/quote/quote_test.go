@@ -17,3 +17,25 @@ func FuzzQuotePath(f *testing.F) {
 		}
 	})
 }
+
+// With core.quotePath=false a name past ASCII is written as it is; a
+// control character, a quote or a backslash still makes it a C string,
+// and its other bytes stay raw.
+func TestPathQuotesAsCoreQuotePathSays(t *testing.T) {
+	for _, tt := range []struct {
+		in          string
+		fully, want string
+	}{
+		{"café.txt", `"caf\303\251.txt"`, "café.txt"},
+		{"tab\there é", `"tab\there \303\251"`, `"tab\there é"`},
+		{"del\x7f", `"del\177"`, `"del\177"`},
+		{`a"b`, `"a\"b"`, `"a\"b"`},
+	} {
+		if got := Path(tt.in, false, true); got != tt.fully {
+			t.Errorf("Path(%q, fully) = %s, want %s", tt.in, got, tt.fully)
+		}
+		if got := Path(tt.in, false, false); got != tt.want {
+			t.Errorf("Path(%q, not fully) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

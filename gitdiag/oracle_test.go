@@ -678,6 +678,15 @@ func TestRepositoryFeaturesMatchGit(t *testing.T) {
 			f.git("config", "core.quotePath", "false")
 			return f.dir
 		}},
+		{"commit messages in ISO-8859-1 and Windows-1252", func(f *fixture) string {
+			for _, enc := range []struct{ name, msg string }{{"ISO-8859-1", "caf\xe9 cr\xe8me"}, {"windows-1252", "\x93quoted\x94 \x80 price"}} {
+				f.write("../msg", enc.msg+"\n")
+				f.write(enc.name+".txt", enc.name)
+				f.git("add", "-A")
+				f.git("-c", "i18n.commitEncoding="+enc.name, "commit", "-q", "-F", "../msg")
+			}
+			return f.dir
+		}},
 		{"core.abbrev=12", func(f *fixture) string {
 			f.commit("first")
 			f.commit("second")

@@ -1066,6 +1066,7 @@ func commitHeader(data []byte) (parents []plumbing.Hash, when int64, done bool) 
 // message.
 func parseCommit(h plumbing.Hash, data []byte) (*Commit, error) {
 	c := &Commit{Hash: h}
+	encoding := ""
 	for len(data) > 0 {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
@@ -1081,13 +1082,52 @@ func parseCommit(h plumbing.Hash, data []byte) (*Commit, error) {
 			c.Parents = append(c.Parents, plumbing.NewHash(string(value)))
 		case "committer":
 			c.When = signatureTime(value)
+		case "encoding":
+			encoding = string(value)
 		}
 	}
 	if c.Tree.IsZero() {
 		return nil, fmt.Errorf("commit %s has no tree", h)
 	}
+	c.Message = reencode(c.Message, encoding)
 	return c, nil
 }
+
+// reencode makes a message its encoding header names UTF-8, as git log
+// does (to i18n.logOutputEncoding, UTF-8 by default): ISO-8859-1 and
+// Windows-1252, the encodings git's own tests and real histories use. A
+// message in another encoding stays as written, as git leaves one iconv
+// cannot convert.
+func reencode(msg, encoding string) string {
+	name := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(strings.TrimSpace(encoding)))
+	var high func(b byte) rune
+	switch name {
+	case "iso88591", "latin1", "l1", "cp819", "ibm819":
+		high = func(b byte) rune { return rune(b) }
+	case "cp1252", "windows1252":
+		high = func(b byte) rune {
+			if b >= 0x80 && b < 0xa0 && cp1252[b-0x80] != 0 {
+				return cp1252[b-0x80]
+			}
+			return rune(b)
+		}
+	default:
+		return msg
+	}
+	var sb strings.Builder
+	for i := 0; i < len(msg); i++ {
+		if b := msg[i]; b < 0x80 {
+			sb.WriteByte(b)
+		} else {
+			sb.WriteRune(high(b))
+		}
+	}
+	return sb.String()
+}
+
+// cp1252 is what Windows-1252 puts at 0x80-0x9f (0: as ISO-8859-1).
+var cp1252 = [32]rune{0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
+	0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178}
 
 // signatureTime reads the Unix time of "Name <email> 1700000000 +0000".
 func signatureTime(sig []byte) int64 {

@@ -47,12 +47,16 @@ func (r *Repo) diffStatKey(base, head plumbing.Hash) string {
 	return fmt.Sprintf("%s %s renames=%v/%d algorithm=%s", base, head, rs.on, rs.limit, strings.ToLower(r.cfg.Get("diff.algorithm")))
 }
 
-// diffStatCachePath is the repository's cache file, "" without a cache.
+// diffStatCachePath is the work tree's cache file, "" without a cache.
+// One per work tree, not per repository: agents in parallel worktrees, the
+// usual layout, each have a HEAD of their own, and one file shared by all
+// had each start evict the others' result (a start after another
+// worktree's cost 1.6 times one after its own).
 func (r *Repo) diffStatCachePath() string {
 	if r.CacheDir == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(r.CommonDir))
+	sum := sha256.Sum256([]byte(r.GitDir))
 	return filepath.Join(r.CacheDir, "diffstat-"+hex.EncodeToString(sum[:12])+".json")
 }
 
@@ -94,7 +98,7 @@ func (r *Repo) keepDiffStat(key string, drivers map[string]int, stats []FileStat
 	}
 }
 
-// maxDiffStatFiles bounds the cache: one file per repository, the most
+// maxDiffStatFiles bounds the cache: one file per work tree, the most
 // recently written kept.
 const maxDiffStatFiles = 64
 

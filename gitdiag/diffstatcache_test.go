@@ -141,3 +141,30 @@ func TestTheDiffStatCacheKeepsTheNewest(t *testing.T) {
 		t.Errorf("left %v", names)
 	}
 }
+
+// Each work tree keeps its own result: a start in one worktree does not
+// evict another's, and each answers from the cache afterwards.
+func TestEachWorktreeKeepsItsOwnDiffStat(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "1\n")
+	f.commit("base")
+	f.trackOriginMain()
+	f.write("a.txt", "2\n")
+	f.commit("work")
+	wt := &fixture{t: t, dir: f.dir + "-wt"}
+	f.git("worktree", "add", "-q", "-b", "other", wt.dir, "HEAD~1")
+	wt.git("config", "branch.other.remote", "origin")
+	wt.git("config", "branch.other.merge", "refs/heads/main")
+	wt.write("b.txt", "b\n")
+	wt.commit("other work")
+	cache := t.TempDir()
+	diffStatWithCache(t, f, cache)
+	diffStatWithCache(t, wt, cache)
+	files, _ := filepath.Glob(filepath.Join(cache, "diffstat-*.json"))
+	if len(files) != 2 {
+		t.Fatalf("%d cache files for two worktrees", len(files))
+	}
+	for _, w := range []*fixture{f, wt} {
+		compare(t, "diff --stat from the cache in "+w.dir, lines(w.git("diff", "--stat", "origin/main...HEAD")), diffStatWithCache(t, w, cache))
+	}
+}

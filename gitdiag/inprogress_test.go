@@ -295,6 +295,9 @@ func TestASequencesTodoNamesItsKindAndWhatIsLeft(t *testing.T) {
 	if got := o.String(); got != "a cherry-pick is in progress, 2 commit(s) left to apply (git cherry-pick --continue)" {
 		t.Errorf("said %q", got)
 	}
+	if got := (Operation{Kind: "revert", Commit: "1234567"}).String(); got != "a revert is in progress (commit 1234567)" {
+		t.Errorf("a single revert said %q", got)
+	}
 }
 
 // The upstream is the one git resolves, through the remote's fetch

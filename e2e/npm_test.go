@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/json"
@@ -238,8 +239,13 @@ func TestInstalledWithNpmTheNextSessionGetsTheBrief(t *testing.T) {
 	u := r.newUser(t)
 	s := newSession(t)
 	os.Remove(s.settings)                                  // install writes them
-	u.run(t, s.project, "npm", "i", "-g", "session-hooks") // the README's line; the packages have no script to skip
+	u.run(t, s.project, "npm", "i", "-g", "session-hooks") // the README's line
 	contains(t, "session-hooks version", u.run(t, s.project, "session-hooks", "version"), "session-hooks version")
+	// The command on PATH is the binary itself: a hook run by name starts
+	// no Node.js (the install script put it in the launcher's place).
+	if cmd, err := lookPathIn(u.path, "session-hooks"); err != nil || !isNative(t, cmd) {
+		t.Errorf("the command npm put on PATH (%s, %v) is not the native binary", cmd, err)
+	}
 	u.run(t, s.project, "session-hooks", "install")
 	settings, _ := os.ReadFile(s.settings)
 	contains(t, "the project's settings", string(settings), `"command": "session-hooks init"`)
@@ -342,4 +348,33 @@ func lookPathIn(path, name string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// isNative says whether the file a command resolves to is an executable
+// of this machine, not a script.
+func isNative(t *testing.T, cmd string) bool {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.HasPrefix(b, []byte("\x7fELF")) || bytes.HasPrefix(b, []byte{0xcf, 0xfa, 0xed, 0xfe})
+}
+
+// With --ignore-scripts, npm runs no install script: the command is the
+// launcher, which runs the binary, and works the same.
+func TestInstalledWithNpmIgnoringScriptsTheLauncherRunsTheBinary(t *testing.T) {
+	r := startRegistry(t)
+	u := r.newUser(t)
+	dir := t.TempDir()
+	u.run(t, dir, "npm", "i", "-g", "--ignore-scripts", "session-hooks")
+	cmd, err := lookPathIn(u.path, "session-hooks")
+	if err != nil || isNative(t, cmd) {
+		t.Fatalf("with --ignore-scripts, the command (%s, %v) is not the launcher", cmd, err)
+	}
+	contains(t, "session-hooks version through the launcher", u.run(t, dir, "session-hooks", "version"), "session-hooks version")
 }

@@ -2,8 +2,9 @@
 // The session-hooks command of the npm package: it runs the binary that
 // npm installed for this machine, the one optional dependency of
 // session-hooks whose "os" and "cpu" match (@session-hooks/linux-x64 and
-// so on). No install script: npm's --ignore-scripts and offline installs
-// from its cache work.
+// so on). npm's install script (postinstall.js) puts that binary in this
+// file's place, so the command starts no Node.js; this launcher runs where
+// it did not (--ignore-scripts, Windows, a failed copy).
 //
 // Hooks do not run through this file: `session-hooks install` writes the
 // binary's own path (or, in a project's shared settings, the command on

@@ -4,8 +4,10 @@
 // installs only the one that matches), and the session-hooks package, whose
 // command (npm/session-hooks.js) runs it and which lists them all as
 // optional dependencies. This is how esbuild and lefthook ship Go and other
-// native binaries through npm: no install script, so npm's --ignore-scripts
-// and installs from its cache work.
+// native binaries through npm. Its one install script (npm/postinstall.js)
+// only puts the binary in the launcher's place, so that the command starts
+// no Node.js; npm's --ignore-scripts and installs from its cache work
+// without it, through the launcher.
 //
 // Each binary is taken from its release archive, after the archive's
 // sha256 was checked against checksums.txt: the packages hold the bytes
@@ -311,6 +313,13 @@ func wrapperPackage(dir, launcher, version string, optional map[string]string, d
 	if err := os.WriteFile(filepath.Join(dir, "bin", "session-hooks.js"), js, 0o755); err != nil {
 		return err
 	}
+	post, err := os.ReadFile(filepath.Join(filepath.Dir(launcher), "postinstall.js"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "postinstall.js"), post, 0o644); err != nil {
+		return err
+	}
 	if err := writeFiles(dir, docs, "README.md", "LICENSE"); err != nil {
 		return err
 	}
@@ -323,6 +332,7 @@ func wrapperPackage(dir, launcher, version string, optional map[string]string, d
 		"repository":           map[string]string{"type": "git", "url": "git+" + repository + ".git"},
 		"keywords":             []string{"claude-code", "codex", "gemini-cli", "copilot-cli", "qwen-code", "hooks", "git", "agents"},
 		"bin":                  map[string]string{"session-hooks": "bin/session-hooks.js"},
+		"scripts":              map[string]string{"postinstall": "node bin/postinstall.js"},
 		"files":                []string{"bin", "README.md", "LICENSE"},
 		"optionalDependencies": optional,
 		"engines":              map[string]string{"node": ">=18"},

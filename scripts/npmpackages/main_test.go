@@ -140,8 +140,15 @@ func TestThePackagesHoldTheReleasedBinaries(t *testing.T) {
 	if got := fmt.Sprint(wrapper["bin"]); got != "map[session-hooks:bin/session-hooks.js]" {
 		t.Errorf("bin %s", got)
 	}
-	if _, ok := wrapper["scripts"]; ok {
-		t.Error("session-hooks: a package with scripts breaks --ignore-scripts installs")
+	// One script, which only puts the binary in the launcher's place: the
+	// package works without it (--ignore-scripts).
+	if got := fmt.Sprint(wrapper["scripts"]); got != "map[postinstall:node bin/postinstall.js]" {
+		t.Errorf("scripts %s", got)
+	}
+	post, _ := os.ReadFile(filepath.Join(out, "session-hooks", "bin", "postinstall.js"))
+	ownPost, _ := os.ReadFile(filepath.Join(filepath.Dir(launcher(t)), "postinstall.js"))
+	if len(post) == 0 || !bytes.Equal(post, ownPost) {
+		t.Error("session-hooks: its install script is not npm/postinstall.js")
 	}
 	if b, _ := os.ReadFile(filepath.Join(out, "session-hooks", "package.json")); !strings.Contains(string(b), `"node": ">=18"`) {
 		t.Errorf("package.json is not written as npm writes it:\n%s", b)

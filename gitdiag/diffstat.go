@@ -83,7 +83,10 @@ func mapRefspec(spec, ref string) (string, bool) {
 	}
 	before, after, glob := strings.Cut(src, "*")
 	if !glob {
-		return dst, src == ref
+		if src != ref {
+			return "", false
+		}
+		return dst, true
 	}
 	if !strings.HasPrefix(ref, before) || !strings.HasSuffix(ref, after) || len(ref) < len(before)+len(after) {
 		return "", false

@@ -357,3 +357,23 @@ func TestTheUpstreamIsTheOneGitResolves(t *testing.T) {
 		})
 	}
 }
+
+// A refspec maps a ref as git's match_name_with_pattern does: the part
+// before the star and the part after it must both fit, without overlap.
+func TestARefspecMapsARefAsGitDoes(t *testing.T) {
+	for _, tt := range []struct{ spec, ref, want string }{
+		{"+refs/heads/*:refs/remotes/origin/*", "refs/heads/main", "refs/remotes/origin/main"},
+		{"refs/heads/*:refs/remotes/origin/*", "refs/heads/a/b", "refs/remotes/origin/a/b"},
+		{"+refs/heads/a*a:refs/remotes/o/*", "refs/heads/a", ""}, // the two parts would overlap
+		{"+refs/heads/a*a:refs/remotes/o/x*y", "refs/heads/aba", "refs/remotes/o/xby"},
+		{"refs/heads/main:refs/remotes/up/main", "refs/heads/main", "refs/remotes/up/main"},
+		{"refs/heads/main:refs/remotes/up/main", "refs/heads/dev", ""},
+		{"^refs/heads/main", "refs/heads/main", ""},
+		{"refs/heads/*", "refs/heads/main", ""}, // no destination: fetched, not tracked
+	} {
+		got, ok := mapRefspec(tt.spec, tt.ref)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("mapRefspec(%q, %q) = %q, %v; want %q", tt.spec, tt.ref, got, ok, tt.want)
+		}
+	}
+}

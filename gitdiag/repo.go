@@ -396,9 +396,7 @@ func (r *Repo) Engine() string {
 		engine += " (not applied: " + strings.Join(skipped, ", ") + "; the files concerned may show as modified)"
 	}
 	if r.cfg != nil {
-		for _, inc := range r.cfg.NotFollowed {
-			outside = append(outside, inc)
-		}
+		outside = append(outside, r.cfg.NotFollowed...)
 	}
 	if len(outside) > 0 {
 		engine += " (not followed, outside the repository: " + strings.Join(outside, ", ") + ")"

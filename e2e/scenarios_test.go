@@ -808,3 +808,61 @@ func TestAnOrdinaryProjectIsToldOnlyTrueThings(t *testing.T) {
 	s.claude(s.project, "-p", "Carry on.", "--resume", first)
 	s.claude(s.project, "-p", "Fork from here.", "--resume", first, "--fork-session")
 }
+
+// A resume after git took back what the context states (a stash popped, a
+// worktree removed) says they are gone; the context would otherwise keep
+// stating them. git status stays clean of our files throughout.
+func TestAResumeSaysWhatGitTookBack(t *testing.T) {
+	s := newSession(t)
+	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("notes\n"), 0o644)
+	s.git("add", "notes.txt")
+	s.git("commit", "-q", "-m", "Add notes")
+	os.WriteFile(filepath.Join(s.project, "notes.txt"), []byte("notes, edited\n"), 0o644)
+	s.git("stash", "-q")
+	wt := filepath.Join(filepath.Dir(s.project), "wt")
+	s.git("worktree", "add", "-q", "-b", "side", wt)
+	id := s.claude(s.project, "-p", "hello")
+	contains(t, "the brief", ownOutput(injected(t, s.mainRequests()[0], "startup")), "Stashes: 1;", "Other worktrees: 1:")
+	s.git("stash", "pop", "-q")
+	s.git("worktree", "remove", "--force", wt)
+	before := len(s.mainRequests())
+	s.claude(s.project, "-p", "go on", "--resume", id)
+	reqs := s.mainRequests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("the resumed session sent no request")
+	}
+	contains(t, "the resume", ownOutput(injected(t, reqs[0], "resume")),
+		"No stash now: the stashes named earlier in this conversation are gone.",
+		"No other worktree now: those named earlier in this conversation are gone.")
+	if st := s.git("status", "--porcelain", "--untracked-files=all"); strings.Contains(st, ".claude/logs") {
+		t.Errorf("git status lists our files:\n%s", st)
+	}
+}
+
+// doctor judges the command the client will run: installed for the
+// project (session-hooks, found on PATH), with session-hooks off PATH it is
+// a problem, where rehearsing its own binary said all was well.
+func TestDoctorWithTheCommandOffPathIsAProblem(t *testing.T) {
+	s := newSession(t)
+	os.Remove(s.settings)
+	onPath := "PATH=" + filepath.Dir(hooksBin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	cmd := exec.Command(hooksBin, "install")
+	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), onPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	cmd = exec.Command(hooksBin, "doctor")
+	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "which is not on PATH") {
+		t.Errorf("doctor with session-hooks off PATH (%v):\n%s", err, out)
+	}
+	cmd = exec.Command(hooksBin, "doctor")
+	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), onPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("doctor with session-hooks on PATH (%v):\n%s", err, out)
+	}
+}

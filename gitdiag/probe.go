@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/session-hooks/session-hooks/gitdiag/format/objects"
 )
 
 // Probe is one fact gathered in-process, named by the git command whose
@@ -122,6 +124,11 @@ var DiffStatUpstream = Probe{"git diff --stat @{upstream}...HEAD", func(ctx cont
 	}
 	cmd := "git diff --stat " + up.Name + "...HEAD"
 	stats, err := r.DiffStat(ctx, h, up)
+	if promisor := r.partialClone(); err != nil && promisor != "" && errors.Is(err, objects.ErrNotFound) {
+		// Not a failure to read git: git would fetch what this clone
+		// left out; session-hooks fetches nothing.
+		return Output{Command: cmd, Lines: []string{"(not computed: this partial clone has not fetched the objects the diff stat needs; git would fetch them from " + promisor + ")"}}, nil
+	}
 	if err != nil {
 		return Output{Command: cmd}, err
 	}

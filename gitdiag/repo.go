@@ -373,6 +373,15 @@ func (r *Repo) notFollowed(what string) {
 	r.outside[what] = true
 }
 
+// partialClone is the promisor remote of a partial clone, "" otherwise.
+func (r *Repo) partialClone() string {
+	store, err := r.objects()
+	if err != nil {
+		return ""
+	}
+	return store.Promisor
+}
+
 // quotePath is core.quotePath: names past ASCII quoted (git's default).
 func (r *Repo) quotePath() bool { return r.cfg.GetBool("core.quotePath", true) }
 

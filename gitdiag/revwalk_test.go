@@ -800,3 +800,26 @@ func TestRemovingRedundantBasesWalksNoFurtherThanGit(t *testing.T) {
 		})
 	}
 }
+
+// The diff stat of a partial clone that lacks the blobs it needs says so,
+// naming where git would fetch them, and is no failure to read git.
+func TestAPartialClonesDiffStatSaysWhatGitWouldFetch(t *testing.T) {
+	src := newFixture(t)
+	os.WriteFile(filepath.Join(src.dir, "f.txt"), []byte("version 1\n"), 0o644)
+	src.git("add", "f.txt")
+	src.git("commit", "-qm", "one")
+	src.git("config", "uploadpack.allowFilter", "true")
+	dst := filepath.Join(t.TempDir(), "partial")
+	src.git("clone", "-q", "--filter=blob:none", "--no-checkout", "file://"+src.dir, dst)
+	clone := &fixture{t: t, dir: dst}
+	clone.git("-c", "protocol.file.allow=always", "checkout", "-q", "main")
+	os.WriteFile(filepath.Join(src.dir, "f.txt"), []byte("version 2\n"), 0o644)
+	src.git("commit", "-qam", "two")
+	clone.git("fetch", "-q", "origin") // commits and trees; the new blob stays on the remote
+	clone.git("reset", "-q", "--soft", "origin/main")
+	clone.git("update-ref", "refs/remotes/origin/main", "HEAD~1") // HEAD is ahead by the commit whose blob is missing
+	res := firstResult(Run(context.Background(), dst, []Probe{DiffStatUpstream}))
+	if res.Err != nil || len(res.Lines) != 1 || !strings.Contains(res.Lines[0], "partial clone") || !strings.Contains(res.Lines[0], "from origin") {
+		t.Errorf("the diff stat of a partial clone: %q, %v", res.Lines, res.Err)
+	}
+}

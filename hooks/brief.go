@@ -125,7 +125,12 @@ func briefBody(f facts.Init, now time.Time) string {
 		b.WriteString("\n\n")
 	}
 	if err := probeError(f.Git); err != "" {
-		fmt.Fprintf(&b, "**git could not be read:** %s\n\n", err)
+		heading := "git could not be read"
+		if strings.Contains(err, deadlineCut) {
+			// Cut, not unreadable: what was read in time is below.
+			heading = "Not read in time"
+		}
+		fmt.Fprintf(&b, "**%s:** %s\n\n", heading, err)
 	}
 	if s.Detached != "" && !detachedByOperation(s.Operations) {
 		fmt.Fprintf(&b, "**HEAD is detached** at %s: new commits belong to no branch.\n\n", logs.Code(s.Detached))
@@ -219,6 +224,9 @@ func branchStanding(g facts.Git, s *facts.Start) string {
 }
 
 // probeError is the first probe failure, when the probes failed.
+// deadlineCut ends the error of a probe the hook's deadline stopped.
+const deadlineCut = "the hook's deadline"
+
 func probeError(g facts.Git) string {
 	for _, p := range g.Probes {
 		if !p.OK {

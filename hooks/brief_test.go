@@ -250,3 +250,19 @@ func TestACutStatusIsNotShownAsClean(t *testing.T) {
 		t.Errorf("a handoff whose status was cut after a change:\n%s", out)
 	}
 }
+
+// A probe the deadline stopped is said as cut, not as git unreadable, and
+// what was read in time (the upstream's name) stays.
+func TestAProbeTheDeadlineCutIsSaidAsCut(t *testing.T) {
+	g := facts.Git{Branch: "main", Upstream: "origin/main", Probes: []facts.Probe{
+		{Command: "git diff --stat origin/main...HEAD", Error: "stopped after 1.2s: the hook's deadline passed"}}}
+	got := briefBody(facts.Init{Git: g, Start: &facts.Start{}}, clock)
+	if !strings.Contains(got, "**Not read in time:** git diff --stat origin/main...HEAD: stopped after 1.2s") ||
+		strings.Contains(got, "could not be read") || !strings.Contains(got, "Compared with `origin/main`.") {
+		t.Errorf("the brief:\n%s", got)
+	}
+	g.Probes[0].Error = "fatal: bad object"
+	if got := briefBody(facts.Init{Git: g, Start: &facts.Start{}}, clock); !strings.Contains(got, "**git could not be read:** git diff --stat origin/main...HEAD: fatal: bad object") {
+		t.Errorf("a failure:\n%s", got)
+	}
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 
 	agents "github.com/session-hooks/session-hooks/agent"
@@ -32,7 +34,18 @@ func installCommand(stdout io.Writer, client agents.Client, usageErr cli.OnUsage
 			if err != nil {
 				return err
 			}
-			return fail(a.Install(request(c, stdout)))
+			r := request(c, stdout)
+			if err := a.Install(r); err != nil {
+				return fail(err)
+			}
+			// At project scope the entries run session-hooks by name: say
+			// what each hook costs when that name is npm's launcher.
+			if scope := c.String("scope"); (scope == "" || scope == "project") && !c.Bool("dry-run") && c.String("command") == "" {
+				if note := install.LauncherNote("session-hooks", r.Dir, exec.LookPath); note != "" {
+					fmt.Fprintln(stdout, "Note: "+note+".")
+				}
+			}
+			return nil
 		},
 	}
 }

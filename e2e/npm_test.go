@@ -377,4 +377,8 @@ func TestInstalledWithNpmIgnoringScriptsTheLauncherRunsTheBinary(t *testing.T) {
 		t.Fatalf("with --ignore-scripts, the command (%s, %v) is not the launcher", cmd, err)
 	}
 	contains(t, "session-hooks version through the launcher", u.run(t, dir, "session-hooks", "version"), "session-hooks version")
+	// install and doctor say what each hook then costs.
+	u.run(t, dir, "git", "init", "-q")
+	contains(t, "install through the launcher", u.run(t, dir, "session-hooks", "install"), "starts Node.js before the binary")
+	contains(t, "doctor through the launcher", u.run(t, dir, "session-hooks", "doctor"), "note: the client runs npm's launcher")
 }

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,9 +94,11 @@ func Rehearse(project string, h hookfile.Rehearsal, self string, selfErr error, 
 		run.Result, run.Problem = "fail", h.Check(stdout.Bytes())
 	}
 	run.OutputLen = utf8.RuneCount(stdout.Bytes())
-	if p := wiredProblem(hookfile.ProgramOf(h.Command, custom), project, self, exec.LookPath); p != "" && run.Result == "ok" {
+	program := hookfile.ProgramOf(h.Command, custom)
+	if p := wiredProblem(program, project, self, exec.LookPath); p != "" && run.Result == "ok" {
 		run.Result, run.Problem = "fail", p
 	}
+	run.Note = LauncherNote(program, project, exec.LookPath)
 	return run
 }
 
@@ -133,4 +136,36 @@ func wiredProblem(program, project, self string, lookPath func(string) (string, 
 		return ""
 	}
 	return fmt.Sprintf("the client runs %s, not %s, the binary doctor rehearsed: run that one's doctor, or install again from the binary you want run", real, me)
+}
+
+// LauncherNote says what each hook costs beyond the rehearsal when the
+// client will run npm's launcher (installed with --ignore-scripts, or on
+// Windows): Node.js starts before the binary, about 100 ms a hook where
+// the binary takes 3 to 9. "" when the command is the binary.
+func LauncherNote(program, project string, lookPath func(string) (string, error)) string {
+	path := program
+	if !strings.ContainsAny(path, `/\`) {
+		found, err := lookPath(path)
+		if err != nil {
+			return ""
+		}
+		path = found
+	} else if !filepath.IsAbs(path) {
+		path = filepath.Join(project, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil || filepath.Base(real) != "session-hooks.js" {
+		return ""
+	}
+	head := make([]byte, 2)
+	f, err := os.Open(real)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != "#!" {
+		return "" // the binary npm's install script put in the launcher's place
+	}
+	return "the client runs npm's launcher (" + real + "), which starts Node.js before the binary: about 100 ms more a hook. " +
+		"Install with npm's install script (without --ignore-scripts) to run the binary directly, or install --scope local or user, which write its path"
 }

@@ -79,3 +79,29 @@ func TestDoctorJudgesTheProgramTheClientWillRun(t *testing.T) {
 		}
 	}
 }
+
+// doctor says what a hook costs when the client will run npm's launcher
+// (a script that starts Node.js), and nothing when npm's install script
+// put the binary in its place.
+func TestDoctorSaysWhenTheClientRunsNpmsLauncher(t *testing.T) {
+	dir := t.TempDir()
+	launcher := filepath.Join(dir, "node_modules", "session-hooks", "bin", "session-hooks.js")
+	os.MkdirAll(filepath.Dir(launcher), 0o755)
+	link := filepath.Join(dir, "bin", "session-hooks")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(launcher, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	lookPath := func(string) (string, error) { return link, nil }
+	os.WriteFile(launcher, []byte("#!/usr/bin/env node\n"), 0o755)
+	if n := LauncherNote("session-hooks", dir, lookPath); !strings.Contains(n, "starts Node.js before the binary") {
+		t.Errorf("through the launcher: %q", n)
+	}
+	os.WriteFile(launcher, []byte("\x7fELF binary"), 0o755)
+	if n := LauncherNote("session-hooks", dir, lookPath); n != "" {
+		t.Errorf("the binary in the launcher's place: %q", n)
+	}
+	if n := LauncherNote("/usr/bin/true", dir, lookPath); n != "" {
+		t.Errorf("another program: %q", n)
+	}
+}

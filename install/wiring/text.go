@@ -113,6 +113,9 @@ func (d Doctor) Text(c Reader) string {
 			took := logs.Duration(time.Duration(r.DurationMS * float64(time.Millisecond)))
 			fmt.Fprintf(&b, "ok   %s → %s: %s (timeout %s)\n", r.Event, r.Command, took, time.Duration(r.TimeoutMS)*time.Millisecond)
 		}
+		if r.Note != "" {
+			fmt.Fprintf(&b, "     note: %s\n", r.Note)
+		}
 	}
 	if !slices.ContainsFunc(d.Runs, func(r DoctorRun) bool { return r.Ours }) && len(d.Wiring) == 0 {
 		b.WriteString("No event is wired to session-hooks: run session-hooks install.\n")

@@ -88,10 +88,13 @@ type Doctor struct {
 
 // DoctorRun is one wired command, run once.
 type DoctorRun struct {
-	Event      string  `json:"event"`
-	Command    string  `json:"command"`
-	Result     string  `json:"result"` // ok, fail, slow
-	Problem    string  `json:"problem"`
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	Result  string `json:"result"` // ok, fail, slow
+	Problem string `json:"problem"`
+	// Note is what the run costs beyond the rehearsal: the npm launcher
+	// starting Node.js before the binary.
+	Note       string  `json:"note,omitempty"`
 	Ours       bool    `json:"ours"`
 	OutputLen  int     `json:"output_chars"`
 	DurationMS float64 `json:"duration_ms"`

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -243,8 +244,17 @@ func TestInstalledWithNpmTheNextSessionGetsTheBrief(t *testing.T) {
 	contains(t, "session-hooks version", u.run(t, s.project, "session-hooks", "version"), "session-hooks version")
 	// The command on PATH is the binary itself: a hook run by name starts
 	// no Node.js (the install script put it in the launcher's place).
-	if cmd, err := lookPathIn(u.path, "session-hooks"); err != nil || !isNative(t, cmd) {
+	cmd, err := lookPathIn(u.path, "session-hooks")
+	if err != nil || !isNative(t, cmd) {
 		t.Errorf("the command npm put on PATH (%s, %v) is not the native binary", cmd, err)
+	}
+	// A hook through the installed command costs what the binary costs
+	// (through the launcher it cost 26 times as much): medians of 7 runs of
+	// a session start, side by side.
+	viaNpm, direct := hookTime(t, cmd, s.project), hookTime(t, hooksBin, s.project)
+	t.Logf("init through npm's command: %s; the binary: %s", viaNpm, direct)
+	if viaNpm > 3*direct+20*time.Millisecond {
+		t.Errorf("a hook through npm's command took %s, the binary %s", viaNpm, direct)
 	}
 	u.run(t, s.project, "session-hooks", "install")
 	settings, _ := os.ReadFile(s.settings)
@@ -377,8 +387,27 @@ func TestInstalledWithNpmIgnoringScriptsTheLauncherRunsTheBinary(t *testing.T) {
 		t.Fatalf("with --ignore-scripts, the command (%s, %v) is not the launcher", cmd, err)
 	}
 	contains(t, "session-hooks version through the launcher", u.run(t, dir, "session-hooks", "version"), "session-hooks version")
+	t.Logf("init through the launcher: %s; the binary: %s", hookTime(t, cmd, dir), hookTime(t, hooksBin, dir))
 	// install and doctor say what each hook then costs.
 	u.run(t, dir, "git", "init", "-q")
 	contains(t, "install through the launcher", u.run(t, dir, "session-hooks", "install"), "starts Node.js before the binary")
 	contains(t, "doctor through the launcher", u.run(t, dir, "session-hooks", "doctor"), "note: the client runs npm's launcher")
+}
+
+// hookTime is the median wall time of 7 session starts run by bin in dir
+// (no payload, no log), alternating with nothing else.
+func hookTime(t *testing.T, bin, dir string) time.Duration {
+	t.Helper()
+	var times []time.Duration
+	for range 7 {
+		cmd := exec.Command(bin, "init")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "SESSION_HOOKS_NO_LOG=1")
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s init: %v\n%s", bin, err, out)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	return times[len(times)/2]
 }

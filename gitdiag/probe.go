@@ -320,15 +320,19 @@ func Within[T any](ctx context.Context, s *Shared, fn func(r *Repo) (T, error)) 
 
 // stopDeadline marks the probes of a lane without a result as cut by the
 // deadline: the first was running, the others never started.
+// DeadlineCut is in the error of every probe the hook's deadline stopped or
+// kept from running: a fact cut, not a repository git cannot read.
+const DeadlineCut = "the hook's deadline"
+
 func stopDeadline(results []Result, lane []int, received []bool, after time.Duration) {
 	running := true
 	for _, i := range lane {
 		if received[i] {
 			continue
 		}
-		msg := "not run: the hook's deadline had passed"
+		msg := "not run: " + DeadlineCut + " had passed"
 		if running {
-			msg = "stopped after " + formatSeconds(after) + ": the hook's deadline passed"
+			msg = "stopped after " + formatSeconds(after) + ": " + DeadlineCut + " passed"
 			running = false
 		}
 		results[i].Err = errors.New(msg)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/session-hooks/session-hooks/gitdiag"
 	"github.com/session-hooks/session-hooks/hooks/facts"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
 	"github.com/session-hooks/session-hooks/internal/sanitize"
@@ -126,7 +127,7 @@ func briefBody(f facts.Init, now time.Time) string {
 	}
 	if err := probeError(f.Git); err != "" {
 		heading := "git could not be read"
-		if strings.Contains(err, deadlineCut) {
+		if strings.Contains(err, gitdiag.DeadlineCut) {
 			// Cut, not unreadable: what was read in time is below.
 			heading = "Not read in time"
 		}
@@ -224,9 +225,6 @@ func branchStanding(g facts.Git, s *facts.Start) string {
 }
 
 // probeError is the first probe failure, when the probes failed.
-// deadlineCut ends the error of a probe the hook's deadline stopped.
-const deadlineCut = "the hook's deadline"
-
 func probeError(g facts.Git) string {
 	for _, p := range g.Probes {
 		if !p.OK {

@@ -69,14 +69,7 @@ func TestStatusSeesTheHooksAnEnabledPluginProvides(t *testing.T) {
 // says which settings run it; a settings file Claude Code does not load
 // runs nothing, so the plugin does not stand down for it.
 func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
-	config, project := t.TempDir(), t.TempDir()
-	installPlugin(t, config)
-	env := Env{Dir: project, Getenv: func(k string) string {
-		if k == "CLAUDE_CONFIG_DIR" {
-			return config
-		}
-		return ""
-	}, Home: func() (string, error) { return t.TempDir(), nil }}
+	env, project := withPlugin(t)
 	for _, row := range []struct {
 		event string
 		args  []string
@@ -109,14 +102,7 @@ func TestThePluginRunsUnlessASettingsFileItLoadsWiresTheEntry(t *testing.T) {
 // fires for none, or only some, of the sources the plugin's own entry
 // serves leaves the plugin running, and status says it runs.
 func TestADeadSettingsEntryDoesNotSilenceThePlugin(t *testing.T) {
-	config, project := t.TempDir(), t.TempDir()
-	installPlugin(t, config)
-	env := Env{Dir: project, Getenv: func(k string) string {
-		if k == "CLAUDE_CONFIG_DIR" {
-			return config
-		}
-		return ""
-	}, Home: func() (string, error) { return t.TempDir(), nil }}
+	env, project := withPlugin(t)
 	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
 	settings := filepath.Join(project, ".claude", "settings.json")
 	for _, tt := range []struct {
@@ -141,4 +127,18 @@ func TestADeadSettingsEntryDoesNotSilenceThePlugin(t *testing.T) {
 			t.Errorf("%s under %q: status says stands down %v, want %v:\n%s", tt.event, tt.matcher, got, tt.standsDown, text)
 		}
 	}
+}
+
+// withPlugin is a Claude Code configuration with the plugin installed
+// (user scope) and an empty project: the Env status reads them with.
+func withPlugin(t *testing.T) (Env, string) {
+	t.Helper()
+	config, project := t.TempDir(), t.TempDir()
+	installPlugin(t, config)
+	return Env{Dir: project, Getenv: func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return config
+		}
+		return ""
+	}, Home: func() (string, error) { return t.TempDir(), nil }}, project
 }

@@ -71,11 +71,20 @@ func readScopes(env Env) (Status, []wired) {
 	var all []wired
 	byScope := map[string][]byte{}
 	project, _ := hookfile.ProjectRoot(env.Dir)
+	user, _ := env.settingsPath("user")
 	for _, scope := range claude.Scopes {
 		s := ScopeStatus{Scope: scope, State: "absent"}
 		path, err := env.settingsPath(scope)
 		s.Path = path
-		b, existed, err2 := hookfile.ReadWithin(project, path)
+		// The project's files are read within the project (a committed
+		// .claude linked out names nothing we read); the user's where they
+		// are, links followed (a ~/.claude kept in a dotfiles repository),
+		// even when the project is the home directory.
+		read := func(p string) ([]byte, bool, error) { return hookfile.ReadWithin(project, p) }
+		if scope == "user" || path == user {
+			read = hookfile.Read
+		}
+		b, existed, err2 := read(path)
 		if err == nil {
 			err = err2
 		}

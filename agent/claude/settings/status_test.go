@@ -126,3 +126,23 @@ func wiredDoc(entries []hookfile.Entry) string {
 	res, _ := hookfile.Install(nil, entries, "")
 	return string(res.JSON)
 }
+
+// The user's settings are read where they are, links followed (a
+// ~/.claude kept in a dotfiles repository), even when the project is the
+// home directory; a project's .claude linked out of it is not read.
+func TestTheUsersSettingsAreReadThroughTheirLinks(t *testing.T) {
+	home, dotfiles := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dotfiles, "settings.json"), []byte(`{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "session-hooks end", "timeout": 5}]}]}}`), 0o644)
+	if err := os.Symlink(dotfiles, filepath.Join(home, ".claude")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, dir := range []string{home, t.TempDir()} {
+		env := Env{Dir: dir, Getenv: func(string) string { return "" }, Home: func() (string, error) { return home, nil }}
+		st, _ := readScopes(env)
+		for _, sc := range st.Scopes {
+			if sc.Scope == "user" && sc.State != "present" {
+				t.Errorf("from %s: the user's settings through a link: %s %s", dir, sc.State, sc.Error)
+			}
+		}
+	}
+}

@@ -321,6 +321,9 @@ func TestAHugeStashReflogIsCountedInBoundedMemory(t *testing.T) {
 	if got := after.TotalAlloc - before.TotalAlloc; got > 2<<20 {
 		t.Errorf("reading the reflog allocated %d KiB", got>>10)
 	}
+	if none, n := r.Stashes(0); len(none) != 0 || n != 3002 {
+		t.Errorf("asked for none: %d listed of %d", len(none), n)
+	}
 }
 
 // A ref name the repository's metadata gives (a symbolic ref's target,
@@ -386,7 +389,7 @@ func TestGitFilesLinkedToAnotherRepositoryAreNotRead(t *testing.T) {
 			if _, err := r.packedRefs(); name == "packed-refs" && !errors.Is(err, errLinkOut) {
 				t.Errorf("packed-refs read through the link: %v", err)
 			}
-			if e := r.Engine(); !strings.Contains(e, name+" (a link)") {
+			if e := r.Engine(); !strings.Contains(e, "outside the repository: "+name+" (a link)") {
 				t.Errorf("engine %q says nothing of %s", e, name)
 			}
 		})

@@ -70,7 +70,6 @@ func readScopes(env Env) (Status, []wired) {
 	st := Status{SchemaVersion: facts.SchemaVersion}
 	var all []wired
 	byScope := map[string][]byte{}
-	project, _ := hookfile.ProjectRoot(env.Dir)
 	user, _ := env.settingsPath("user")
 	for _, scope := range claude.Scopes {
 		s := ScopeStatus{Scope: scope, State: "absent"}
@@ -80,7 +79,9 @@ func readScopes(env Env) (Status, []wired) {
 		// .claude linked out names nothing we read); the user's where they
 		// are, links followed (a ~/.claude kept in a dotfiles repository),
 		// even when the project is the home directory.
-		read := func(p string) ([]byte, bool, error) { return hookfile.ReadWithin(project, p) }
+		// env.Dir is the project the paths were made from; no repository is
+		// opened for it (this runs before every plugin hook too).
+		read := func(p string) ([]byte, bool, error) { return hookfile.ReadWithin(env.Dir, p) }
 		if scope == "user" || path == user {
 			read = hookfile.Read
 		}

@@ -23,8 +23,8 @@ type Config struct {
 	// Values are keyed "core.excludesfile"; subsections keep their case:
 	// "branch.Main.remote".
 	Values map[string]Value
-	// all keeps every value of a key, in order, for the keys git reads as
-	// lists (remote.<name>.fetch).
+	// all keeps every value of the keys git reads as lists and gitdiag
+	// asks for (isList), in order; the other keys' last value is enough.
 	all       map[string][]string
 	gitDir    string // the repository's, for includeIf conditions
 	commonDir string // where the repository's config file is
@@ -62,6 +62,12 @@ func (c *Config) Get(key string) string { return c.Values[strings.ToLower(key)].
 // subsection's case.
 func (c *Config) GetSub(section, sub, key string) string {
 	return c.Values[strings.ToLower(section)+"."+sub+"."+strings.ToLower(key)].Text
+}
+
+// isList says whether key is one whose every value is kept: a remote's
+// fetch refspecs.
+func isList(key string) bool {
+	return strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".fetch")
 }
 
 // GetAllSub reads every value of a subsection key, in the order the files
@@ -169,10 +175,12 @@ func (c *Config) merge(b []byte, path string, depth int, noURLs, repo bool) erro
 	return Parse(b, func(key string, v Value) error {
 		v.Repo = repo
 		c.Values[key] = v
-		if c.all == nil {
-			c.all = map[string][]string{}
+		if isList(key) {
+			if c.all == nil {
+				c.all = map[string][]string{}
+			}
+			c.all[key] = append(c.all[key], v.Text)
 		}
-		c.all[key] = append(c.all[key], v.Text)
 		if c.listingURLs && isRemoteURL(key) {
 			if noURLs {
 				return errURLInHasconfigInclude

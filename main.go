@@ -153,7 +153,7 @@ func newApp(stdin io.Reader, stdout, term io.Writer, name string) *cli.App {
 	app.Commands = []*cli.Command{initCommand(h), preCompactCommand(h), postCompactCommand(h), endCommand(h),
 		stopCommand(h), postToolCommand(h), modelSwitchCommand(h),
 		installCommand(term, client, usageErr), uninstallCommand(term, client, usageErr),
-		statusCommand(term, client, usageErr), summaryCommand(term, usageErr), doctorCommand(term, client, usageErr)}
+		statusCommand(term, client, usageErr), summaryCommand(term, usageErr), exportCommand(term, usageErr), doctorCommand(term, client, usageErr)}
 	// --agent is the app's flag; each command takes it after its name too
 	// (session-hooks status --agent X), as people write it.
 	for _, c := range app.Commands {

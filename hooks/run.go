@@ -170,11 +170,19 @@ func execute(stdin io.Reader, stdout io.Writer, e eventtable.Event, handle func(
 	if !r.NoLog {
 		// The record must never cost the output, nor the deadline: on a
 		// disk that stalls, it is given what is left of the run's time.
-		appended := make(chan struct{})
+		appended := make(chan events.Position, 1)
 		write := appendEvent
-		go func() { write(logDir, ev); close(appended) }()
+		go func() {
+			if at, err := write(logDir, ev); err == nil {
+				appended <- at
+			}
+			close(appended)
+		}()
 		select {
-		case <-appended:
+		case at, ok := <-appended:
+			if ok {
+				exportEvents(logDir, at, opt, began)
+			}
 		case <-time.After(max(opt.Deadline-time.Since(began), minAppendWait)):
 		}
 	}
@@ -284,7 +292,7 @@ func safeOutput(out string) string {
 
 // appendEvent writes the event line; tests replace it to stall as a dead
 // disk does.
-var appendEvent = func(d logs.Dir, ev events.Event) { events.Append(d, ev) }
+var appendEvent = events.AppendAt
 
 // minAppendWait is the least the event line is waited for, even when the
 // handler used all its time.
@@ -293,7 +301,7 @@ const minAppendWait = 20 * time.Millisecond
 func (r *Run) newEvent(sub string) events.Event {
 	in := r.In
 	return events.Event{SchemaVersion: facts.SchemaVersion, Time: r.Start.UTC(), Session: field(in.SessionID), Event: field(in.Event),
-		Subcommand: sub, Source: field(in.Source), Trigger: field(in.Trigger), Reason: field(in.Reason), Model: field(in.Model), Version: r.Version}
+		Subcommand: sub, Client: r.Agent.Name, Source: field(in.Source), Trigger: field(in.Trigger), Reason: field(in.Reason), Model: field(in.Model), Version: r.Version}
 }
 
 // field is a payload's field as the event line records it: the client's

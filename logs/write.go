@@ -290,6 +290,10 @@ func (d Dir) Exists(sub string) (func(name string) bool, error) {
 	}, nil
 }
 
+// Check says whether the log directory can be read: every directory from
+// the project down to it a real one, not a link.
+func (d Dir) Check() error { return d.realDirs(d.Path) }
+
 // realDirs checks that every directory from the project down to dir is a
 // real directory, not a link: a .claude/logs (or .claude, or
 // sessions/<id>) a repository committed as a link would otherwise make a

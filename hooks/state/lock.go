@@ -22,12 +22,12 @@ func Lock(ctx context.Context, d logs.Dir, id string) (unlock func(), err error)
 	if err := d.Ensure(Dir); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(d.Path, name), os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+	f, err := os.OpenFile(filepath.Join(d.Path, name), os.O_RDWR|os.O_CREATE|logs.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the session's state: %w", err)
 	}
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 5*time.Millisecond) {
-		ok, err := tryLock(f)
+		ok, err := logs.TryLock(f)
 		if errors.Is(err, errors.ErrUnsupported) {
 			f.Close()
 			return func() {}, nil // no flock here: unguarded, as before locks

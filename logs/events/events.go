@@ -35,6 +35,7 @@ type Event struct {
 	Session       string    `json:"session_id,omitempty"`
 	Event         string    `json:"event,omitempty"` // hook_event_name
 	Subcommand    string    `json:"subcommand"`
+	Client        string    `json:"client,omitempty"` // the client that ran the hook, as --agent names it
 	Source        string    `json:"source,omitempty"`
 	Trigger       string    `json:"trigger,omitempty"`
 	Reason        string    `json:"reason,omitempty"`
@@ -102,14 +103,22 @@ func MS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // that parallel hooks never interleave their lines, rotating first when the
 // log has grown past MaxSize. The log directory is checked as for any log.
 func Append(d logs.Dir, e Event) error {
+	_, err := AppendAt(d, e)
+	return err
+}
+
+// AppendAt is Append, saying where in the current log the line landed
+// (its offset; Head is left for the export to read, which only it needs):
+// the position an export that starts with this event starts from.
+func AppendAt(d logs.Dir, e Event) (Position, error) {
 	if err := d.Ensure(); err != nil {
-		return err
+		return Position{}, err
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // a "<" in a message stays "<", as in every JSON output
 	if err := enc.Encode(e); err != nil {
-		return err
+		return Position{}, err
 	}
 	line := logs.Safe(File, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	// Sealed, so that summary and doctor can tell our lines from lines
@@ -122,17 +131,17 @@ func Append(d logs.Dir, e Event) error {
 	path := filepath.Join(d.Path, File)
 	f, fi, err := openLog(path)
 	if err != nil {
-		return err
+		return Position{}, err
 	}
 	if rotated, err := rotate(f, fi, path); err != nil {
 		f.Close()
-		return err
+		return Position{}, err
 	} else if rotated {
 		// Those that opened the old file before the rename append to it
 		// as File+".1"; this run starts the new one.
 		f.Close()
 		if f, _, err = openLog(path); err != nil {
-			return err
+			return Position{}, err
 		}
 	}
 	// On a full disk a write may land in part: cut the file back to where
@@ -142,10 +151,11 @@ func Append(d logs.Dir, e Event) error {
 	if (err != nil || n < len(line)) && serr == nil {
 		f.Truncate(before)
 	}
+	at := Position{Offset: before} // in the file now named File; Head left to the reader
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return at, err
 }
 
 // openLog opens the event log for appending, refusing a symbolic link (at

@@ -11,7 +11,9 @@ require (
 	github.com/tidwall/pretty v1.2.0
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/yuin/goldmark v1.8.7
-	golang.org/x/sys v0.47.0
+	go.opentelemetry.io/proto/otlp v1.11.1
+	golang.org/x/sys v0.48.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

@@ -26,7 +26,11 @@ func exportEvents(d logs.Dir, at events.Position, opt Options, began time.Time) 
 	if budget < minExport {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	// The network gets the budget less a margin in which the export's
+	// state is written: a failure must be kept, and a first cursor set,
+	// or the next run would not know what to send.
+	hard := time.After(budget)
+	ctx, cancel := context.WithTimeout(context.Background(), budget-min(budget/4, stateMargin))
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
@@ -43,6 +47,10 @@ func exportEvents(d logs.Dir, at events.Position, opt Options, began time.Time) 
 	}()
 	select {
 	case <-done:
-	case <-ctx.Done():
+	case <-hard:
 	}
 }
+
+// stateMargin is the most of the export's budget kept for writing its
+// state after the network's share ran out.
+const stateMargin = 60 * time.Millisecond

@@ -15,6 +15,7 @@ import (
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
 	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/otlp"
 )
 
 // RunDoctor rehearses each entry with this binary and checks that
@@ -33,6 +34,9 @@ func RunDoctor(agent, project string, problems []string, rehearsals []hookfile.R
 	d.Problems += len(d.Wiring)
 	d.LogsDir, d.LogsError = CheckLogs(project)
 	if d.LogsError != "" {
+		d.Problems++
+	}
+	if d.Telemetry, d.TelemetryError = CheckTelemetry(project, os.Getenv); d.TelemetryError != "" {
 		d.Problems++
 	}
 	return d
@@ -168,4 +172,26 @@ func LauncherNote(program, project string, lookPath func(string) (string, error)
 	}
 	return "the client runs npm's launcher (" + real + "), which starts Node.js before the binary: about 100 ms more a hook. " +
 		"Install with npm's install script (without --ignore-scripts) to run the binary directly, or install --scope local or user, which write its path"
+}
+
+// CheckTelemetry says what the hooks' export to the team's collector did,
+// from its state in the log directory, and whether this environment's
+// variables would send: a line for a person (status), and a problem (""
+// when none). Both are "" when telemetry was never on here.
+func CheckTelemetry(project string, getenv func(string) string) (status, problem string) {
+	st, found := otlp.LoadState(logs.DirFor(project))
+	if otlp.Enabled(getenv) {
+		if _, _, err := otlp.FromEnv(getenv, ""); err != nil {
+			return "", "telemetry is on in this environment, but " + err.Error()
+		}
+	}
+	switch {
+	case found && st.Error != "":
+		return "", fmt.Sprintf("the hooks have sent no event to the collector since %s: %s", st.Since.UTC().Format(time.RFC3339), st.Error)
+	case found && st.Sent > 0:
+		return fmt.Sprintf("%d event(s) sent to the collector, the last at %s", st.Sent, st.LastSent.UTC().Format(time.RFC3339)), ""
+	case otlp.Enabled(getenv):
+		return "on in this environment; nothing sent yet", ""
+	}
+	return "", ""
 }

@@ -156,6 +156,12 @@ func (d Doctor) Text(c Reader) string {
 		fmt.Fprintf(&b, "Last recovery after a compaction: %s\n", d.LastRecovery)
 	}
 	switch {
+	case d.TelemetryError != "":
+		fmt.Fprintf(&b, "FAIL telemetry: %s\n", d.TelemetryError)
+	case d.Telemetry != "":
+		fmt.Fprintf(&b, "Telemetry: %s\n", d.Telemetry)
+	}
+	switch {
 	case d.GitError != "":
 		fmt.Fprintf(&b, "Git: %s\n", d.GitError)
 	case d.GitEngine != "":

@@ -64,10 +64,14 @@ type Doctor struct {
 	Runs          []DoctorRun `json:"runs"`
 	LogsDir       string      `json:"logs_dir"`
 	LogsError     string      `json:"logs_error"` // "" when writable
-	Transcripts   string      `json:"transcripts_dir"`
-	TranscriptN   int         `json:"transcripts"`
-	GitEngine     string      `json:"git_engine"`
-	GitError      string      `json:"git_error"`
+	// Telemetry is what the export to the team's collector did (""
+	// when it was never on); TelemetryError what keeps it from sending.
+	Telemetry      string `json:"telemetry"`
+	TelemetryError string `json:"telemetry_error"`
+	Transcripts    string `json:"transcripts_dir"`
+	TranscriptN    int    `json:"transcripts"`
+	GitEngine      string `json:"git_engine"`
+	GitError       string `json:"git_error"`
 	// LastRecovery is what became of the latest recovery injected after a
 	// compaction in this project: delivered, cut or missing; "" when none.
 	LastRecovery string `json:"last_recovery"`

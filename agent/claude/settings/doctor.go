@@ -94,6 +94,9 @@ func RunDoctor(env Env, custom string) Doctor {
 	if d.LogsError != "" {
 		d.Problems++
 	}
+	if d.Telemetry, d.TelemetryError = install.CheckTelemetry(env.Dir, env.Getenv); d.TelemetryError != "" {
+		d.Problems++
+	}
 	if config, err := claude.ConfigDir(env.Getenv, env.Home); err == nil {
 		d.Transcripts = claude.TranscriptsDir(config, env.Dir)
 		entries, _ := os.ReadDir(d.Transcripts)

@@ -175,6 +175,7 @@ type session struct {
 	config   string
 	settings string
 	extra    []string // arguments every claude run gets (--plugin-dir)
+	env      []string // variables every claude run gets, after the suite's
 
 }
 
@@ -328,6 +329,7 @@ func (s *session) claude(dir string, args ...string) string {
 	cmd.Env = append(os.Environ(), "ANTHROPIC_BASE_URL="+s.api.URL, "ANTHROPIC_API_KEY=sk-ant-test",
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CONFIG_DIR="+s.config)
+	cmd.Env = append(cmd.Env, s.env...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -348,9 +350,12 @@ func (s *session) run(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command(hooksBin, args...)
 	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), s.env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		s.t.Fatalf("session-hooks %v: %v", args, err)
+		s.t.Fatalf("session-hooks %v: %v\n%s", args, err, stderr.String())
 	}
 	return string(out)
 }

@@ -59,7 +59,25 @@ func (c Config) Protocol() string {
 // Enabled says whether the hooks send: SESSION_HOOKS_ENABLE_TELEMETRY is
 // 1 or true, and OTEL_SDK_DISABLED does not turn every exporter off.
 func Enabled(getenv func(string) string) bool {
-	return truthy(getenv(EnableVar)) && !truthy(getenv("OTEL_SDK_DISABLED"))
+	return truthy(getenv(EnableVar)) && !truthy(ours(getenv)("OTEL_SDK_DISABLED"))
+}
+
+// OursPrefix before a standard variable's name gives its value to
+// session-hooks alone, over the bare one: Claude Code deletes every OTEL_
+// variable from the environment of its hooks (2.1.330, as the telemetry
+// end-to-end test finds), and a team may want the hooks' records
+// elsewhere than the client's (an HTTP receiver where the client's
+// exporter speaks gRPC).
+const OursPrefix = "SESSION_HOOKS_"
+
+// ours reads a standard variable, its OursPrefix form first.
+func ours(getenv func(string) string) func(string) string {
+	return func(name string) string {
+		if v := getenv(OursPrefix + name); strings.TrimSpace(v) != "" {
+			return v
+		}
+		return getenv(name)
+	}
 }
 
 func truthy(v string) bool {
@@ -68,11 +86,12 @@ func truthy(v string) bool {
 }
 
 // FromEnv reads the configuration from the standard variables (the
-// _LOGS_ forms first). It fails when records could not be sent as the
+// _LOGS_ forms first, each variable's OursPrefix form before it). It fails when records could not be sent as the
 // variables say: no endpoint, a scheme other than http and https, gRPC.
 // notes are the values it set aside (a header it cannot send, a timeout
 // that is no number), each said with what was used instead.
 func FromEnv(getenv func(string) string, version string) (c Config, notes []string, err error) {
+	getenv = ours(getenv)
 	logs := func(name string) string {
 		if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_LOGS_" + name)); v != "" {
 			return v
@@ -127,7 +146,7 @@ func endpoint(getenv func(string) string) (string, error) {
 	if raw == "" {
 		name, raw = endpointVar, strings.TrimSpace(getenv(endpointVar))
 		if raw == "" {
-			return "", fmt.Errorf("no collector: set %s (the collector's OTLP/HTTP receiver, such as http://localhost:4318)", endpointVar)
+			return "", fmt.Errorf("no collector: set %s (the collector's OTLP/HTTP receiver, such as http://localhost:4318); under Claude Code, which removes OTEL_ variables from its hooks' environment, %s", endpointVar, OursPrefix+endpointVar)
 		}
 	}
 	u, err := url.Parse(raw)

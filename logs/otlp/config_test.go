@@ -163,3 +163,22 @@ func TestTheResourceNamesTheServiceAndKeepsTheTeamsAttributes(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code removes OTEL_ variables from its hooks' environment; the
+// SESSION_HOOKS_ forms reach them, and win over the bare ones.
+func TestOurOwnFormOfEachVariableWins(t *testing.T) {
+	get := env(EnableVar, "1",
+		"OTEL_EXPORTER_OTLP_ENDPOINT", "http://client-grpc:4317", "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc",
+		"SESSION_HOOKS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://hooks:4318", "SESSION_HOOKS_OTEL_EXPORTER_OTLP_PROTOCOL", "http/json",
+		"SESSION_HOOKS_OTEL_EXPORTER_OTLP_HEADERS", "k=v", "SESSION_HOOKS_OTEL_SERVICE_NAME", "agent-hooks")
+	c, _, err := FromEnv(get, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Endpoint != "http://hooks:4318/v1/logs" || !c.JSON || !slices.Equal(c.Headers, [][2]string{{"k", "v"}}) || c.Resource[0].Value.s != "agent-hooks" {
+		t.Errorf("config = %+v", c)
+	}
+	if Enabled(env(EnableVar, "1", "SESSION_HOOKS_OTEL_SDK_DISABLED", "true")) {
+		t.Error("SESSION_HOOKS_OTEL_SDK_DISABLED=true left the export on")
+	}
+}

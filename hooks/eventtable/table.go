@@ -197,6 +197,6 @@ func Markdown() string {
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", event, strings.Join(e.Args(), " "), strings.Join(logs, ", "), installed)
 	}
-	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced), `state/numbers/<n>` (the session holding each number) | |\n")
+	b.WriteString("| every run | | `events.jsonl` (one line per run), `state/<session>.json` (session number, start, models, memory file hashes, thresholds announced), `state/numbers/<n>` (the session holding each number), `otlp.json` (with telemetry on: what was sent to the team's collector) | |\n")
 	return b.String()
 }

@@ -43,13 +43,17 @@ func exportEvents(d logs.Dir, at events.Position, opt Options, began time.Time) 
 		}
 		ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
-		otlp.Export(ctx, d, otlp.Options{Config: cfg, From: at, Now: opt.Now, UserAgent: "session-hooks/" + opt.Version})
+		otlp.Export(ctx, d, otlp.Options{Config: cfg, From: at, Now: opt.Now, UserAgent: "session-hooks/" + opt.Version, Batch: hookBatch})
 	}()
 	select {
 	case <-done:
 	case <-hard:
 	}
 }
+
+// hookBatch bounds the log a hook reads for one request: a backlog is
+// sent in pieces by the hooks that follow, or whole by export.
+const hookBatch = 256 << 10
 
 // stateMargin is the most of the export's budget kept for writing its
 // state after the network's share ran out.

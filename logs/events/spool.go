@@ -32,19 +32,23 @@ type Position struct {
 const maxHead = 64 << 10
 
 // head names the file f by the hash of its first line ("" while it has
-// none).
+// none). Most first lines fit the first read; a long one is read further.
 func head(f *os.File) (string, error) {
-	b := make([]byte, maxHead)
-	n, err := f.ReadAt(b, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
+	for size := 4 << 10; ; size = maxHead {
+		b := make([]byte, size)
+		n, err := f.ReadAt(b, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		line, _, ok := bytes.Cut(b[:n], []byte("\n"))
+		switch {
+		case ok, n == maxHead:
+			sum := sha256.Sum256(line)
+			return hex.EncodeToString(sum[:12]), nil
+		case n < size:
+			return "", nil // no whole line yet
+		}
 	}
-	line, _, ok := bytes.Cut(b[:n], []byte("\n"))
-	if !ok && n < maxHead {
-		return "", nil
-	}
-	sum := sha256.Sum256(line)
-	return hex.EncodeToString(sum[:12]), nil
 }
 
 // Batch is what ReadSince read.

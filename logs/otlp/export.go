@@ -61,6 +61,16 @@ type Options struct {
 	From      events.Position
 	Now       func() time.Time
 	UserAgent string
+	// Batch bounds the log lines read for one request (MaxBatch when 0):
+	// a hook reads less than a person's export.
+	Batch int
+}
+
+func (o Options) batch() int {
+	if o.Batch > 0 {
+		return o.Batch
+	}
+	return MaxBatch
 }
 
 // Result is what one export did.
@@ -88,12 +98,24 @@ func Export(ctx context.Context, d logs.Dir, opt Options) (Result, error) {
 	}
 	res := Result{State: st}
 	for ctx.Err() == nil {
-		batch, err := events.ReadSince(d, st.Cursor, MaxBatch)
+		batch, err := events.ReadSince(d, st.Cursor, 0) // is there anything to send?
 		if err != nil {
 			return res, err
 		}
+		if batch.Next == st.Cursor && !batch.Lost && !batch.More {
+			return res, nil
+		}
+		cn, err := connect(ctx, opt.Config)
+		if err == nil {
+			batch, err = events.ReadSince(d, st.Cursor, opt.batch())
+			if err != nil {
+				cn.Close()
+				return res, err
+			}
+		}
 		res.Lost = res.Lost || batch.Lost
-		if len(batch.Events) == 0 {
+		if err == nil && len(batch.Events) == 0 {
+			cn.Close()
 			if batch.Next != st.Cursor { // lines of others, passed over
 				st.Cursor = batch.Next
 				res.State = st
@@ -101,7 +123,10 @@ func Export(ctx context.Context, d logs.Dir, opt Options) (Result, error) {
 			}
 			return res, nil
 		}
-		sent, err := send(ctx, opt, batch.Events)
+		sent := 0
+		if err == nil {
+			sent, err = send(ctx, cn, opt, batch.Events)
+		}
 		var refused *Refused
 		switch {
 		case errors.As(err, &refused) && !refused.Retryable():
@@ -109,11 +134,15 @@ func Export(ctx context.Context, d logs.Dir, opt Options) (Result, error) {
 			res.Dropped += len(batch.Events)
 			st.Error, st.Since = err.Error(), cmpTime(st.Since, opt.Now())
 		case err != nil:
+			before := st
 			if st.Since.IsZero() || st.Error == "" {
 				st.Since = opt.Now()
 			}
 			st.Error = err.Error()
 			res.State, res.More = st, true
+			if st == before && found {
+				return res, err // the same failure: nothing new to write
+			}
 			if serr := save(d, st); serr != nil {
 				return res, errors.Join(err, serr)
 			}
@@ -145,8 +174,8 @@ func cmpTime(t, now time.Time) time.Time {
 	return t
 }
 
-// send posts one batch and says how many events it held.
-func send(ctx context.Context, opt Options, evs []events.Event) (int, error) {
+// send posts one batch on cn and says how many events it held.
+func send(ctx context.Context, cn *conn, opt Options, evs []events.Event) (int, error) {
 	b := Batch{Resource: opt.Config.Resource, Version: version(opt.Config.Resource), Records: make([]Record, len(evs))}
 	now := opt.Now()
 	for i, e := range evs {
@@ -156,7 +185,7 @@ func send(ctx context.Context, opt Options, evs []events.Event) (int, error) {
 	if opt.Config.JSON {
 		body = b.JSON()
 	}
-	if err := post(ctx, opt.Config, body, opt.UserAgent); err != nil {
+	if err := cn.post(ctx, body, opt.UserAgent); err != nil {
 		return 0, err
 	}
 	return len(evs), nil

@@ -54,30 +54,45 @@ func (e *Refused) Retryable() bool {
 	return true
 }
 
-// post sends body to the collector and reads its status, within ctx.
-func post(ctx context.Context, c Config, body []byte, userAgent string) error {
+// conn is one connection to the collector, for one request.
+type conn struct {
+	net.Conn
+	u *url.URL
+	c Config
+}
+
+// connect opens a connection to the collector, within ctx. It comes
+// before the batch is read: a collector that refuses costs no read of
+// the backlog.
+func connect(ctx context.Context, c Config) (*conn, error) {
 	u, err := url.Parse(c.Endpoint)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	conn, err := dial(ctx, c, u)
+	nc, err := dial(ctx, c, u)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer conn.Close()
+	return &conn{Conn: nc, u: u, c: c}, nil
+}
+
+// post sends body on the connection and reads the collector's status,
+// within ctx, then closes the connection.
+func (cn *conn) post(ctx context.Context, body []byte, userAgent string) error {
+	defer cn.Close()
 	if d, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(d)
+		cn.SetDeadline(d)
 	}
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	stop := context.AfterFunc(ctx, func() { cn.Close() })
 	defer stop()
-	req, err := request(c, u, body, userAgent)
+	req, err := request(cn.c, cn.u, body, userAgent)
 	if err != nil {
 		return err
 	}
-	if _, err := conn.Write(req); err != nil {
-		return fmt.Errorf("cannot send to %s: %w", u.Host, err)
+	if _, err := cn.Write(req); err != nil {
+		return fmt.Errorf("cannot send to %s: %w", cn.u.Host, err)
 	}
-	return readStatus(bufio.NewReader(io.LimitReader(conn, maxResponse)))
+	return readStatus(bufio.NewReader(io.LimitReader(cn.Conn, maxResponse)))
 }
 
 // dial connects to the endpoint's host, through TLS for https.

@@ -74,7 +74,10 @@ func TestRunHookCutsOutputToTheBudget(t *testing.T) {
 // run's time, and the hook still answers.
 func TestAStalledEventLineDoesNotHoldTheHookPastItsDeadline(t *testing.T) {
 	defer func(orig func(logs.Dir, events.Event) (events.Position, error)) { appendEvent = orig }(appendEvent)
-	appendEvent = func(logs.Dir, events.Event) (events.Position, error) { time.Sleep(10 * time.Second); return events.Position{}, nil }
+	appendEvent = func(logs.Dir, events.Event) (events.Position, error) {
+		time.Sleep(10 * time.Second)
+		return events.Position{}, nil
+	}
 	var out strings.Builder
 	start := time.Now()
 	executeText(strings.NewReader(""), &out, eventtable.Event{Command: "end"}, func(*Run) string { return "the answer\n" },

@@ -288,10 +288,9 @@ func TestHookEventsReachARealCollectorJoinedToClaudeCodesOwnAndLoseNothing(t *te
 		t.Errorf("the export's state does not keep the failure:\n%s", st)
 	}
 	c.start()
-	out := s.run("export")
-	if !strings.Contains(out, "Sent ") {
-		t.Errorf("export once the collector is back: %q", out)
-	}
+	// The next hook sends what waits, its own event with it.
+	s.api.Push(fakeapi.Text("Done."))
+	s.claude(s.project, "-p", "And finish.", "--resume", id)
 	ours = countEvents(t, s, id)
 	got = c.records("session-hooks", ours)
 	n := 0
@@ -305,6 +304,9 @@ func TestHookEventsReachARealCollectorJoinedToClaudeCodesOwnAndLoseNothing(t *te
 	}
 	if st := s.log("otlp.json"); strings.Contains(st, `"error"`) {
 		t.Errorf("the failure outlived the export that succeeded:\n%s", st)
+	}
+	if out := s.run("export"); !strings.Contains(out, "Nothing to send") {
+		t.Errorf("export after the hooks caught up: %q", out)
 	}
 }
 

@@ -182,3 +182,32 @@ func TestOurOwnFormOfEachVariableWins(t *testing.T) {
 		t.Error("SESSION_HOOKS_OTEL_SDK_DISABLED=true left the export on")
 	}
 }
+
+func TestHeaderNamesAndValuesAreHTTPs(t *testing.T) {
+	for _, tc := range []struct {
+		pair string
+		ok   bool
+	}{
+		{"x~y=1", true},             // ~ is a token character, the last one
+		{"x\x7fy=1", false},         // DEL is not
+		{"auth=Bearer%20abc", true}, // a space in a value
+		{"auth=a%09b", true},        // a tab in a value
+		{"auth=a%7Fb", false},       // DEL in a value
+		{"auth=a%1Fb", false},       // a control character
+		{"x:y=1", false},
+	} {
+		h, notes := headers(tc.pair)
+		if got := len(h) == 1 && len(notes) == 0; got != tc.ok {
+			t.Errorf("%q: accepted %v, want %v (%q)", tc.pair, got, tc.ok, notes)
+		}
+	}
+}
+
+func TestANoteShowsAtMostTheStartOfAName(t *testing.T) {
+	if got := firstWord(strings.Repeat("n", 40)); got != strings.Repeat("n", 40) {
+		t.Errorf("a 40-byte name was cut: %q", got)
+	}
+	if got := firstWord(strings.Repeat("n", 41)); got != strings.Repeat("n", 40)+"…" {
+		t.Errorf("a 41-byte name: %q", got)
+	}
+}

@@ -1,9 +1,11 @@
 package otlp
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -419,5 +421,77 @@ func rotate(t *testing.T, d logs.Dir) {
 	p := filepath.Join(d.Path, events.File)
 	if err := os.Rename(p, p+".1"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestStatusLinesAreReadAsHTTPSays(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		status int // 0: accepted
+		fails  bool
+	}{
+		{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, false},
+		{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", 0, false},
+		{"HTTP/1.1 299 Odd\r\n\r\n", 0, false},
+		{"HTTP/1.1 300 Multiple Choices\r\n\r\n", 300, true},
+		{"HTTP/1.1 599 Odd\r\n\r\n", 599, true},
+		{"HTTP/1.1 600 Beyond\r\n\r\n", 0, true},
+		{"HTTP/1.1 099 Below\r\n\r\n", 0, true},
+		{"HTTP/2 200\r\n\r\n", 0, true},
+	} {
+		err := readStatus(bufio.NewReader(strings.NewReader(tc.answer)))
+		var refused *Refused
+		if (err != nil) != tc.fails || (tc.status != 0) != errors.As(err, &refused) || (refused != nil && refused.Status != tc.status) {
+			t.Errorf("%q: %v", tc.answer, err)
+		}
+	}
+}
+
+// With nothing to send, an export does not even connect: a collector
+// down costs nothing and is no failure.
+func TestNothingToSendIsNoFailureWhateverTheCollector(t *testing.T) {
+	c := newCollector(t)
+	d := project(t)
+	appendEvents(t, d, "a")
+	if _, err := export(t, d, options(c.URL)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if res, err := export(t, d, options(c.URL)); err != nil || res.Sent != 0 {
+		t.Errorf("%+v, %v", res, err)
+	}
+	if st, _ := LoadState(d); st.Error != "" {
+		t.Errorf("a failure recorded with nothing sent: %+v", st)
+	}
+}
+
+// A collector down for a while: the state says since when, and the same
+// failure is not written again at every run.
+func TestARepeatedFailureKeepsItsStartAndIsWrittenOnce(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	d := project(t)
+	appendEvents(t, d, "a")
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	opt := options("http://" + addr)
+	opt.Now = func() time.Time { return now }
+	export(t, d, opt)
+	fi1, err := os.Stat(filepath.Join(d.Path, StateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	export(t, d, opt)
+	fi2, _ := os.Stat(filepath.Join(d.Path, StateFile))
+	if !os.SameFile(fi1, fi2) {
+		t.Error("the same failure was written again")
+	}
+	appendEvents(t, d, "b")
+	now = now.Add(time.Hour)
+	export(t, d, opt)
+	st, _ := LoadState(d)
+	if want := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC); !st.Since.Equal(want) || st.Error == "" {
+		t.Errorf("failing since %v (%q), want %v", st.Since, st.Error, want)
 	}
 }

@@ -8,7 +8,10 @@
 #   ahead-30: a feature branch 30 commits ahead of its upstream (the default
 #             branch), touching 200 files, with 5 uncommitted changes;
 #   uc:       the clean checkout with git's untracked cache in its index
-#             (git update-index --untracked-cache), which git status keeps.
+#             (git update-index --untracked-cache), which git status keeps;
+#   parallel: ahead-30 and a second worktree 30 commits ahead touching other
+#             files, their session starts alternating, as parallel agents'
+#             in worktrees do: each start follows the other worktree's.
 # Each row: `git status --porcelain`, the four commands the Node script ran
 # (bench/four-commands.sh), init, end; on ahead-30 also `git diff --stat`
 # against the upstream and gitdiag's alone (bench/floor/diffstat). init and
@@ -25,13 +28,18 @@
 # Their differences are what starting this binary, walking the status and
 # writing the logs and the state each cost; docs/performance.md adds them up.
 #
+# With npm on PATH, the clean state also times the command npm installs
+# (the packages scripts/npmpackages makes of this build, installed from
+# their tarballs offline): the binary its install script puts in the
+# launcher's place, and the launcher itself (--ignore-scripts).
+#
 # RUNS sets the timed runs per command (default 15); STATES the states.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: bash bench/real.sh REPOSITORY..." >&2; exit 2; }
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/session-hooks-bench}/real
 runs=${RUNS:-15}
-states=${STATES:-clean dirty ahead-30 uc}
+states=${STATES:-clean dirty ahead-30 uc parallel}
 mkdir -p "$work"
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/session-hooks" . # as the README installs it
 go build -o "$work/compare" ./bench/compare
@@ -74,6 +82,48 @@ dropMissing() {
   git -C "$repo" update-ref "refs/remotes/origin/$(git -C "$repo" symbolic-ref --short HEAD)" HEAD
 }
 
+# feature30 makes worktree dir on a new branch 30 commits ahead of the
+# default branch (its upstream), touching 200 files from the n-th on, with
+# 5 uncommitted changes.
+feature30() {
+  local repo=$1 dir=$2 default=$3 from=$4
+  git -C "$repo" worktree add -q -b "$(basename "$dir")" "$dir" "$default"
+  git -C "$dir" config "branch.$(basename "$dir").remote" .
+  git -C "$dir" config "branch.$(basename "$dir").merge" "refs/heads/$default"
+  mapfile -t files < <(some "$dir" 400 | tail -n +"$from" | head -200)
+  local per=$(( (${#files[@]} + 29) / 30 ))
+  for ((c = 0; c < 30; c++)); do
+    for f in "${files[@]:$((c * per)):$per}"; do echo "feature change $c" >> "$dir/$f"; done
+    git -C "$dir" commit -qam "feature commit $c" --allow-empty --no-verify
+  done
+  for f in "${files[@]:0:5}"; do echo "uncommitted" >> "$dir/$f"; done
+}
+
+# npmCommand installs, once, the npm packages of this build into two
+# prefixes (with and without install scripts) and links their commands
+# into $work as npm-session-hooks and npm-launcher.
+npmCommand() {
+  [ -x "$work/npm-session-hooks" ] && [ -x "$work/npm-launcher" ] && return 0
+  command -v npm >/dev/null || return 1
+  local n=$work/npm version=0.0.0-bench
+  rm -rf "$n" && mkdir -p "$n/dist" "$n/stage"
+  local archive=session-hooks_${version}_$(go env GOOS)_$(go env GOARCH).tar.gz
+  cp "$work/session-hooks" LICENSE README.md "$n/stage/"
+  tar czf "$n/dist/$archive" -C "$n/stage" session-hooks LICENSE README.md
+  (cd "$n/dist" && sha256sum "$archive" > checksums.txt)
+  printf '[{"name":"%s","path":"%s","goos":"%s","goarch":"%s","type":"Archive"}]\n' "$archive" "$n/dist/$archive" "$(go env GOOS)" "$(go env GOARCH)" > "$n/dist/artifacts.json"
+  printf '{"version":"%s"}\n' "$version" > "$n/dist/metadata.json"
+  local platform
+  platform=$(node -p 'process.platform + "-" + process.arch')
+  go run ./scripts/npmpackages -dist "$n/dist" -out "$n/pkgs" -only "$platform" -launcher npm/session-hooks.js >&2
+  for p in "$n"/pkgs/*; do (cd "$p" && npm pack --silent --pack-destination "$n" >/dev/null); done
+  local tarballs=("$n"/session-hooks-"$platform"-$version.tgz "$n"/session-hooks-$version.tgz)
+  npm install -g --prefix "$n/scripts" --offline --no-audit --no-fund "${tarballs[@]}" >&2
+  npm install -g --prefix "$n/launcher" --offline --no-audit --no-fund --ignore-scripts "${tarballs[@]}" >&2
+  ln -sf "$n/scripts/bin/session-hooks" "$work/npm-session-hooks"
+  ln -sf "$n/launcher/bin/session-hooks" "$work/npm-launcher"
+}
+
 prepare() {
   local src=$1 repo=$2 default
   git clone -q --no-checkout "$src" "$repo"
@@ -86,16 +136,7 @@ prepare() {
   mapfile -t files < <(some "$repo-dirty" 20)
   for f in "${files[@]}"; do echo "a local change" >> "$repo-dirty/$f"; done
   for i in 1 2 3 4 5; do echo "new $i" > "$repo-dirty/bench-untracked-$i.txt"; done
-  git -C "$repo" worktree add -q -b bench-feature "$repo-ahead-30" "$default"
-  git -C "$repo-ahead-30" config branch.bench-feature.remote .
-  git -C "$repo-ahead-30" config branch.bench-feature.merge "refs/heads/$default"
-  mapfile -t files < <(some "$repo-ahead-30" 200)
-  local per=$(( (${#files[@]} + 29) / 30 ))
-  for ((c = 0; c < 30; c++)); do
-    for f in "${files[@]:$((c * per)):$per}"; do echo "feature change $c" >> "$repo-ahead-30/$f"; done
-    git -C "$repo-ahead-30" commit -qam "feature commit $c" --allow-empty --no-verify
-  done
-  for f in "${files[@]:0:5}"; do echo "uncommitted" >> "$repo-ahead-30/$f"; done
+  feature30 "$repo" "$repo-ahead-30" "$default" 1
   git -C "$repo" worktree add -q --detach "$repo-uc" "$default"
   git -C "$repo-uc" update-index --untracked-cache
   git -C "$repo-uc" status --porcelain >/dev/null # the first status fills the cache
@@ -111,8 +152,12 @@ for src in "$@"; do
     rm -rf "$repo" "$repo"-*
     prepare "$src" "$repo"
   fi
+  if [ ! -d "$repo-ahead-30b" ]; then # added after the first clones
+    feature30 "$repo" "$repo-ahead-30b" "$(git -C "$repo" symbolic-ref --short HEAD)" 201
+  fi
   for state in $states; do
     dir=$repo-$state
+    [ "$state" = parallel ] && dir=$repo-ahead-30
     echo
     echo "### $name, $state ($(git -C "$dir" ls-files | wc -l | tr -d ' ') files, $(git -C "$dir" rev-list --count HEAD) commits)"
     echo
@@ -123,7 +168,16 @@ for src in "$@"; do
     if [ "$state" = clean ] && [ "$(git -C "$dir" ls-files | wc -l)" -lt 1000 ]; then
       extra=("floor-empty" "floor-status" "session-hooks version" "session-hooks init --no-log <$dir.start.json")
     fi
+    if [ "$state" = clean ] && npmCommand; then
+      extra+=("npm-session-hooks init <$dir.start.json" "npm-launcher init <$dir.start.json")
+    fi
     payloads "$dir"
+    if [ "$state" = parallel ]; then
+      payloads "$repo-ahead-30b"
+      "$work/compare" -dir "$dir" -runs "$runs" \
+        'git status --porcelain' "session-hooks init <$dir.start.json" "session-hooks init <$repo-ahead-30b.start.json"
+      continue
+    fi
     "$work/compare" -dir "$dir" -runs "$runs" \
       'git status --porcelain' "four-commands.sh" "session-hooks init <$dir.start.json" "session-hooks end <$dir.end.json" ${extra[@]+"${extra[@]}"}
   done

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/session-hooks/session-hooks/install/hookfile"
 	"github.com/session-hooks/session-hooks/install/wiring"
+	"github.com/session-hooks/session-hooks/logs"
+	"github.com/session-hooks/session-hooks/logs/otlp"
 )
 
 // Each entry that fails and each wiring problem counts; the text says FAIL
@@ -103,5 +106,42 @@ func TestDoctorSaysWhenTheClientRunsNpmsLauncher(t *testing.T) {
 	}
 	if n := LauncherNote("/usr/bin/true", dir, lookPath); n != "" {
 		t.Errorf("another program: %q", n)
+	}
+}
+
+func TestDoctorSaysWhatTheTelemetryExportDid(t *testing.T) {
+	on := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	// Never on: nothing to say.
+	project := t.TempDir()
+	if s, p := CheckTelemetry(project, on()); s != "" || p != "" {
+		t.Errorf("never on: %q, %q", s, p)
+	}
+	if s, p := CheckTelemetry(project, on(otlp.EnableVar, "1", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318")); s != "on in this environment; nothing sent yet" || p != "" {
+		t.Errorf("on, nothing sent: %q, %q", s, p)
+	}
+	if _, p := CheckTelemetry(project, on(otlp.EnableVar, "1")); !strings.Contains(p, "telemetry is on in this environment, but no collector") {
+		t.Errorf("on without an endpoint: %q", p)
+	}
+	// The hooks' own record of a failure, then of a success.
+	d := logs.DirFor(project)
+	since := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	if err := otlp.RecordFailure(d, errors.New("cannot reach the collector"), since); err != nil {
+		t.Fatal(err)
+	}
+	if _, p := CheckTelemetry(project, on()); p != "the hooks have sent no event to the collector since 2026-11-28T09:00:00Z: cannot reach the collector" {
+		t.Errorf("failing: %q", p)
+	}
+	b, _ := json.Marshal(otlp.State{Sent: 12, LastSent: since.Add(time.Hour)})
+	if err := d.WriteSealed(otlp.StateFile, b, false); err != nil {
+		t.Fatal(err)
+	}
+	if s, p := CheckTelemetry(project, on()); s != "12 event(s) sent to the collector, the last at 2026-11-28T10:00:00Z" || p != "" {
+		t.Errorf("sent: %q, %q", s, p)
 	}
 }

@@ -54,12 +54,12 @@ source bench/payloads.sh
 export PATH="$work:$PATH" # the rows name the commands as people type them
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 
-# some prints n tracked files spread over the tree.
+# some prints n tracked files spread over the tree (no submodule, no link).
 some() {
   local dir=$1 n=$2 total step
   total=$(git -C "$dir" ls-files | wc -l)
   step=$(( total > n ? total / n : 1 ))
-  git -C "$dir" -c core.quotePath=false ls-files -s | awk -F'\t' -v s="$step" '$1 !~ /^160000 / && NR % s == 0 {print $2}' | head -"$n"
+  git -C "$dir" -c core.quotePath=false ls-files -s | awk -F'\t' -v s="$step" '$1 !~ /^(160000|120000) / && NR % s == 0 {print $2}' | head -"$n"
 }
 
 # dropMissing commits, on the default branch, the removal of the files whose

@@ -157,3 +157,62 @@ func TestReadSinceWithoutALogSaysSo(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// The zero position is the oldest event kept, in the rotated file, and
+// one bound covers both files.
+func TestReadSinceFromTheStartReadsTheRotatedFileFirst(t *testing.T) {
+	d := spoolDir(t)
+	at := appendIDs(t, d, "a", "b")
+	rotateLog(t, d)
+	appendIDs(t, d, "c", "d")
+	if b, _ := ReadSince(d, Position{}, MaxSize); sessionsOf(b) != "a b c d" || b.Lost {
+		t.Errorf("from the start: %q, %+v", sessionsOf(b), b)
+	}
+	line := int(at[1].Offset - at[0].Offset)
+	// Both lines of the rotated file and one of the current one.
+	b, _ := ReadSince(d, Position{}, 3*line+line/2)
+	if sessionsOf(b) != "a b c" || !b.More {
+		t.Errorf("bounded: %q, %+v", sessionsOf(b), b)
+	}
+}
+
+// A line longer than the bound is no line of ours: it is passed over,
+// and the read goes on after it.
+func TestALineLongerThanTheBoundIsPassedOver(t *testing.T) {
+	d := spoolDir(t)
+	if err := d.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(d.Path, File), os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("x", 3000) + "\n")
+	f.Close()
+	appendIDs(t, d, "a")
+	b, _ := ReadSince(d, Position{}, 1000)
+	if len(b.Events) != 0 || b.Next.Offset != 1000 || !b.More {
+		t.Errorf("the long line: %q, %+v", sessionsOf(b), b)
+	}
+	for range 5 {
+		if len(b.Events) == 0 && b.More {
+			b, _ = ReadSince(d, b.Next, 1000)
+		}
+	}
+	if sessionsOf(b) != "a" {
+		t.Errorf("after the long line: %q, %+v", sessionsOf(b), b)
+	}
+}
+
+// A bound that holds exactly what is left leaves nothing more.
+func TestABoundOfExactlyWhatIsLeftLeavesNoMore(t *testing.T) {
+	d := spoolDir(t)
+	appendIDs(t, d, "a", "b")
+	fi, _ := os.Stat(filepath.Join(d.Path, File))
+	if b, _ := ReadSince(d, Position{}, int(fi.Size())); sessionsOf(b) != "a b" || b.More {
+		t.Errorf("%q, %+v", sessionsOf(b), b)
+	}
+	if b, _ := ReadSince(d, Position{}, int(fi.Size())-1); sessionsOf(b) != "a" || !b.More {
+		t.Errorf("one byte short: %q, %+v", sessionsOf(b), b)
+	}
+}

@@ -30,11 +30,13 @@ func exportEvents(d logs.Dir, at events.Position, opt Options, began time.Time) 
 	// state is written: a failure must be kept, and a first cursor set,
 	// or the next run would not know what to send.
 	hard := time.After(budget)
+	// The export owns its context: past the hard bound the hook returns
+	// and exits, and a cancel on return would only race a late write.
 	ctx, cancel := context.WithTimeout(context.Background(), budget-min(budget/4, stateMargin))
-	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer cancel()
 		defer func() { recover() }() // an export never costs the hook its exit status
 		cfg, _, err := otlp.FromEnv(opt.Getenv, opt.Version)
 		if err != nil {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	agents "github.com/session-hooks/session-hooks/agent"
 	"github.com/session-hooks/session-hooks/hooks"
 	"github.com/session-hooks/session-hooks/hooks/eventtable"
 	"github.com/session-hooks/session-hooks/hooks/protocol"
+	"github.com/session-hooks/session-hooks/internal/gcpace"
 	"github.com/session-hooks/session-hooks/internal/safefile"
 	"github.com/urfave/cli/v2"
 )
@@ -42,7 +42,7 @@ func hookCommand(name string, h hookIO) *cli.Command {
 		Action: func(c *cli.Context) error {
 			began := time.Now()
 			e, _ := eventtable.Lookup(name, c.Bool)
-			tuneGC()
+			gcpace.Hook()
 			safefile.KeepRoots() // one hook, one project: each root opened once
 			deadline, notes := hooks.DeadlineFor(c.String("timeout"), os.Getenv("SESSION_HOOKS_TIMEOUT"), e.Deadline)
 			agent, ok := agents.All[agentOf(c)]
@@ -82,19 +82,4 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 	}
 }
 
-// tuneGC lets a hook run without collecting garbage until its heap nears
-// hookMemoryLimit: a hook lives a few hundred milliseconds, and with Go's
-// default the collector ran several times while the index of a 38k-file
-// repository was decoded and walked (measured: init 84 -> 69 ms on it,
-// peak RSS unchanged at 27 MB). Past the limit it collects as usual, so a
-// large transcript still reads in bounded memory. GOGC or GOMEMLIMIT in
-// the environment win.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(hookMemoryLimit)
-	}
-}
 
-// hookMemoryLimit is the heap a hook may reach before collecting.
-const hookMemoryLimit = 32 << 20

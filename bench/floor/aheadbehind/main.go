@@ -1,18 +1,18 @@
 // Command aheadbehind prints gitdiag's count of A...B as `git rev-list
 // --left-right --count A...B` prints it (left, a tab, right), and nothing
 // else: bench/aheadbehind.sh times it beside git's own. A and B are
-// commit ids. It collects garbage as a hook does (main.go's tuneGC).
+// commit ids. It collects garbage as a hook does (internal/gcpace).
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/session-hooks/session-hooks/gitdiag"
+	"github.com/session-hooks/session-hooks/internal/gcpace"
 )
 
 func main() {
@@ -20,8 +20,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: aheadbehind A B (two commit ids)")
 		os.Exit(2)
 	}
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(32 << 20)
+	gcpace.Hook()
 	r, err := gitdiag.Open(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -12,7 +12,9 @@
 #               (imported or rebased work, a wrong clock), upstream 300 back;
 #   rebased:    18 commits on HEAD~47, the upstream at HEAD.
 # Before timing, each state's counts are compared with git's: a difference
-# fails the run.
+# fails the run. The skewed state is also timed against `git status` on a
+# checkout of its branch with the upstream 300 back (the same walk, which
+# git status makes for its "ahead" line), in a worktree made once.
 #
 #   bash bench/aheadbehind.sh ~/src/git ...
 #
@@ -80,6 +82,20 @@ for src in "$@"; do
       fi
       "$work/compare" -dir "$repo" -runs "$runs" \
         "git rev-list --left-right --count $head...$up" "floor-aheadbehind $head $up"
+      if [ "$s" = skewed ]; then
+        checkout=$repo-skewed
+        if [ ! -d "$checkout" ]; then
+          git -C "$repo" worktree add -q -f -B bench-skewed "$checkout" "$head"
+        fi
+        git -C "$checkout" checkout -q -B bench-skewed "$head"
+        git -C "$repo" update-ref refs/heads/bench-base "$up"
+        git -C "$checkout" config branch.bench-skewed.remote .
+        git -C "$checkout" config branch.bench-skewed.merge refs/heads/bench-base
+        echo
+        echo "### $name, skewed, $graph a commit-graph, against git status on a checkout"
+        echo
+        "$work/compare" -dir "$checkout" -runs "$runs" "git status" "floor-aheadbehind $head $up"
+      fi
     done
   done
 done

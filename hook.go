@@ -81,5 +81,3 @@ func usageError(stdout io.Writer, stdin io.Reader) cli.OnUsageErrorFunc {
 		return nil
 	}
 }
-
-

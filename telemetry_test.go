@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -119,34 +118,9 @@ func TestTheClientsTelemetryAloneSendsNothing(t *testing.T) {
 // the export's budget, not its deadline; what it could not send, the
 // next run sends once the collector answers.
 func TestASilentCollectorCostsAHookItsBudgetAndLosesNothing(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var conns []net.Conn
-	var mu sync.Mutex
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, conn)
-			mu.Unlock()
-		}
-	}()
-	defer func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	}()
 	e := newFaultEnv(t).repo()
 	e.payload["hook_event_name"] = "SessionStart"
-	env := telemetryEnv("http://" + ln.Addr().String())
+	env := telemetryEnv("http://" + testenv.SilentServer(t))
 	quiet, _ := runHook(t, e, nil, "init")
 	out, took := runHook(t, e, env, "init")
 	if out != quiet {

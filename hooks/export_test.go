@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -73,21 +72,7 @@ func TestAHookAtItsDeadlineDoesNotExport(t *testing.T) {
 // A collector that accepts and never answers costs the hook its budget,
 // and the failure and the cursor are kept for the next run.
 func TestASilentCollectorCostsAHookItsBudget(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	d, at, opt := exportWorld(t, "http://"+ln.Addr().String(), true)
+	d, at, opt := exportWorld(t, "http://"+testenv.SilentServer(t), true)
 	start := time.Now()
 	exportEvents(d, at, opt, start)
 	took := time.Since(start)

@@ -207,26 +207,13 @@ func TestARequestRefusedForGoodIsNotSentAgain(t *testing.T) {
 // A collector that accepts the connection and never answers costs the
 // budget given, not the collector's 10 seconds.
 func TestASilentCollectorCostsTheBudget(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-		}
-	}()
+	addr := testenv.SilentServer(t)
 	d := project(t)
 	appendEvents(t, d, "a")
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, err := Export(ctx, d, options("http://"+ln.Addr().String()))
+	res, err := Export(ctx, d, options("http://"+addr))
 	if took := time.Since(start); took > 150*time.Millisecond*time.Duration(testenv.Slowdown())+time.Second {
 		t.Errorf("a silent collector cost %s", took)
 	}
@@ -270,9 +257,7 @@ func TestAnswersThatAreNotOTLPHTTPFail(t *testing.T) {
 }
 
 func TestACollectorNobodyListensOnFailsAtOnce(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testenv.ClosedPort(t)
 	d := project(t)
 	appendEvents(t, d, "a")
 	_, err := export(t, d, options("http://"+addr))
@@ -468,9 +453,7 @@ func TestNothingToSendIsNoFailureWhateverTheCollector(t *testing.T) {
 // A collector down for a while: the state says since when, and the same
 // failure is not written again at every run.
 func TestARepeatedFailureKeepsItsStartAndIsWrittenOnce(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testenv.ClosedPort(t)
 	d := project(t)
 	appendEvents(t, d, "a")
 	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)

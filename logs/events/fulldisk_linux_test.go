@@ -2,6 +2,7 @@ package events
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -15,7 +16,20 @@ import (
 // way: the write lands in part, then fails) the event is reported lost and
 // the log is cut back to its last whole line, not left with a torn one
 // that would hide the next event's start.
+//
+// The limit is the whole process's: the test runs in a child of its own,
+// so that no other file the test binary writes (go test's log of the files
+// a test opened, for its cache) meets it.
 func TestALineThatLandsInPartIsCutBackAndReported(t *testing.T) {
+	if os.Getenv(fullDiskChild) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
+		cmd.Env = append(os.Environ(), fullDiskChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+			t.Errorf("in a child process: %v\n%s", err, out)
+		}
+		return
+	}
 	d := logs.DirFor(t.TempDir())
 	os.MkdirAll(d.Path, 0o700)
 	old := sealedLine(t, d, `{"time":"2026-01-01T00:00:00Z","subcommand":"init","version":"old"}`)
@@ -41,3 +55,6 @@ func TestALineThatLandsInPartIsCutBackAndReported(t *testing.T) {
 		t.Errorf("the log was not cut back to its last whole line: %d bytes, want %d", len(got), len(old))
 	}
 }
+
+// fullDiskChild marks the child process the full-disk test runs in.
+const fullDiskChild = "SESSION_HOOKS_TEST_FULL_DISK_CHILD"

@@ -135,6 +135,9 @@ auth:
     file: ./htpasswd
     max_users: 10
 uplinks: {}
+# verdaccio refuses a publish over 10 MB by default; npmjs.com takes far
+# more, and the platform package's binary, base64 in the request, is over.
+max_body_size: 100mb
 packages:
   '**':
     access: $all

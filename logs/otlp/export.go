@@ -92,79 +92,87 @@ func Export(ctx context.Context, d logs.Dir, opt Options) (Result, error) {
 		return Result{Busy: err == nil}, err
 	}
 	defer unlock()
-	st, found := LoadState(d)
-	if !found {
+	st, saved := LoadState(d)
+	if !saved {
 		st.Cursor = opt.From
 	}
 	res := Result{State: st}
 	for ctx.Err() == nil {
-		batch, err := events.ReadSince(d, st.Cursor, 0) // is there anything to send?
-		if err != nil {
+		more, err := exportBatch(ctx, d, opt, &st, &res, saved)
+		if err != nil || !more {
 			return res, err
 		}
-		if batch.Next == st.Cursor && !batch.Lost && !batch.More {
-			return res, nil
-		}
-		cn, err := connect(ctx, opt.Config)
-		if err == nil {
-			batch, err = events.ReadSince(d, st.Cursor, opt.batch())
-			if err != nil {
-				cn.Close()
-				return res, err
-			}
-		}
-		res.Lost = res.Lost || batch.Lost
-		if err == nil && len(batch.Events) == 0 {
-			cn.Close()
-			if batch.Next != st.Cursor { // lines of others, passed over
-				st.Cursor = batch.Next
-				res.State = st
-				return res, save(d, st)
-			}
-			return res, nil
-		}
-		sent := 0
-		if err == nil {
-			sent, err = send(ctx, cn, opt, batch.Events)
-		}
-		var refused *Refused
-		switch {
-		case errors.As(err, &refused) && !refused.Retryable():
-			st.Dropped += len(batch.Events)
-			res.Dropped += len(batch.Events)
-			st.Error, st.Since = err.Error(), cmpTime(st.Since, opt.Now())
-		case err != nil:
-			before := st
-			if st.Since.IsZero() || st.Error == "" {
-				st.Since = opt.Now()
-			}
-			st.Error = err.Error()
-			res.State, res.More = st, true
-			if st == before && found {
-				return res, err // the same failure: nothing new to write
-			}
-			if serr := save(d, st); serr != nil {
-				return res, errors.Join(err, serr)
-			}
-			return res, err
-		default:
-			st.Sent += sent
-			res.Sent += sent
-			st.LastSent, st.Error, st.Since = opt.Now(), "", time.Time{}
-		}
-		st.Cursor, st.Lost = batch.Next, st.Lost || batch.Lost
-		res.State, res.More = st, batch.More
-		if err := save(d, st); err != nil {
-			return res, err
-		}
-		if refused != nil {
-			return res, err
-		}
-		if !batch.More {
-			return res, nil
-		}
+		saved = true
 	}
 	return res, ctx.Err()
+}
+
+// exportBatch sends the next batch past st's cursor and records what came
+// of it in st (written) and res; more says another batch waits. saved
+// says st is on disk as it is.
+func exportBatch(ctx context.Context, d logs.Dir, opt Options, st *State, res *Result, saved bool) (more bool, err error) {
+	pending, err := events.ReadSince(d, st.Cursor, 0)
+	if err != nil || (pending.Next == st.Cursor && !pending.Lost && !pending.More) {
+		return false, err // nothing to send: no connection either
+	}
+	cn, err := connect(ctx, opt.Config)
+	if err != nil {
+		return false, failed(d, st, res, err, opt.Now(), saved)
+	}
+	batch, err := events.ReadSince(d, st.Cursor, opt.batch())
+	if err != nil {
+		cn.Close()
+		return false, err
+	}
+	res.Lost = res.Lost || batch.Lost
+	if len(batch.Events) == 0 {
+		cn.Close()
+		if batch.Next == st.Cursor {
+			return false, nil
+		}
+		st.Cursor = batch.Next // lines of others, passed over
+		res.State = *st
+		return false, save(d, *st)
+	}
+	sent, err := send(ctx, cn, opt, batch.Events)
+	var refused *Refused
+	switch {
+	case errors.As(err, &refused) && !refused.Retryable():
+		st.Dropped += len(batch.Events)
+		res.Dropped += len(batch.Events)
+		st.Error, st.Since = err.Error(), cmpTime(st.Since, opt.Now())
+	case err != nil:
+		return false, failed(d, st, res, err, opt.Now(), saved)
+	default:
+		st.Sent += sent
+		res.Sent += sent
+		st.LastSent, st.Error, st.Since = opt.Now(), "", time.Time{}
+	}
+	st.Cursor, st.Lost = batch.Next, st.Lost || batch.Lost
+	res.State, res.More = *st, batch.More
+	if serr := save(d, *st); serr != nil {
+		return false, serr
+	}
+	return batch.More && err == nil, err
+}
+
+// failed keeps a failure that leaves the cursor where it is in the state,
+// and returns it. The same failure again is not written again (saved says
+// the state on disk is st as it was).
+func failed(d logs.Dir, st *State, res *Result, err error, now time.Time, saved bool) error {
+	before := *st
+	if st.Since.IsZero() || st.Error == "" {
+		st.Since = now
+	}
+	st.Error = err.Error()
+	res.State, res.More = *st, true
+	if *st == before && saved {
+		return err
+	}
+	if serr := save(d, *st); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return err
 }
 
 func cmpTime(t, now time.Time) time.Time {

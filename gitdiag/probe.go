@@ -314,16 +314,16 @@ func Within[T any](ctx context.Context, s *Shared, fn func(r *Repo) (T, error)) 
 		return res.v, res.err
 	case <-ctx.Done():
 		var zero T
-		return zero, errors.New("stopped: the hook's deadline passed")
+		return zero, errors.New("stopped: " + DeadlineCut + " passed")
 	}
 }
 
-// stopDeadline marks the probes of a lane without a result as cut by the
-// deadline: the first was running, the others never started.
 // DeadlineCut is in the error of every probe the hook's deadline stopped or
 // kept from running: a fact cut, not a repository git cannot read.
 const DeadlineCut = "the hook's deadline"
 
+// stopDeadline marks the probes of a lane without a result as cut by the
+// deadline: the first was running, the others never started.
 func stopDeadline(results []Result, lane []int, received []bool, after time.Duration) {
 	running := true
 	for _, i := range lane {

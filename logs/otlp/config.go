@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Variables read, by their standard names.
@@ -187,10 +188,14 @@ func headers(s string) ([][2]string, []string) {
 // firstWord is the part of a header's name a note may show: never its
 // value, which is most often a secret.
 func firstWord(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if len(s) <= 40 {
+		return s
 	}
-	return s
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // not through a character
+	}
+	return s[:cut] + "…"
 }
 
 // token says whether s can be an HTTP header's name.

@@ -3,6 +3,7 @@ package otlp
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/session-hooks/session-hooks/logs/events"
 )
@@ -87,7 +88,7 @@ func FromEvent(e events.Event, observed time.Time) Record {
 	a.str("model", e.Model)
 	a.add("duration_ms", Double(e.DurationMS))
 	a.add("bytes_printed", Int(int64(e.Bytes)))
-	a.add("injected_chars", Int(int64(len([]rune(e.Injected)))))
+	a.add("injected_chars", Int(int64(utf8.RuneCountInString(e.Injected))))
 	if e.Truncated {
 		a.add("truncated", Bool(true))
 	}
